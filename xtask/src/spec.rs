@@ -1,0 +1,168 @@
+//! Loading an OpenAPI document from disk: YAML or JSON, as a JSON tree (for lints that report JSON
+//! pointers) and as the typed `openapiv3` model (for progenitor).
+//!
+//! Every error names the file and the location that broke, because a spec author has to find it.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, anyhow};
+use sha2::{Digest, Sha256};
+
+/// One spec file, parsed.
+#[derive(Debug, Clone)]
+pub struct SpecFile {
+    /// The path as given (used in messages; relative to the workspace root where possible).
+    pub path: PathBuf,
+    /// The document as a JSON tree.
+    pub tree: serde_json::Value,
+    /// Hex SHA-256 of the file's bytes, recorded in generated headers.
+    pub sha256: String,
+}
+
+impl SpecFile {
+    /// Reads and parses `path`.
+    pub fn load(path: &Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("{}: cannot read the file", path.display()))?;
+        Self::parse(path, &text)
+    }
+
+    /// Parses `text` as the content of `path` (which only names it in messages).
+    pub fn parse(path: &Path, text: &str) -> Result<Self> {
+        let tree = parse_tree(path, text)?;
+        Ok(Self {
+            path: path.to_path_buf(),
+            tree,
+            sha256: sha256_hex(text.as_bytes()),
+        })
+    }
+
+    /// The typed model progenitor consumes. Fails with the JSON path of the first value that
+    /// does not fit the OpenAPI 3.0 model.
+    pub fn openapi(&self) -> Result<openapiv3::OpenAPI> {
+        let version = self
+            .tree
+            .get("openapi")
+            .and_then(|v| v.as_str())
+            .unwrap_or("");
+        if !version.starts_with("3.0.") {
+            return Err(anyhow!(
+                "{}: at /openapi: version {version:?} is not OpenAPI 3.0.x (progenitor reads only 3.0)",
+                self.path.display()
+            ));
+        }
+        serde_path_to_error::deserialize(&self.tree).map_err(|e| {
+            anyhow!(
+                "{}: at {}: {}",
+                self.path.display(),
+                json_pointer_from_serde_path(e.path()),
+                e.inner()
+            )
+        })
+    }
+}
+
+/// YAML (a superset of JSON) to a JSON tree. YAML 1.1 booleans (`yes`, `on`, `n`, …) stay strings:
+/// otherwise `enum: [y, n]` would silently become booleans (CODEGEN.md §2).
+fn parse_tree(path: &Path, text: &str) -> Result<serde_json::Value> {
+    let mut options = serde_saphyr::Options::default();
+    options.strict_booleans = true;
+    let tree: serde_json::Value = serde_saphyr::from_str_with_options(text, options)
+        .map_err(|e| anyhow!("{}: invalid YAML/JSON: {e}", path.display()))?;
+    if !tree.is_object() {
+        return Err(anyhow!(
+            "{}: at /: the document is not a mapping",
+            path.display()
+        ));
+    }
+    Ok(tree)
+}
+
+/// Hex SHA-256 of `bytes`.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Converts serde_path_to_error's `a.b[3].c` path into an RFC 6901 JSON pointer.
+fn json_pointer_from_serde_path(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut out = String::new();
+    for segment in path.iter() {
+        out.push('/');
+        match segment {
+            Segment::Seq { index } => out.push_str(&index.to_string()),
+            Segment::Map { key } | Segment::Enum { variant: key } => {
+                out.push_str(&escape_pointer_token(key))
+            }
+            Segment::Unknown => out.push('?'),
+        }
+    }
+    if out.is_empty() { "/".to_string() } else { out }
+}
+
+/// Escapes one JSON-pointer reference token (`~` → `~0`, `/` → `~1`).
+pub fn escape_pointer_token(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn yaml_one_one_booleans_stay_strings() {
+        let spec = SpecFile::parse(
+            Path::new("t.yaml"),
+            "openapi: 3.0.3\nx: {enum: [y, n, yes, off]}\n",
+        )
+        .unwrap();
+        assert_eq!(
+            spec.tree["x"]["enum"],
+            serde_json::json!(["y", "n", "yes", "off"])
+        );
+    }
+
+    #[test]
+    fn integer_status_keys_become_strings() {
+        let spec =
+            SpecFile::parse(Path::new("t.yaml"), "openapi: 3.0.3\nr: {200: {a: 1}}\n").unwrap();
+        assert_eq!(spec.tree["r"]["200"]["a"], 1);
+    }
+
+    #[test]
+    fn bad_yaml_names_file() {
+        let err = SpecFile::parse(Path::new("specs/x.yaml"), "a: [1, 2\n").unwrap_err();
+        assert!(
+            err.to_string().starts_with("specs/x.yaml: invalid YAML"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn model_mismatch_names_json_pointer() {
+        let text = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n      responses: 5\n";
+        let err = SpecFile::parse(Path::new("s.yaml"), text)
+            .unwrap()
+            .openapi()
+            .unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("s.yaml: at /paths/~1a/get/responses"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn rejects_openapi_3_1() {
+        let spec = SpecFile::parse(Path::new("s.yaml"), "openapi: 3.1.0\n").unwrap();
+        assert!(
+            spec.openapi()
+                .unwrap_err()
+                .to_string()
+                .contains("not OpenAPI 3.0.x")
+        );
+    }
+}
