@@ -127,6 +127,37 @@ pub fn set_query_secret(
     Ok(())
 }
 
+/// How a provider's credentials are put on a request. Implemented by each provider crate's
+/// `auth::Credentials`; [`crate::impl_client_hooks!`] calls it before every request.
+pub trait Authenticate {
+    /// Query parameters that carry secrets, to be scrubbed from every URL that could be printed.
+    const SECRET_QUERY_PARAMS: &'static [&'static str] = &[];
+
+    /// Adds the credentials to `request`.
+    fn authenticate(&self, request: &mut reqwest::Request) -> Result<(), CredentialError>;
+}
+
+/// One bearer token (`Authorization: Bearer …`): Together's and Runcrate's API keys.
+#[derive(Debug, Clone)]
+pub struct BearerToken {
+    api_key: Secret,
+}
+
+impl BearerToken {
+    /// Checks the key is sendable; the error names the credential, never its value.
+    pub fn new(api_key: impl Into<Secret>) -> Result<Self, CredentialError> {
+        let api_key = api_key.into();
+        validate("API key", &api_key)?;
+        Ok(Self { api_key })
+    }
+}
+
+impl Authenticate for BearerToken {
+    fn authenticate(&self, request: &mut reqwest::Request) -> Result<(), CredentialError> {
+        set_bearer(request, "API key", &self.api_key)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,8 +1,8 @@
 //! Hand-written plumbing shared by the generated gpucloud provider clients.
 //!
 //! progenitor ignores security schemes and knows nothing about secrets (CODEGEN.md §1, §7), so
-//! each provider crate implements `progenitor_client::ClientHooks` for its generated `Client` and
-//! delegates here:
+//! each provider crate implements `progenitor_client::ClientHooks` for its generated `Client`
+//! with [`impl_client_hooks!`], which delegates here:
 //!
 //! - [`credentials`]: secrets as [`secrecy::SecretString`], turned into *sensitive* headers and
 //!   query pairs only at the moment a request is built;
@@ -11,8 +11,21 @@
 //!
 //! Provider crates depend on this one; users normally never name it.
 
+mod build_error;
 pub mod credentials;
+mod hooks;
 pub mod transport;
 
-pub use credentials::{CredentialError, Secret};
+pub use build_error::{BuildError, normalize_base_url};
+pub use credentials::{Authenticate, BearerToken, CredentialError, Secret};
 pub use transport::{REDACTED, execute, http_client_builder, redact_url};
+
+/// The user agent the provider clients send.
+pub const USER_AGENT: &str = concat!("gpucloud/", env!("CARGO_PKG_VERSION"));
+
+/// Re-exports for [`impl_client_hooks!`]; not public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use progenitor_client::{ClientHooks, ClientInfo, Error, OperationInfo};
+    pub use reqwest;
+}

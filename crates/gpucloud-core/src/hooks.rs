@@ -1,0 +1,38 @@
+//! The `ClientHooks` implementation every provider crate needs, written once.
+//!
+//! Only the crate that defines a generated `Client` may implement `ClientHooks` for it (orphan
+//! rule), so this is a macro that the provider crate invokes.
+
+/// Implements `progenitor_client::ClientHooks<$credentials>` for `$client`: authenticate with
+/// [`crate::credentials::Authenticate`] before each request, and send through
+/// [`crate::transport::execute`] (tracing span, secrets scrubbed from URLs).
+#[macro_export]
+macro_rules! impl_client_hooks {
+    ($client:ty, $credentials:ty) => {
+        impl $crate::__private::ClientHooks<$credentials> for $client {
+            async fn pre<E>(
+                &self,
+                request: &mut $crate::__private::reqwest::Request,
+                _info: &$crate::__private::OperationInfo,
+            ) -> ::std::result::Result<(), $crate::__private::Error<E>> {
+                let credentials = $crate::__private::ClientInfo::inner(self);
+                $crate::credentials::Authenticate::authenticate(credentials, request)
+                    .map_err($crate::CredentialError::into_client_error)
+            }
+
+            async fn exec(
+                &self,
+                request: $crate::__private::reqwest::Request,
+                info: &$crate::__private::OperationInfo,
+            ) -> $crate::__private::reqwest::Result<$crate::__private::reqwest::Response> {
+                $crate::execute(
+                    $crate::__private::ClientInfo::client(self),
+                    request,
+                    info,
+                    <$credentials as $crate::credentials::Authenticate>::SECRET_QUERY_PARAMS,
+                )
+                .await
+            }
+        }
+    };
+}
