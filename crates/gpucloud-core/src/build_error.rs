@@ -53,10 +53,14 @@ pub fn normalize_base_url(base_url: &str) -> Result<String, BuildError> {
     let parsed = url::Url::parse(base_url)
         .map_err(|e| BuildError::BaseUrl(format!("{base_url:?} is not a URL ({e})")))?;
     if !matches!(parsed.scheme(), "http" | "https") {
-        return Err(BuildError::BaseUrl(format!("{base_url:?} is not http or https")));
+        return Err(BuildError::BaseUrl(format!(
+            "{base_url:?} is not http or https"
+        )));
     }
     if parsed.query().is_some() || parsed.fragment().is_some() {
-        return Err(BuildError::BaseUrl(format!("{base_url:?} has a query or fragment")));
+        return Err(BuildError::BaseUrl(format!(
+            "{base_url:?} has a query or fragment"
+        )));
     }
     Ok(base_url.trim_end_matches('/').to_string())
 }
@@ -67,7 +71,10 @@ mod tests {
 
     #[test]
     fn base_urls() {
-        assert_eq!(normalize_base_url("https://api.together.ai/v1/").unwrap(), "https://api.together.ai/v1");
+        assert_eq!(
+            normalize_base_url("https://api.together.ai/v1/").unwrap(),
+            "https://api.together.ai/v1"
+        );
         assert_eq!(
             normalize_base_url("ftp://x").unwrap_err().to_string(),
             "invalid base URL: \"ftp://x\" is not http or https"

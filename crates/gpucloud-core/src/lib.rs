@@ -18,7 +18,9 @@ pub mod transport;
 
 pub use build_error::{BuildError, normalize_base_url};
 pub use credentials::{Authenticate, BearerToken, CredentialError, Secret};
-pub use transport::{REDACTED, execute, http_client_builder, redact_url};
+pub use transport::{
+    RAW_ERROR_BODY_HEADER, REDACTED, execute, http_client_builder, raw_error_body, redact_url,
+};
 
 /// The user agent the provider clients send.
 pub const USER_AGENT: &str = concat!("gpucloud/", env!("CARGO_PKG_VERSION"));

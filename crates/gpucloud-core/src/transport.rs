@@ -4,6 +4,12 @@
 //! URL it came from (CODEGEN.md §7). For a provider that authenticates with a query parameter
 //! (E2E's `apikey`) either would put the key into logs. [`execute`] strips the URL from transport
 //! errors and rewrites the response's URL with the secret replaced by [`REDACTED`].
+//!
+//! progenitor decodes a 4xx/5xx body into the spec's error type and drops the bytes, but a user
+//! debugging a provider needs the body exactly as sent (undocumented fields included). For error
+//! statuses [`execute`] therefore buffers the body and also copies it, percent-encoded, into the
+//! [`RAW_ERROR_BODY_HEADER`] response header, which survives into progenitor's `ResponseValue`;
+//! [`raw_error_body`] reads it back.
 
 use std::time::{Duration, Instant};
 
@@ -11,6 +17,21 @@ use progenitor_client::OperationInfo;
 use reqwest::ResponseBuilderExt;
 use tracing::Instrument;
 use url::Url;
+
+/// The synthetic response header that carries an error response's raw body (see module docs).
+pub const RAW_ERROR_BODY_HEADER: &str = "x-gpucloud-raw-error-body";
+
+/// At most this many bytes of an error body are kept in [`RAW_ERROR_BODY_HEADER`].
+pub const RAW_ERROR_BODY_LIMIT: usize = 64 * 1024;
+
+/// Bytes that must be escaped so the body is a valid header value and decodes unambiguously.
+const HEADER_UNSAFE: &percent_encoding::AsciiSet = &percent_encoding::CONTROLS.add(b'%');
+
+/// The raw error body [`execute`] recorded in `headers`, if any.
+pub fn raw_error_body(headers: &reqwest::header::HeaderMap) -> Option<Vec<u8>> {
+    let value = headers.get(RAW_ERROR_BODY_HEADER)?;
+    Some(percent_encoding::percent_decode(value.as_bytes()).collect())
+}
 
 /// What replaces a secret in a URL.
 pub const REDACTED: &str = "REDACTED";
@@ -70,7 +91,14 @@ pub async fn execute(
         match result {
             Ok(response) => {
                 tracing::debug!(status = response.status().as_u16(), elapsed_ms, "response");
-                Ok(redact_response_url(response, secret_params))
+                let response = redact_response_url(response, secret_params);
+                if response.status().is_client_error() || response.status().is_server_error() {
+                    keep_error_body(response)
+                        .await
+                        .map_err(reqwest::Error::without_url)
+                } else {
+                    Ok(response)
+                }
             }
             Err(error) => {
                 let error = error.without_url();
@@ -90,11 +118,39 @@ fn redact_response_url(response: reqwest::Response, secret_params: &[&str]) -> r
         return response;
     }
     let (mut parts, body) = http::Response::<reqwest::Body>::from(response).into_parts();
-    if let Ok(labelled) = http::Response::builder().url(redacted).body(()) {
+    label_with_url(&mut parts, redacted);
+    reqwest::Response::from(http::Response::from_parts(parts, body))
+}
+
+/// Buffers an error response's body and records a copy in [`RAW_ERROR_BODY_HEADER`].
+async fn keep_error_body(response: reqwest::Response) -> reqwest::Result<reqwest::Response> {
+    let status = response.status();
+    let version = response.version();
+    let mut headers = response.headers().clone();
+    let url = response.url().clone();
+    let bytes = response.bytes().await?;
+    let kept = &bytes[..bytes.len().min(RAW_ERROR_BODY_LIMIT)];
+    let encoded = percent_encoding::percent_encode(kept, HEADER_UNSAFE).to_string();
+    if let Ok(value) = reqwest::header::HeaderValue::from_str(&encoded) {
+        headers.insert(RAW_ERROR_BODY_HEADER, value);
+    }
+    let mut rebuilt = http::Response::new(reqwest::Body::from(bytes));
+    *rebuilt.status_mut() = status;
+    *rebuilt.version_mut() = version;
+    *rebuilt.headers_mut() = headers;
+    let (mut parts, body) = rebuilt.into_parts();
+    label_with_url(&mut parts, url);
+    Ok(reqwest::Response::from(http::Response::from_parts(
+        parts, body,
+    )))
+}
+
+/// Records `url` as the response URL reqwest reports (`Response::url`).
+fn label_with_url(parts: &mut http::response::Parts, url: Url) {
+    // Without the extension reqwest labels the response with a placeholder URL: still no secret.
+    if let Ok(labelled) = http::Response::builder().url(url).body(()) {
         parts.extensions.extend(labelled.into_parts().0.extensions);
     }
-    // Without the extension reqwest labels the response with a placeholder URL: still no secret.
-    reqwest::Response::from(http::Response::from_parts(parts, body))
 }
 
 #[cfg(test)]
@@ -134,7 +190,39 @@ mod tests {
         assert_eq!(response.status().as_u16(), 418);
         assert!(response.url().as_str().ends_with("/a/?apikey=REDACTED&x=1"));
         assert!(!format!("{response:?}").contains("s3cret"));
+        assert_eq!(
+            raw_error_body(response.headers()).as_deref(),
+            Some(&b"teapot"[..])
+        );
         assert_eq!(response.text().await.unwrap(), "teapot");
+    }
+
+    #[tokio::test]
+    async fn error_body_with_newlines_and_utf8_round_trips_through_the_header() {
+        let server = MockServer::start().await;
+        let body = "<html>\n 502 – Bad Gateway 100%\r\n</html>";
+        Mock::given(method("GET"))
+            .respond_with(ResponseTemplate::new(502).set_body_string(body))
+            .mount(&server)
+            .await;
+        let client = reqwest::Client::new();
+        let request = client.get(server.uri()).build().unwrap();
+        let response = execute(&client, request, &INFO, &[]).await.unwrap();
+        assert_eq!(raw_error_body(response.headers()).unwrap(), body.as_bytes());
+        assert_eq!(response.text().await.unwrap(), body);
+    }
+
+    #[tokio::test]
+    async fn success_bodies_are_not_copied() {
+        let server = MockServer::start().await;
+        Mock::given(method("GET"))
+            .respond_with(ResponseTemplate::new(200).set_body_string("{}"))
+            .mount(&server)
+            .await;
+        let client = reqwest::Client::new();
+        let request = client.get(server.uri()).build().unwrap();
+        let response = execute(&client, request, &INFO, &[]).await.unwrap();
+        assert!(raw_error_body(response.headers()).is_none());
     }
 
     #[tokio::test]
