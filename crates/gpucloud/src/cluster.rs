@@ -1,0 +1,221 @@
+//! The provider-neutral model: what a cluster is, whatever the provider.
+
+use std::fmt;
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+
+/// A provider.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ProviderKind {
+    /// Together AI Instant Clusters.
+    Together,
+    /// Runcrate clusters.
+    Runcrate,
+    /// E2E Networks TIR training clusters.
+    E2e,
+}
+
+impl ProviderKind {
+    /// Every provider.
+    pub const ALL: [Self; 3] = [Self::Together, Self::Runcrate, Self::E2e];
+
+    /// The lower-case name (`together`, `runcrate`, `e2e`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Together => "together",
+            Self::Runcrate => "runcrate",
+            Self::E2e => "e2e",
+        }
+    }
+}
+
+impl fmt::Display for ProviderKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for ProviderKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .into_iter()
+            .find(|p| p.as_str().eq_ignore_ascii_case(s))
+            .ok_or_else(|| format!("unknown provider {s:?} (expected together, runcrate or e2e)"))
+    }
+}
+
+/// A cluster's id as its provider issues it (a UUID, an integer, a string): not any string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(transparent)]
+pub struct ClusterId(String);
+
+impl ClusterId {
+    /// Wraps a provider's id.
+    pub fn new(id: impl Into<String>) -> Self {
+        Self(id.into())
+    }
+
+    /// The id as text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for ClusterId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl From<&str> for ClusterId {
+    fn from(value: &str) -> Self {
+        Self::new(value)
+    }
+}
+
+impl From<String> for ClusterId {
+    fn from(value: String) -> Self {
+        Self(value)
+    }
+}
+
+/// Where a cluster is in its life, the same words for every provider. Each provider's statuses
+/// and phases map onto these through one explicit table (`providers::<name>::state`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "state", content = "detail", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ClusterState {
+    /// Accepted, waiting for capacity or a scheduled start.
+    Pending,
+    /// Machines are being started, joined, configured or tested.
+    Provisioning,
+    /// Usable.
+    Ready,
+    /// Running but unhealthy (Together `Degraded`): needs attention, will not become ready alone.
+    Degraded,
+    /// Compute paused (Together); not billed for compute, not usable.
+    Paused,
+    /// Provisioning failed or tests failed; the text says why.
+    Failed(String),
+    /// Being torn down.
+    Deleting,
+    /// Gone.
+    Deleted,
+    /// A status this version does not know, as the provider sent it. Never read as "deleted".
+    Unknown(String),
+}
+
+impl ClusterState {
+    /// Whether waiting longer cannot make the cluster ready.
+    pub fn is_terminal_failure(&self) -> bool {
+        matches!(self, Self::Degraded | Self::Failed(_) | Self::Deleting | Self::Deleted)
+    }
+}
+
+impl fmt::Display for ClusterState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Pending => f.write_str("pending"),
+            Self::Provisioning => f.write_str("provisioning"),
+            Self::Ready => f.write_str("ready"),
+            Self::Degraded => f.write_str("degraded"),
+            Self::Paused => f.write_str("paused"),
+            Self::Failed(why) => write!(f, "failed ({why})"),
+            Self::Deleting => f.write_str("deleting"),
+            Self::Deleted => f.write_str("deleted"),
+            Self::Unknown(raw) => write!(f, "unknown ({raw})"),
+        }
+    }
+}
+
+/// One machine of a cluster.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct Node {
+    /// The provider's node id or name.
+    pub id: String,
+    /// Host name, once assigned.
+    pub hostname: Option<String>,
+    /// Private or overlay address, once assigned.
+    pub private_ip: Option<String>,
+    /// Public address, once assigned.
+    pub public_ip: Option<String>,
+    /// A ready-to-run SSH command, where the provider gives one.
+    pub ssh_command: Option<String>,
+    /// GPUs on this node.
+    pub gpus: Option<u32>,
+    /// The provider's status text for the node.
+    pub status: Option<String>,
+}
+
+/// A price per hour in the provider's currency.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Price {
+    /// Amount per hour for the whole cluster.
+    pub per_hour: f64,
+    /// ISO 4217 code as the provider reports it (`USD`, `INR`).
+    pub currency: String,
+}
+
+/// A cluster, the same shape for every provider, with the provider's own object kept in `raw`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Cluster {
+    /// The provider's id.
+    pub id: ClusterId,
+    /// The name given at creation.
+    pub name: String,
+    /// The provider.
+    pub provider: ProviderKind,
+    /// The provider-neutral state.
+    pub state: ClusterState,
+    /// The provider's own status/phase text (latest phase for Together), for progress display.
+    pub phase: Option<String>,
+    /// The machines known so far.
+    pub nodes: Vec<Node>,
+    /// GPUs in the cluster.
+    pub gpu_count: Option<u32>,
+    /// When the cluster was created.
+    pub created_at: Option<DateTime<Utc>>,
+    /// When it first became ready.
+    pub ready_at: Option<DateTime<Utc>>,
+    /// Price per hour, where the provider reports one.
+    pub price: Option<Price>,
+    /// The provider's object as received.
+    pub raw: serde_json::Value,
+}
+
+impl Cluster {
+    /// Nodes that have an address to connect to.
+    pub fn nodes_reachable(&self) -> usize {
+        self.nodes
+            .iter()
+            .filter(|n| n.ssh_command.is_some() || n.public_ip.is_some() || n.private_ip.is_some())
+            .count()
+    }
+}
+
+/// Whether a create made a new cluster or found one that already existed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CreateOutcome {
+    /// This call created the cluster.
+    Created,
+    /// This call created the cluster, but its answer was lost; a look-up found it.
+    CreatedReconciled,
+    /// A cluster with this name (or this idempotency key) existed before the call; nothing new
+    /// was started.
+    AlreadyExisted,
+}
+
+/// The result of a create.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Created {
+    /// The cluster.
+    pub cluster: Cluster,
+    /// Whether it is new.
+    pub outcome: CreateOutcome,
+    /// How many POSTs were sent.
+    pub attempts: u32,
+}

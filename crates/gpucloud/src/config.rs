@@ -1,0 +1,360 @@
+//! Configuration: credentials from the environment (the variables each provider's own tools
+//! use), with `with_*` overrides in the style of async-openai's `Config`.
+//!
+//! A missing or malformed setting is an [`Error::Configuration`] that names the variable;
+//! secrets are [`Secret`]s, so `Debug` never prints them.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use gpucloud_core::Secret;
+
+use crate::clock::{Clock, TokioClock};
+use crate::error::Error;
+use crate::retry::RetryPolicy;
+
+/// Settings every provider client shares.
+#[derive(Debug, Clone)]
+pub struct HttpSettings {
+    /// The API's base URL.
+    pub base_url: String,
+    /// Timeout of one request, body included.
+    pub timeout: Duration,
+    /// Timeout of establishing a connection.
+    pub connect_timeout: Duration,
+    /// The `User-Agent` header.
+    pub user_agent: String,
+    /// Retries of reads, deletes and keyed creates.
+    pub retry: RetryPolicy,
+    /// The clock for backoff sleeps and waiters.
+    pub clock: Arc<dyn Clock>,
+}
+
+impl HttpSettings {
+    fn new(base_url: &str) -> Self {
+        Self {
+            base_url: base_url.to_string(),
+            timeout: Duration::from_secs(60),
+            connect_timeout: Duration::from_secs(10),
+            user_agent: gpucloud_core::USER_AGENT.to_string(),
+            retry: RetryPolicy::default(),
+            clock: Arc::new(TokioClock::default()),
+        }
+    }
+
+    /// The reqwest client these settings describe (rustls).
+    pub(crate) fn http_client(&self) -> Result<reqwest::Client, Error> {
+        reqwest::Client::builder()
+            .timeout(self.timeout)
+            .connect_timeout(self.connect_timeout)
+            .user_agent(&self.user_agent)
+            .build()
+            .map_err(|e| Error::Configuration {
+                setting: "HTTP client".into(),
+                problem: e.without_url().to_string(),
+            })
+    }
+}
+
+/// Reads environment variables; tests pass a map instead of the process environment.
+pub(crate) type Lookup<'a> = &'a dyn Fn(&str) -> Option<String>;
+
+fn process_env(name: &str) -> Option<String> {
+    std::env::var(name).ok()
+}
+
+fn required(lookup: Lookup<'_>, name: &str) -> Result<String, Error> {
+    match lookup(name) {
+        None => Err(Error::Configuration { setting: name.into(), problem: "is not set".into() }),
+        Some(value) if value.trim().is_empty() => {
+            Err(Error::Configuration { setting: name.into(), problem: "is empty".into() })
+        }
+        Some(value) => Ok(value),
+    }
+}
+
+fn secret(lookup: Lookup<'_>, name: &str) -> Result<Secret, Error> {
+    let value = Secret::new(required(lookup, name)?);
+    gpucloud_core::credentials::validate("credential", &value).map_err(|e| Error::Configuration {
+        setting: name.into(),
+        problem: e.rule.into(),
+    })?;
+    Ok(value)
+}
+
+fn base_url(lookup: Lookup<'_>, name: &str, default: &str) -> Result<String, Error> {
+    let url = lookup(name).filter(|v| !v.trim().is_empty()).unwrap_or_else(|| default.to_string());
+    gpucloud_core::normalize_base_url(&url).map_err(|e| Error::Configuration {
+        setting: name.into(),
+        problem: e.to_string(),
+    })
+}
+
+/// `with_*` setters shared by the three configs.
+macro_rules! http_setters {
+    ($config:ty) => {
+        impl $config {
+            /// Overrides the base URL (a proxy, a simulator, a staging endpoint).
+            pub fn with_base_url(mut self, url: impl Into<String>) -> Self {
+                self.http.base_url = url.into();
+                self
+            }
+            /// Overrides the per-request timeout.
+            pub fn with_timeout(mut self, timeout: Duration) -> Self {
+                self.http.timeout = timeout;
+                self
+            }
+            /// Overrides the connect timeout.
+            pub fn with_connect_timeout(mut self, timeout: Duration) -> Self {
+                self.http.connect_timeout = timeout;
+                self
+            }
+            /// Overrides the `User-Agent`.
+            pub fn with_user_agent(mut self, user_agent: impl Into<String>) -> Self {
+                self.http.user_agent = user_agent.into();
+                self
+            }
+            /// Overrides the retry policy of reads, deletes and keyed creates.
+            pub fn with_retry_policy(mut self, retry: RetryPolicy) -> Self {
+                self.http.retry = retry;
+                self
+            }
+            /// Overrides the clock (tests use [`crate::clock::ManualClock`]).
+            pub fn with_clock(mut self, clock: Arc<dyn Clock>) -> Self {
+                self.http.clock = clock;
+                self
+            }
+            /// The shared HTTP settings.
+            pub fn http(&self) -> &HttpSettings {
+                &self.http
+            }
+        }
+    };
+}
+
+/// Together AI: `TOGETHER_API_KEY`, `TOGETHER_BASE_URL`.
+#[derive(Debug, Clone)]
+pub struct TogetherConfig {
+    pub(crate) api_key: Secret,
+    pub(crate) http: HttpSettings,
+}
+
+impl TogetherConfig {
+    /// With an explicit key and the production endpoint.
+    pub fn new(api_key: impl Into<Secret>) -> Self {
+        Self { api_key: api_key.into(), http: HttpSettings::new(gpucloud_together::DEFAULT_BASE_URL) }
+    }
+
+    /// From `TOGETHER_API_KEY` (required) and `TOGETHER_BASE_URL` (optional).
+    pub fn from_env() -> Result<Self, Error> {
+        Self::from_lookup(&process_env)
+    }
+
+    pub(crate) fn from_lookup(lookup: Lookup<'_>) -> Result<Self, Error> {
+        let mut config = Self::new(secret(lookup, "TOGETHER_API_KEY")?);
+        config.http.base_url = base_url(lookup, "TOGETHER_BASE_URL", gpucloud_together::DEFAULT_BASE_URL)?;
+        Ok(config)
+    }
+
+    /// Overrides the API key.
+    pub fn with_api_key(mut self, api_key: impl Into<Secret>) -> Self {
+        self.api_key = api_key.into();
+        self
+    }
+}
+http_setters!(TogetherConfig);
+
+/// Runcrate: `RUNCRATE_API_KEY`, `RUNCRATE_BASE_URL`.
+#[derive(Debug, Clone)]
+pub struct RuncrateConfig {
+    pub(crate) api_key: Secret,
+    pub(crate) http: HttpSettings,
+}
+
+impl RuncrateConfig {
+    /// With an explicit key (`rc_live_…`) and the production endpoint.
+    pub fn new(api_key: impl Into<Secret>) -> Self {
+        Self { api_key: api_key.into(), http: HttpSettings::new(gpucloud_runcrate::DEFAULT_BASE_URL) }
+    }
+
+    /// From `RUNCRATE_API_KEY` (required) and `RUNCRATE_BASE_URL` (optional).
+    pub fn from_env() -> Result<Self, Error> {
+        Self::from_lookup(&process_env)
+    }
+
+    pub(crate) fn from_lookup(lookup: Lookup<'_>) -> Result<Self, Error> {
+        let mut config = Self::new(secret(lookup, "RUNCRATE_API_KEY")?);
+        config.http.base_url = base_url(lookup, "RUNCRATE_BASE_URL", gpucloud_runcrate::DEFAULT_BASE_URL)?;
+        Ok(config)
+    }
+
+    /// Overrides the API key.
+    pub fn with_api_key(mut self, api_key: impl Into<Secret>) -> Self {
+        self.api_key = api_key.into();
+        self
+    }
+}
+http_setters!(RuncrateConfig);
+
+/// E2E Networks: `E2E_API_KEY`, `E2E_AUTH_TOKEN`, `E2E_PROJECT_ID`, `E2E_LOCATION`,
+/// `E2E_BASE_URL`.
+#[derive(Debug, Clone)]
+pub struct E2eConfig {
+    pub(crate) api_key: Secret,
+    pub(crate) auth_token: Secret,
+    pub(crate) project_id: i64,
+    pub(crate) location: gpucloud_e2e::types::Location,
+    pub(crate) active_iam: Option<i64>,
+    pub(crate) http: HttpSettings,
+}
+
+impl E2eConfig {
+    /// With explicit credentials, project and location, and the production endpoint.
+    pub fn new(
+        api_key: impl Into<Secret>,
+        auth_token: impl Into<Secret>,
+        project_id: i64,
+        location: gpucloud_e2e::types::Location,
+    ) -> Self {
+        Self {
+            api_key: api_key.into(),
+            auth_token: auth_token.into(),
+            project_id,
+            location,
+            active_iam: None,
+            http: HttpSettings::new(gpucloud_e2e::DEFAULT_BASE_URL),
+        }
+    }
+
+    /// From `E2E_API_KEY`, `E2E_AUTH_TOKEN`, `E2E_PROJECT_ID` (an integer) and `E2E_LOCATION`
+    /// (`Delhi` or `Chennai`), all required, and `E2E_BASE_URL` (optional).
+    pub fn from_env() -> Result<Self, Error> {
+        Self::from_lookup(&process_env)
+    }
+
+    pub(crate) fn from_lookup(lookup: Lookup<'_>) -> Result<Self, Error> {
+        let api_key = secret(lookup, "E2E_API_KEY")?;
+        let auth_token = secret(lookup, "E2E_AUTH_TOKEN")?;
+        let project_id = required(lookup, "E2E_PROJECT_ID")?;
+        let project_id = project_id.trim().parse::<i64>().map_err(|_| Error::Configuration {
+            setting: "E2E_PROJECT_ID".into(),
+            problem: "is not an integer".into(),
+        })?;
+        let location = parse_location(&required(lookup, "E2E_LOCATION")?).map_err(|problem| {
+            Error::Configuration { setting: "E2E_LOCATION".into(), problem }
+        })?;
+        let mut config = Self::new(api_key, auth_token, project_id, location);
+        config.http.base_url = base_url(lookup, "E2E_BASE_URL", gpucloud_e2e::DEFAULT_BASE_URL)?;
+        Ok(config)
+    }
+
+    /// Overrides both credentials.
+    pub fn with_credentials(mut self, api_key: impl Into<Secret>, auth_token: impl Into<Secret>) -> Self {
+        self.api_key = api_key.into();
+        self.auth_token = auth_token.into();
+        self
+    }
+
+    /// Overrides the project.
+    pub fn with_project_id(mut self, project_id: i64) -> Self {
+        self.project_id = project_id;
+        self
+    }
+
+    /// Overrides the location.
+    pub fn with_location(mut self, location: gpucloud_e2e::types::Location) -> Self {
+        self.location = location;
+        self
+    }
+
+    /// Acts as this IAM account (`active_iam`, the `id` from `GET /users/iam-accounts/`).
+    pub fn with_active_iam(mut self, active_iam: i64) -> Self {
+        self.active_iam = Some(active_iam);
+        self
+    }
+}
+http_setters!(E2eConfig);
+
+/// The documented E2E locations, case-insensitively (`delhi` → `Delhi`).
+pub(crate) fn parse_location(raw: &str) -> Result<gpucloud_e2e::types::Location, String> {
+    use gpucloud_e2e::types::Location;
+    Location::KNOWN_VALUES
+        .iter()
+        .find(|known| known.eq_ignore_ascii_case(raw.trim()))
+        .map(|known| Location::from(*known))
+        .ok_or_else(|| format!("{raw:?} is not one of {}", Location::KNOWN_VALUES.join(", ")))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::*;
+
+    fn env(pairs: &[(&str, &str)]) -> HashMap<String, String> {
+        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    }
+
+    fn problem(result: Result<impl std::fmt::Debug, Error>) -> String {
+        result.unwrap_err().to_string()
+    }
+
+    #[test]
+    fn together_reads_key_and_base_url() {
+        let vars = env(&[("TOGETHER_API_KEY", "tg-key"), ("TOGETHER_BASE_URL", "http://127.0.0.1:9/v1/")]);
+        let config = TogetherConfig::from_lookup(&|k| vars.get(k).cloned()).unwrap();
+        assert_eq!(config.api_key.expose(), "tg-key");
+        assert_eq!(config.http.base_url, "http://127.0.0.1:9/v1");
+        assert!(!format!("{config:?}").contains("tg-key"));
+    }
+
+    #[test]
+    fn missing_and_malformed_settings_name_the_variable() {
+        let none = env(&[]);
+        assert_eq!(
+            problem(TogetherConfig::from_lookup(&|k| none.get(k).cloned())),
+            "configuration: TOGETHER_API_KEY: is not set"
+        );
+        let bad = env(&[("RUNCRATE_API_KEY", "rc_live_x y")]);
+        assert_eq!(
+            problem(RuncrateConfig::from_lookup(&|k| bad.get(k).cloned())),
+            "configuration: RUNCRATE_API_KEY: contains whitespace, control or non-ASCII characters"
+        );
+        let url = env(&[("RUNCRATE_API_KEY", "rc_live_x"), ("RUNCRATE_BASE_URL", "runcrate.ai")]);
+        assert!(problem(RuncrateConfig::from_lookup(&|k| url.get(k).cloned()))
+            .starts_with("configuration: RUNCRATE_BASE_URL: invalid base URL"));
+    }
+
+    #[test]
+    fn e2e_needs_all_four_and_checks_types() {
+        let full = [
+            ("E2E_API_KEY", "k"),
+            ("E2E_AUTH_TOKEN", "t"),
+            ("E2E_PROJECT_ID", "4242"),
+            ("E2E_LOCATION", "chennai"),
+        ];
+        let vars = env(&full);
+        let config = E2eConfig::from_lookup(&|k| vars.get(k).cloned()).unwrap();
+        assert_eq!(config.project_id, 4242);
+        assert_eq!(config.location, gpucloud_e2e::types::Location::Chennai);
+        assert_eq!(config.http.base_url, gpucloud_e2e::DEFAULT_BASE_URL);
+
+        let mut vars = env(&full);
+        vars.insert("E2E_PROJECT_ID".into(), "abc".into());
+        assert_eq!(
+            problem(E2eConfig::from_lookup(&|k| vars.get(k).cloned())),
+            "configuration: E2E_PROJECT_ID: is not an integer"
+        );
+        vars.insert("E2E_PROJECT_ID".into(), "1".into());
+        vars.insert("E2E_LOCATION".into(), "Mumbai".into());
+        assert_eq!(
+            problem(E2eConfig::from_lookup(&|k| vars.get(k).cloned())),
+            "configuration: E2E_LOCATION: \"Mumbai\" is not one of Delhi, Chennai"
+        );
+        vars.remove("E2E_AUTH_TOKEN");
+        assert_eq!(
+            problem(E2eConfig::from_lookup(&|k| vars.get(k).cloned())),
+            "configuration: E2E_AUTH_TOKEN: is not set"
+        );
+    }
+}

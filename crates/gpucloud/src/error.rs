@@ -1,0 +1,309 @@
+//! One error type for every provider, with kinds a caller can act on.
+//!
+//! Modelled on aws-sdk-rust (RFC 0022): a `#[non_exhaustive]` enum of actionable kinds, a one-line
+//! `Display` that does not repeat its source, the source chain through `Error::source`, and
+//! [`Error::is_retryable`] on every error. No variant ever holds a credential: transport errors
+//! are stored without their URL and provider bodies never contain ours.
+
+use std::fmt;
+use std::time::Duration;
+
+use crate::cluster::ProviderKind;
+
+/// Everything that can go wrong in `gpucloud`.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A request broke a documented rule; nothing was sent.
+    #[error("invalid request: {0}")]
+    Validation(#[from] ValidationError),
+
+    /// The configuration is incomplete or malformed (names the variable or setting).
+    #[error("configuration: {setting}: {problem}")]
+    Configuration {
+        /// The environment variable or `with_*` setting at fault.
+        setting: String,
+        /// What is wrong with it (never its value).
+        problem: String,
+    },
+
+    /// The provider rejected the credentials (HTTP 401/403).
+    #[error("authentication failed: {0}")]
+    Authentication(ApiError),
+
+    /// The cluster (or another resource) does not exist.
+    #[error("not found: {0}")]
+    NotFound(ApiError),
+
+    /// The request conflicts with the resource's state (HTTP 409), e.g. a create with the same
+    /// idempotency key still in progress.
+    #[error("conflict: {0}")]
+    Conflict(ApiError),
+
+    /// The account's balance, budget or quota does not cover the request (HTTP 402).
+    #[error("insufficient funds or quota: {0}")]
+    InsufficientFunds(ApiError),
+
+    /// The provider has no capacity for the request right now; nothing was created.
+    #[error("no capacity: {0}")]
+    NoCapacity(ApiError),
+
+    /// Too many requests (HTTP 429); `retry_after` is the provider's `Retry-After`, if sent.
+    #[error("rate limited{}: {error}", retry_after.map(|d| format!(" (retry after {}s)", d.as_secs_f64())).unwrap_or_default())]
+    RateLimited {
+        /// The provider's answer.
+        error: ApiError,
+        /// How long the provider asked us to wait.
+        retry_after: Option<Duration>,
+    },
+
+    /// An operation did not finish in time (a request timeout, or a waiter's maximum wait).
+    #[error("timed out after {}s: {what}", after.as_secs_f64())]
+    Timeout {
+        /// What timed out.
+        what: String,
+        /// How long we waited.
+        after: Duration,
+    },
+
+    /// The provider does not document this operation (e.g. deleting a Runcrate cluster).
+    #[error("{provider} does not support {operation}")]
+    Unsupported {
+        /// The provider.
+        provider: ProviderKind,
+        /// The operation.
+        operation: &'static str,
+    },
+
+    /// The cluster reached a state it will not leave by itself while we waited for it to be ready.
+    #[error("cluster {cluster_id} on {provider} failed: {reason}")]
+    ClusterFailed {
+        /// The provider.
+        provider: ProviderKind,
+        /// The cluster.
+        cluster_id: String,
+        /// The state and the provider's reason.
+        reason: String,
+    },
+
+    /// Any other error answer from the provider.
+    #[error("{0}")]
+    Api(ApiError),
+
+    /// The request never got an HTTP answer (connection refused or reset, DNS, TLS, timeout).
+    #[error("transport error calling {operation} on {provider}")]
+    Transport {
+        /// The provider.
+        provider: ProviderKind,
+        /// The operation id.
+        operation: &'static str,
+        /// reqwest's error, with the URL removed (it may carry E2E's `apikey`).
+        #[source]
+        source: reqwest::Error,
+    },
+
+    /// The provider answered with a body we cannot decode.
+    #[error("{0}")]
+    Decode(DecodeError),
+}
+
+impl Error {
+    /// Whether sending the same request again later may succeed. `false` means: change
+    /// something first (the request, the credentials, the account).
+    pub fn is_retryable(&self) -> bool {
+        match self {
+            Self::RateLimited { .. } | Self::NoCapacity(_) | Self::Transport { .. } => true,
+            Self::Timeout { .. } => true,
+            Self::Conflict(e) => e.reason.as_deref() == Some("idempotency_in_progress"),
+            Self::Api(e) => matches!(e.status, 408 | 500 | 502 | 503 | 504),
+            Self::Decode(e) => e.status.is_some_and(|s| s >= 500),
+            _ => false,
+        }
+    }
+
+    /// Whether the request may have reached the provider and had an effect that we did not see.
+    /// Creating again after such an error could double a cluster: reconcile first.
+    pub fn is_ambiguous(&self) -> bool {
+        match self {
+            Self::Transport { source, .. } => !source.is_connect(),
+            Self::Timeout { .. } => true,
+            Self::Api(e) => e.status >= 500,
+            // A success body we cannot read may well mean the create happened.
+            Self::Decode(_) => true,
+            _ => false,
+        }
+    }
+
+    /// The HTTP status of the provider's answer, if there was one.
+    pub fn status(&self) -> Option<u16> {
+        match self {
+            Self::Authentication(e)
+            | Self::NotFound(e)
+            | Self::Conflict(e)
+            | Self::InsufficientFunds(e)
+            | Self::NoCapacity(e)
+            | Self::Api(e)
+            | Self::RateLimited { error: e, .. } => Some(e.status),
+            Self::Decode(e) => e.status,
+            _ => None,
+        }
+    }
+
+    /// The `Retry-After` the provider sent with a throttling answer.
+    pub fn retry_after(&self) -> Option<Duration> {
+        match self {
+            Self::RateLimited { retry_after, .. } => *retry_after,
+            _ => None,
+        }
+    }
+}
+
+/// A request that breaks a documented rule, found before anything was sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ValidationError {
+    /// The provider whose rule it is.
+    pub provider: ProviderKind,
+    /// The field, as the provider names it (`num_gpus`, `node_count`, …).
+    pub field: String,
+    /// The rule, in words.
+    pub rule: String,
+    /// Where the rule is documented.
+    pub source: &'static str,
+}
+
+impl fmt::Display for ValidationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}: {} ({})", self.provider, self.field, self.rule, self.source)
+    }
+}
+
+impl std::error::Error for ValidationError {}
+
+/// An error answer from a provider.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiError {
+    /// The provider.
+    pub provider: ProviderKind,
+    /// The operation id (`create_cluster`, …).
+    pub operation: &'static str,
+    /// The HTTP status (for E2E's HTTP 200 with an error `code`, that code).
+    pub status: u16,
+    /// The provider's error code (`BUDGET_REACHED`, `launch_refused`, …), if it sent one.
+    pub code: Option<String>,
+    /// The provider's message, if it sent one.
+    pub message: Option<String>,
+    /// A machine-readable reason from the error details (`idempotency_in_progress`), if any.
+    pub reason: Option<String>,
+    /// The response body exactly as received (up to 64 KiB).
+    pub body: String,
+}
+
+impl fmt::Display for ApiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {} answered HTTP {}", self.provider, self.operation, self.status)?;
+        if let Some(code) = &self.code {
+            write!(f, " [{code}]")?;
+        }
+        match &self.message {
+            Some(message) => write!(f, ": {message}"),
+            None if !self.body.is_empty() => write!(f, ": {}", excerpt(&self.body, 200)),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A response body that does not match the spec.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecodeError {
+    /// The provider.
+    pub provider: ProviderKind,
+    /// The operation id.
+    pub operation: &'static str,
+    /// The HTTP status of the response, where known (progenitor does not report it for a body
+    /// that fails to decode).
+    pub status: Option<u16>,
+    /// The JSON path that failed (`gpu_worker_nodes[3].memory_gib`), `.` for the whole body.
+    pub path: String,
+    /// What serde said.
+    pub message: String,
+    /// The start of the body (up to 512 bytes).
+    pub body_excerpt: String,
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "cannot decode {} {} response", self.provider, self.operation)?;
+        if let Some(status) = self.status {
+            write!(f, " (HTTP {status})")?;
+        }
+        write!(f, " at {}: {}; body starts: {}", self.path, self.message, self.body_excerpt)
+    }
+}
+
+/// The first `max` bytes of `text` (on a character boundary), with `…` when cut.
+pub(crate) fn excerpt(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_string();
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &text[..end])
+}
+
+/// Shorthand used across the crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn api(status: u16) -> ApiError {
+        ApiError {
+            provider: ProviderKind::Runcrate,
+            operation: "create_cluster",
+            status,
+            code: Some("BUDGET_REACHED".into()),
+            message: Some("monthly budget reached".into()),
+            reason: None,
+            body: "{}".into(),
+        }
+    }
+
+    #[test]
+    fn display_is_one_line_with_provider_status_code_and_message() {
+        assert_eq!(
+            Error::InsufficientFunds(api(402)).to_string(),
+            "insufficient funds or quota: runcrate create_cluster answered HTTP 402 [BUDGET_REACHED]: monthly budget reached"
+        );
+        let limited = Error::RateLimited { error: api(429), retry_after: Some(Duration::from_secs(3)) };
+        assert!(limited.to_string().starts_with("rate limited (retry after 3s): "));
+    }
+
+    #[test]
+    fn retryability_follows_the_kind() {
+        assert!(Error::RateLimited { error: api(429), retry_after: None }.is_retryable());
+        assert!(Error::Api(api(503)).is_retryable());
+        assert!(!Error::Api(api(400)).is_retryable());
+        assert!(!Error::InsufficientFunds(api(402)).is_retryable());
+        assert!(!Error::Unsupported { provider: ProviderKind::Runcrate, operation: "delete" }.is_retryable());
+        let mut in_progress = api(409);
+        in_progress.reason = Some("idempotency_in_progress".into());
+        assert!(Error::Conflict(in_progress).is_retryable());
+        assert!(!Error::Conflict(api(409)).is_retryable());
+    }
+
+    #[test]
+    fn ambiguity_only_where_the_request_may_have_landed() {
+        assert!(Error::Api(api(502)).is_ambiguous());
+        assert!(!Error::Api(api(429)).is_ambiguous());
+        assert!(!Error::NotFound(api(404)).is_ambiguous());
+    }
+
+    #[test]
+    fn excerpt_cuts_on_char_boundaries() {
+        assert_eq!(excerpt("ééé", 3), "é…");
+        assert_eq!(excerpt("abc", 3), "abc");
+    }
+}

@@ -1,0 +1,55 @@
+//! # gpucloud
+//!
+//! Create, watch and delete GPU clusters on Together AI, Runcrate and E2E Networks, safely.
+//!
+//! - **One API** ([`ClusterClient`], [`ClusterSpec`], [`Cluster`], [`ClusterState`]) over the
+//!   three providers, with each provider's own generated client one call away
+//!   ([`together`], [`runcrate`], [`e2e`]) for everything else.
+//! - **Nothing doubled**: a create is never re-sent blindly. Runcrate gets one
+//!   `Idempotency-Key` per logical create, reused across retries; Together and E2E, which have
+//!   no such key, are reconciled by cluster name after any failure that may have reached them.
+//!   [`Created::outcome`] says whether the cluster is new.
+//! - **Nothing lost**: reads and deletes retry 408/429/5xx and connection failures with
+//!   jittered backoff, honouring `Retry-After`; responses decode even when a provider adds a
+//!   status or a field (open enums).
+//! - **Checked before sent**: each provider's documented rules are enforced before any network
+//!   call, as [`Error::Validation`] naming the field, the rule and the doc.
+//! - **Waiting** ([`ClusterClient::wait_until_ready`]): backoff, a maximum wait, progress on
+//!   every phase change, an early failure on terminal states, an injectable [`clock::Clock`].
+//! - **Secrets stay secret**: keys are never in `Debug`, `Display`, logs or errors.
+//! - **Dry runs**: [`ClusterClient::plan`] returns the exact request without sending it.
+//!
+//! Configuration comes from the environment ([`TogetherConfig::from_env`] and friends) or from
+//! `with_*` overrides.
+
+pub mod clock;
+mod client;
+mod cluster;
+pub mod config;
+mod error;
+mod plan;
+pub mod providers;
+pub mod retry;
+mod spec;
+mod waiter;
+
+pub use client::ClusterClient;
+pub use cluster::{Cluster, ClusterId, ClusterState, CreateOutcome, Created, Node, Price, ProviderKind};
+pub use config::{E2eConfig, HttpSettings, RuncrateConfig, TogetherConfig};
+pub use error::{ApiError, DecodeError, Error, Result, ValidationError};
+pub use plan::PlannedRequest;
+pub use retry::RetryPolicy;
+pub use spec::{
+    Billing, ClusterSize, ClusterSpec, E2eOptions, E2eSfsMount, ProviderOptions, RuncrateOptions, SharedStorage,
+    SoftwareStack, TogetherOptions,
+};
+pub use waiter::{Progress, WaitOptions};
+
+/// The generated Together AI client.
+pub use gpucloud_together as together;
+
+/// The generated Runcrate client.
+pub use gpucloud_runcrate as runcrate;
+
+/// The generated E2E Networks client.
+pub use gpucloud_e2e as e2e;

@@ -1,0 +1,261 @@
+//! Turning a generated client's error into a [`crate::Error`]: classify by status and provider
+//! code, keep the raw body, honour `Retry-After`, name the JSON path of a decoding failure.
+
+use std::time::Duration;
+
+use progenitor_client::Error as ClientError;
+use reqwest::header::{HeaderMap, RETRY_AFTER};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::cluster::ProviderKind;
+use crate::error::{ApiError, DecodeError, Error, ValidationError, excerpt};
+
+/// What a provider's typed error envelope can tell us.
+pub(crate) trait ErrorEnvelope {
+    /// The provider's error code.
+    fn code(&self) -> Option<String>;
+    /// The provider's message.
+    fn message(&self) -> Option<String>;
+    /// A machine-readable reason (Runcrate `details.reason`).
+    fn reason(&self) -> Option<String> {
+        None
+    }
+}
+
+/// Awaits a generated client call and maps its error.
+pub(crate) async fn call<T, E, Fut>(
+    provider: ProviderKind,
+    operation: &'static str,
+    request: Fut,
+) -> Result<progenitor_client::ResponseValue<T>, Error>
+where
+    T: DeserializeOwned,
+    E: ErrorEnvelope,
+    Fut: std::future::Future<Output = Result<progenitor_client::ResponseValue<T>, ClientError<E>>>,
+{
+    match request.await {
+        Ok(response) => Ok(response),
+        Err(error) => Err(map_error::<T, E>(provider, operation, error).await),
+    }
+}
+
+/// Maps a generated client's error for `operation`, whose success type is `T` (used to name the
+/// JSON path when a success body does not decode).
+pub(crate) async fn map_error<T: DeserializeOwned, E: ErrorEnvelope>(
+    provider: ProviderKind,
+    operation: &'static str,
+    error: ClientError<E>,
+) -> Error {
+    match error {
+        ClientError::InvalidRequest(rule) => Error::Validation(ValidationError {
+            provider,
+            field: "request".into(),
+            rule,
+            source: "the provider's OpenAPI spec",
+        }),
+        ClientError::CommunicationError(source) | ClientError::ResponseBodyError(source) => {
+            Error::Transport { provider, operation, source: source.without_url() }
+        }
+        ClientError::InvalidUpgrade(source) => {
+            Error::Transport { provider, operation, source: source.without_url() }
+        }
+        ClientError::ErrorResponse(response) => {
+            let status = response.status().as_u16();
+            let headers = response.headers().clone();
+            let envelope = response.into_inner();
+            let body = raw_body(&headers);
+            let api = ApiError {
+                provider,
+                operation,
+                status,
+                code: envelope.code(),
+                message: envelope.message(),
+                reason: envelope.reason(),
+                body,
+            };
+            classify(api, retry_after(&headers))
+        }
+        ClientError::InvalidResponsePayload(bytes, error) => {
+            Error::Decode(decode_error::<T>(provider, operation, None, &bytes, &error.to_string()))
+        }
+        ClientError::UnexpectedResponse(response) => {
+            let status = response.status().as_u16();
+            let headers = response.headers().clone();
+            let body = match raw_error_body_or(&headers) {
+                Some(body) => body,
+                None => response.text().await.unwrap_or_default(),
+            };
+            from_untyped_body(provider, operation, status, &headers, body)
+        }
+        ClientError::Custom(rule) => Error::Validation(ValidationError {
+            provider,
+            field: "request".into(),
+            rule,
+            source: "the client's request hooks",
+        }),
+    }
+}
+
+/// An error answer whose body is not (or not known to be) the typed envelope: pull the usual
+/// fields out of whatever JSON it is, keep the text either way.
+pub(crate) fn from_untyped_body(
+    provider: ProviderKind,
+    operation: &'static str,
+    status: u16,
+    headers: &HeaderMap,
+    body: String,
+) -> Error {
+    let json: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+    let text = |pointer: &str| match json.pointer(pointer) {
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(Value::Number(n)) => Some(n.to_string()),
+        _ => None,
+    };
+    let api = ApiError {
+        provider,
+        operation,
+        status,
+        code: text("/error/code").or_else(|| text("/code")),
+        message: text("/error/message").or_else(|| text("/message")).or_else(|| text("/detail")),
+        reason: text("/error/details/reason"),
+        body: excerpt(&body, gpucloud_core::transport::RAW_ERROR_BODY_LIMIT),
+    };
+    classify(api, retry_after(headers))
+}
+
+/// Picks the actionable kind for an error answer.
+pub(crate) fn classify(api: ApiError, retry_after: Option<Duration>) -> Error {
+    // Runcrate documents 503 as "refused for lack of capacity, nothing was created", and the
+    // code `launch_refused` (HTTP 502) as final (notes A1).
+    let no_capacity = (api.provider == ProviderKind::Runcrate && api.status == 503)
+        || api.code.as_deref() == Some("launch_refused");
+    match api.status {
+        _ if no_capacity => Error::NoCapacity(api),
+        401 | 403 => Error::Authentication(api),
+        402 => Error::InsufficientFunds(api),
+        404 => Error::NotFound(api),
+        409 => Error::Conflict(api),
+        429 => Error::RateLimited { error: api, retry_after },
+        _ => Error::Api(api),
+    }
+}
+
+/// `Retry-After` as seconds or as an HTTP date (RFC 9110 §10.2.3).
+pub(crate) fn retry_after(headers: &HeaderMap) -> Option<Duration> {
+    let value = headers.get(RETRY_AFTER)?.to_str().ok()?.trim();
+    if let Ok(seconds) = value.parse::<u64>() {
+        return Some(Duration::from_secs(seconds));
+    }
+    let date = chrono::DateTime::parse_from_rfc2822(value).ok()?;
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).ok()?;
+    let wait = date.timestamp() - i64::try_from(now.as_secs()).ok()?;
+    Some(Duration::from_secs(u64::try_from(wait).unwrap_or(0)))
+}
+
+fn raw_error_body_or(headers: &HeaderMap) -> Option<String> {
+    gpucloud_core::raw_error_body(headers).map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+}
+
+fn raw_body(headers: &HeaderMap) -> String {
+    raw_error_body_or(headers).unwrap_or_default()
+}
+
+/// A decoding failure with the JSON path that broke, found by decoding again with
+/// `serde_path_to_error` (serde_json alone only gives line and column).
+pub(crate) fn decode_error<T: DeserializeOwned>(
+    provider: ProviderKind,
+    operation: &'static str,
+    status: Option<u16>,
+    bytes: &[u8],
+    fallback_message: &str,
+) -> DecodeError {
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    let (path, message) = match serde_path_to_error::deserialize::<_, T>(&mut deserializer) {
+        Err(e) => (e.path().to_string(), e.inner().to_string()),
+        Ok(_) => (".".to_string(), fallback_message.to_string()),
+    };
+    DecodeError {
+        provider,
+        operation,
+        status,
+        path,
+        message,
+        body_excerpt: excerpt(&String::from_utf8_lossy(bytes), 512),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retry_after_seconds_and_dates() {
+        let mut headers = HeaderMap::new();
+        headers.insert(RETRY_AFTER, "7".parse().unwrap());
+        assert_eq!(retry_after(&headers), Some(Duration::from_secs(7)));
+        headers.insert(RETRY_AFTER, "Sun, 06 Nov 1994 08:49:37 GMT".parse().unwrap());
+        assert_eq!(retry_after(&headers), Some(Duration::ZERO));
+        headers.insert(RETRY_AFTER, "soon".parse().unwrap());
+        assert_eq!(retry_after(&headers), None);
+    }
+
+    #[test]
+    fn untyped_bodies_yield_code_and_message() {
+        let error = from_untyped_body(
+            ProviderKind::E2e,
+            "get_cluster",
+            401,
+            &HeaderMap::new(),
+            r#"{"detail":"Authentication credentials were not provided."}"#.into(),
+        );
+        let Error::Authentication(api) = error else { panic!("{error:?}") };
+        assert_eq!(api.message.as_deref(), Some("Authentication credentials were not provided."));
+
+        let html = "<html><body>502 Bad Gateway</body></html>".to_string();
+        let error = from_untyped_body(ProviderKind::E2e, "get_cluster", 502, &HeaderMap::new(), html.clone());
+        assert!(error.is_retryable());
+        let Error::Api(api) = error else { panic!() };
+        assert_eq!((api.status, api.body), (502, html));
+    }
+
+    #[test]
+    fn classification_table() {
+        let api = |provider, status, code: Option<&str>| ApiError {
+            provider,
+            operation: "create_cluster",
+            status,
+            code: code.map(str::to_string),
+            message: None,
+            reason: None,
+            body: String::new(),
+        };
+        let kind = |e: Error| format!("{e:?}").split('(').next().unwrap_or_default().split(' ').next().unwrap_or_default().to_string();
+        assert_eq!(kind(classify(api(ProviderKind::Together, 401, None), None)), "Authentication");
+        assert_eq!(kind(classify(api(ProviderKind::Together, 403, None), None)), "Authentication");
+        assert_eq!(kind(classify(api(ProviderKind::Runcrate, 402, None), None)), "InsufficientFunds");
+        assert_eq!(kind(classify(api(ProviderKind::E2e, 404, None), None)), "NotFound");
+        assert_eq!(kind(classify(api(ProviderKind::Runcrate, 409, None), None)), "Conflict");
+        assert_eq!(kind(classify(api(ProviderKind::Runcrate, 429, None), None)), "RateLimited");
+        assert_eq!(kind(classify(api(ProviderKind::Runcrate, 503, None), None)), "NoCapacity");
+        assert_eq!(kind(classify(api(ProviderKind::Together, 503, None), None)), "Api");
+        assert_eq!(kind(classify(api(ProviderKind::Runcrate, 502, Some("launch_refused")), None)), "NoCapacity");
+    }
+
+    #[test]
+    fn decode_errors_name_the_json_path() {
+        #[derive(Debug, serde::Deserialize)]
+        #[allow(dead_code)]
+        struct Node {
+            gpus: u32,
+        }
+        #[derive(Debug, serde::Deserialize)]
+        #[allow(dead_code)]
+        struct Body {
+            nodes: Vec<Node>,
+        }
+        let error = decode_error::<Body>(ProviderKind::Together, "get_cluster", Some(200), br#"{"nodes":[{"gpus":8},{"gpus":"eight"}]}"#, "x");
+        assert_eq!(error.path, "nodes[1].gpus");
+        assert!(error.message.starts_with("invalid type: string \"eight\""));
+    }
+}
