@@ -116,7 +116,10 @@ impl ClusterClient {
     pub async fn list(&self) -> Result<Vec<Cluster>, Error> {
         match self {
             Self::Together(c) => c.list().await,
-            Self::Runcrate(_) => Err(Error::Unsupported { provider: ProviderKind::Runcrate, operation: "listing clusters" }),
+            Self::Runcrate(_) => Err(Error::Unsupported {
+                provider: ProviderKind::Runcrate,
+                operation: "listing clusters",
+            }),
             Self::E2e(c) => c.list().await,
         }
     }
@@ -125,7 +128,10 @@ impl ClusterClient {
     pub async fn delete(&self, id: &ClusterId) -> Result<(), Error> {
         match self {
             Self::Together(c) => c.delete(id).await,
-            Self::Runcrate(_) => Err(Error::Unsupported { provider: ProviderKind::Runcrate, operation: "deleting clusters" }),
+            Self::Runcrate(_) => Err(Error::Unsupported {
+                provider: ProviderKind::Runcrate,
+                operation: "deleting clusters",
+            }),
             Self::E2e(c) => c.delete(id).await,
         }
     }
@@ -139,7 +145,13 @@ impl ClusterClient {
         options: &WaitOptions,
         on_progress: impl FnMut(&Progress),
     ) -> Result<Cluster, Error> {
-        waiter::wait_until_ready(self.http().clock.as_ref(), options, || self.get(id), on_progress).await
+        waiter::wait_until_ready(
+            self.http().clock.as_ref(),
+            options,
+            || self.get(id),
+            on_progress,
+        )
+        .await
     }
 }
 

@@ -26,7 +26,9 @@ pub struct TokioClock {
 
 impl Default for TokioClock {
     fn default() -> Self {
-        Self { origin: tokio::time::Instant::now() }
+        Self {
+            origin: tokio::time::Instant::now(),
+        }
     }
 }
 
@@ -68,7 +70,10 @@ impl ManualClock {
 
     /// Every sleep so far, in order.
     pub fn sleeps(&self) -> Vec<Duration> {
-        self.state.lock().map(|s| s.sleeps.clone()).unwrap_or_default()
+        self.state
+            .lock()
+            .map(|s| s.sleeps.clone())
+            .unwrap_or_default()
     }
 }
 
@@ -97,6 +102,9 @@ mod tests {
         clock.advance(Duration::from_secs(1));
         clock.sleep(Duration::from_millis(500)).await;
         assert_eq!(clock.now(), Duration::from_millis(6500));
-        assert_eq!(clock.sleeps(), [Duration::from_secs(5), Duration::from_millis(500)]);
+        assert_eq!(
+            clock.sleeps(),
+            [Duration::from_secs(5), Duration::from_millis(500)]
+        );
     }
 }

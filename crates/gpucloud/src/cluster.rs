@@ -111,7 +111,10 @@ pub enum ClusterState {
 impl ClusterState {
     /// Whether waiting longer cannot make the cluster ready.
     pub fn is_terminal_failure(&self) -> bool {
-        matches!(self, Self::Degraded | Self::Failed(_) | Self::Deleting | Self::Deleted)
+        matches!(
+            self,
+            Self::Degraded | Self::Failed(_) | Self::Deleting | Self::Deleted
+        )
     }
 }
 

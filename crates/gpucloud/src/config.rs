@@ -65,25 +65,33 @@ fn process_env(name: &str) -> Option<String> {
 
 fn required(lookup: Lookup<'_>, name: &str) -> Result<String, Error> {
     match lookup(name) {
-        None => Err(Error::Configuration { setting: name.into(), problem: "is not set".into() }),
-        Some(value) if value.trim().is_empty() => {
-            Err(Error::Configuration { setting: name.into(), problem: "is empty".into() })
-        }
+        None => Err(Error::Configuration {
+            setting: name.into(),
+            problem: "is not set".into(),
+        }),
+        Some(value) if value.trim().is_empty() => Err(Error::Configuration {
+            setting: name.into(),
+            problem: "is empty".into(),
+        }),
         Some(value) => Ok(value),
     }
 }
 
 fn secret(lookup: Lookup<'_>, name: &str) -> Result<Secret, Error> {
     let value = Secret::new(required(lookup, name)?);
-    gpucloud_core::credentials::validate("credential", &value).map_err(|e| Error::Configuration {
-        setting: name.into(),
-        problem: e.rule.into(),
+    gpucloud_core::credentials::validate("credential", &value).map_err(|e| {
+        Error::Configuration {
+            setting: name.into(),
+            problem: e.rule.into(),
+        }
     })?;
     Ok(value)
 }
 
 fn base_url(lookup: Lookup<'_>, name: &str, default: &str) -> Result<String, Error> {
-    let url = lookup(name).filter(|v| !v.trim().is_empty()).unwrap_or_else(|| default.to_string());
+    let url = lookup(name)
+        .filter(|v| !v.trim().is_empty())
+        .unwrap_or_else(|| default.to_string());
     gpucloud_core::normalize_base_url(&url).map_err(|e| Error::Configuration {
         setting: name.into(),
         problem: e.to_string(),
@@ -142,7 +150,10 @@ pub struct TogetherConfig {
 impl TogetherConfig {
     /// With an explicit key and the production endpoint.
     pub fn new(api_key: impl Into<Secret>) -> Self {
-        Self { api_key: api_key.into(), http: HttpSettings::new(gpucloud_together::DEFAULT_BASE_URL) }
+        Self {
+            api_key: api_key.into(),
+            http: HttpSettings::new(gpucloud_together::DEFAULT_BASE_URL),
+        }
     }
 
     /// From `TOGETHER_API_KEY` (required) and `TOGETHER_BASE_URL` (optional).
@@ -152,7 +163,11 @@ impl TogetherConfig {
 
     pub(crate) fn from_lookup(lookup: Lookup<'_>) -> Result<Self, Error> {
         let mut config = Self::new(secret(lookup, "TOGETHER_API_KEY")?);
-        config.http.base_url = base_url(lookup, "TOGETHER_BASE_URL", gpucloud_together::DEFAULT_BASE_URL)?;
+        config.http.base_url = base_url(
+            lookup,
+            "TOGETHER_BASE_URL",
+            gpucloud_together::DEFAULT_BASE_URL,
+        )?;
         Ok(config)
     }
 
@@ -174,7 +189,10 @@ pub struct RuncrateConfig {
 impl RuncrateConfig {
     /// With an explicit key (`rc_live_…`) and the production endpoint.
     pub fn new(api_key: impl Into<Secret>) -> Self {
-        Self { api_key: api_key.into(), http: HttpSettings::new(gpucloud_runcrate::DEFAULT_BASE_URL) }
+        Self {
+            api_key: api_key.into(),
+            http: HttpSettings::new(gpucloud_runcrate::DEFAULT_BASE_URL),
+        }
     }
 
     /// From `RUNCRATE_API_KEY` (required) and `RUNCRATE_BASE_URL` (optional).
@@ -184,7 +202,11 @@ impl RuncrateConfig {
 
     pub(crate) fn from_lookup(lookup: Lookup<'_>) -> Result<Self, Error> {
         let mut config = Self::new(secret(lookup, "RUNCRATE_API_KEY")?);
-        config.http.base_url = base_url(lookup, "RUNCRATE_BASE_URL", gpucloud_runcrate::DEFAULT_BASE_URL)?;
+        config.http.base_url = base_url(
+            lookup,
+            "RUNCRATE_BASE_URL",
+            gpucloud_runcrate::DEFAULT_BASE_URL,
+        )?;
         Ok(config)
     }
 
@@ -236,12 +258,18 @@ impl E2eConfig {
         let api_key = secret(lookup, "E2E_API_KEY")?;
         let auth_token = secret(lookup, "E2E_AUTH_TOKEN")?;
         let project_id = required(lookup, "E2E_PROJECT_ID")?;
-        let project_id = project_id.trim().parse::<i64>().map_err(|_| Error::Configuration {
-            setting: "E2E_PROJECT_ID".into(),
-            problem: "is not an integer".into(),
-        })?;
+        let project_id = project_id
+            .trim()
+            .parse::<i64>()
+            .map_err(|_| Error::Configuration {
+                setting: "E2E_PROJECT_ID".into(),
+                problem: "is not an integer".into(),
+            })?;
         let location = parse_location(&required(lookup, "E2E_LOCATION")?).map_err(|problem| {
-            Error::Configuration { setting: "E2E_LOCATION".into(), problem }
+            Error::Configuration {
+                setting: "E2E_LOCATION".into(),
+                problem,
+            }
         })?;
         let mut config = Self::new(api_key, auth_token, project_id, location);
         config.http.base_url = base_url(lookup, "E2E_BASE_URL", gpucloud_e2e::DEFAULT_BASE_URL)?;
@@ -249,7 +277,11 @@ impl E2eConfig {
     }
 
     /// Overrides both credentials.
-    pub fn with_credentials(mut self, api_key: impl Into<Secret>, auth_token: impl Into<Secret>) -> Self {
+    pub fn with_credentials(
+        mut self,
+        api_key: impl Into<Secret>,
+        auth_token: impl Into<Secret>,
+    ) -> Self {
         self.api_key = api_key.into();
         self.auth_token = auth_token.into();
         self
@@ -282,7 +314,12 @@ pub(crate) fn parse_location(raw: &str) -> Result<gpucloud_e2e::types::Location,
         .iter()
         .find(|known| known.eq_ignore_ascii_case(raw.trim()))
         .map(|known| Location::from(*known))
-        .ok_or_else(|| format!("{raw:?} is not one of {}", Location::KNOWN_VALUES.join(", ")))
+        .ok_or_else(|| {
+            format!(
+                "{raw:?} is not one of {}",
+                Location::KNOWN_VALUES.join(", ")
+            )
+        })
 }
 
 #[cfg(test)]
@@ -292,7 +329,10 @@ mod tests {
     use super::*;
 
     fn env(pairs: &[(&str, &str)]) -> HashMap<String, String> {
-        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
     }
 
     fn problem(result: Result<impl std::fmt::Debug, Error>) -> String {
@@ -301,7 +341,10 @@ mod tests {
 
     #[test]
     fn together_reads_key_and_base_url() {
-        let vars = env(&[("TOGETHER_API_KEY", "tg-key"), ("TOGETHER_BASE_URL", "http://127.0.0.1:9/v1/")]);
+        let vars = env(&[
+            ("TOGETHER_API_KEY", "tg-key"),
+            ("TOGETHER_BASE_URL", "http://127.0.0.1:9/v1/"),
+        ]);
         let config = TogetherConfig::from_lookup(&|k| vars.get(k).cloned()).unwrap();
         assert_eq!(config.api_key.expose(), "tg-key");
         assert_eq!(config.http.base_url, "http://127.0.0.1:9/v1");
@@ -320,9 +363,14 @@ mod tests {
             problem(RuncrateConfig::from_lookup(&|k| bad.get(k).cloned())),
             "configuration: RUNCRATE_API_KEY: contains whitespace, control or non-ASCII characters"
         );
-        let url = env(&[("RUNCRATE_API_KEY", "rc_live_x"), ("RUNCRATE_BASE_URL", "runcrate.ai")]);
-        assert!(problem(RuncrateConfig::from_lookup(&|k| url.get(k).cloned()))
-            .starts_with("configuration: RUNCRATE_BASE_URL: invalid base URL"));
+        let url = env(&[
+            ("RUNCRATE_API_KEY", "rc_live_x"),
+            ("RUNCRATE_BASE_URL", "runcrate.ai"),
+        ]);
+        assert!(
+            problem(RuncrateConfig::from_lookup(&|k| url.get(k).cloned()))
+                .starts_with("configuration: RUNCRATE_BASE_URL: invalid base URL")
+        );
     }
 
     #[test]

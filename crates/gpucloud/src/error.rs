@@ -173,7 +173,11 @@ pub struct ValidationError {
 
 impl fmt::Display for ValidationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}: {} ({})", self.provider, self.field, self.rule, self.source)
+        write!(
+            f,
+            "{}: {}: {} ({})",
+            self.provider, self.field, self.rule, self.source
+        )
     }
 }
 
@@ -200,7 +204,11 @@ pub struct ApiError {
 
 impl fmt::Display for ApiError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {} answered HTTP {}", self.provider, self.operation, self.status)?;
+        write!(
+            f,
+            "{} {} answered HTTP {}",
+            self.provider, self.operation, self.status
+        )?;
         if let Some(code) = &self.code {
             write!(f, " [{code}]")?;
         }
@@ -232,11 +240,19 @@ pub struct DecodeError {
 
 impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "cannot decode {} {} response", self.provider, self.operation)?;
+        write!(
+            f,
+            "cannot decode {} {} response",
+            self.provider, self.operation
+        )?;
         if let Some(status) = self.status {
             write!(f, " (HTTP {status})")?;
         }
-        write!(f, " at {}: {}; body starts: {}", self.path, self.message, self.body_excerpt)
+        write!(
+            f,
+            " at {}: {}; body starts: {}",
+            self.path, self.message, self.body_excerpt
+        )
     }
 }
 
@@ -277,17 +293,36 @@ mod tests {
             Error::InsufficientFunds(api(402)).to_string(),
             "insufficient funds or quota: runcrate create_cluster answered HTTP 402 [BUDGET_REACHED]: monthly budget reached"
         );
-        let limited = Error::RateLimited { error: api(429), retry_after: Some(Duration::from_secs(3)) };
-        assert!(limited.to_string().starts_with("rate limited (retry after 3s): "));
+        let limited = Error::RateLimited {
+            error: api(429),
+            retry_after: Some(Duration::from_secs(3)),
+        };
+        assert!(
+            limited
+                .to_string()
+                .starts_with("rate limited (retry after 3s): ")
+        );
     }
 
     #[test]
     fn retryability_follows_the_kind() {
-        assert!(Error::RateLimited { error: api(429), retry_after: None }.is_retryable());
+        assert!(
+            Error::RateLimited {
+                error: api(429),
+                retry_after: None
+            }
+            .is_retryable()
+        );
         assert!(Error::Api(api(503)).is_retryable());
         assert!(!Error::Api(api(400)).is_retryable());
         assert!(!Error::InsufficientFunds(api(402)).is_retryable());
-        assert!(!Error::Unsupported { provider: ProviderKind::Runcrate, operation: "delete" }.is_retryable());
+        assert!(
+            !Error::Unsupported {
+                provider: ProviderKind::Runcrate,
+                operation: "delete"
+            }
+            .is_retryable()
+        );
         let mut in_progress = api(409);
         in_progress.reason = Some("idempotency_in_progress".into());
         assert!(Error::Conflict(in_progress).is_retryable());

@@ -22,8 +22,8 @@
 //! Configuration comes from the environment ([`TogetherConfig::from_env`] and friends) or from
 //! `with_*` overrides.
 
-pub mod clock;
 mod client;
+pub mod clock;
 mod cluster;
 pub mod config;
 mod error;
@@ -34,14 +34,16 @@ mod spec;
 mod waiter;
 
 pub use client::ClusterClient;
-pub use cluster::{Cluster, ClusterId, ClusterState, CreateOutcome, Created, Node, Price, ProviderKind};
+pub use cluster::{
+    Cluster, ClusterId, ClusterState, CreateOutcome, Created, Node, Price, ProviderKind,
+};
 pub use config::{E2eConfig, HttpSettings, RuncrateConfig, TogetherConfig};
 pub use error::{ApiError, DecodeError, Error, Result, ValidationError};
 pub use plan::PlannedRequest;
 pub use retry::RetryPolicy;
 pub use spec::{
-    Billing, ClusterSize, ClusterSpec, E2eOptions, E2eSfsMount, ProviderOptions, RuncrateOptions, SharedStorage,
-    SoftwareStack, TogetherOptions,
+    Billing, ClusterSize, ClusterSpec, E2eOptions, E2eSfsMount, ProviderOptions, RuncrateOptions,
+    SharedStorage, SoftwareStack, TogetherOptions,
 };
 pub use waiter::{Progress, WaitOptions};
 

@@ -37,7 +37,10 @@ impl fmt::Display for PlannedRequest {
 
 /// `Authorization` as every provider sends it, redacted.
 pub(crate) fn bearer_redacted() -> (String, String) {
-    ("Authorization".into(), format!("Bearer {}", gpucloud_core::REDACTED))
+    (
+        "Authorization".into(),
+        format!("Bearer {}", gpucloud_core::REDACTED),
+    )
 }
 
 /// `Content-Type: application/json`.

@@ -37,7 +37,10 @@ impl Default for RetryPolicy {
 impl RetryPolicy {
     /// A policy that sends once.
     pub fn none() -> Self {
-        Self { max_attempts: 1, ..Self::default() }
+        Self {
+            max_attempts: 1,
+            ..Self::default()
+        }
     }
 
     /// The wait before retry number `retry` (1-based): the provider's `Retry-After` when given,
@@ -87,7 +90,10 @@ impl RetryPolicy {
             if !retry_on(&error) || number >= self.max_attempts {
                 return Err(error);
             }
-            if error.retry_after().is_some_and(|after| after > self.max_retry_after) {
+            if error
+                .retry_after()
+                .is_some_and(|after| after > self.max_retry_after)
+            {
                 return Err(error);
             }
             let delay = self.delay(number, error.retry_after());
@@ -125,7 +131,10 @@ mod tests {
             assert!(policy.delay(3, None) <= Duration::from_secs(2));
             assert!(policy.delay(30, None) <= Duration::from_secs(20));
         }
-        assert_eq!(policy.delay(2, Some(Duration::from_secs(7))), Duration::from_secs(7));
+        assert_eq!(
+            policy.delay(2, Some(Duration::from_secs(7))),
+            Duration::from_secs(7)
+        );
     }
 
     #[tokio::test]
@@ -146,7 +155,9 @@ mod tests {
     #[tokio::test]
     async fn stops_at_max_attempts_and_returns_the_last_error() {
         let clock = ManualClock::new();
-        let result: Result<(), _> = RetryPolicy::default().run(&clock, |_| async { Err(api(502)) }).await;
+        let result: Result<(), _> = RetryPolicy::default()
+            .run(&clock, |_| async { Err(api(502)) })
+            .await;
         assert_eq!(result.unwrap_err().status(), Some(502));
         assert_eq!(clock.sleeps().len(), 3);
     }
@@ -154,7 +165,9 @@ mod tests {
     #[tokio::test]
     async fn does_not_retry_client_errors() {
         let clock = ManualClock::new();
-        let result: Result<(), _> = RetryPolicy::default().run(&clock, |_| async { Err(api(400)) }).await;
+        let result: Result<(), _> = RetryPolicy::default()
+            .run(&clock, |_| async { Err(api(400)) })
+            .await;
         assert_eq!(result.unwrap_err().status(), Some(400));
         assert!(clock.sleeps().is_empty());
     }
@@ -163,8 +176,13 @@ mod tests {
     async fn honours_retry_after_and_gives_up_when_it_is_too_long() {
         let clock = ManualClock::new();
         let limited = |secs| {
-            let Error::Api(error) = api(429) else { unreachable!() };
-            Error::RateLimited { error, retry_after: Some(Duration::from_secs(secs)) }
+            let Error::Api(error) = api(429) else {
+                unreachable!()
+            };
+            Error::RateLimited {
+                error,
+                retry_after: Some(Duration::from_secs(secs)),
+            }
         };
         let result = RetryPolicy::default()
             .run(&clock, |n| {
@@ -176,9 +194,16 @@ mod tests {
         assert_eq!(clock.sleeps(), [Duration::from_secs(3)]);
 
         let clock = ManualClock::new();
-        let result: Result<(), _> =
-            RetryPolicy::default().run(&clock, |_| { let e = limited(3600); async move { Err(e) } }).await;
-        assert_eq!(result.unwrap_err().retry_after(), Some(Duration::from_secs(3600)));
+        let result: Result<(), _> = RetryPolicy::default()
+            .run(&clock, |_| {
+                let e = limited(3600);
+                async move { Err(e) }
+            })
+            .await;
+        assert_eq!(
+            result.unwrap_err().retry_after(),
+            Some(Duration::from_secs(3600))
+        );
         assert!(clock.sleeps().is_empty());
     }
 }

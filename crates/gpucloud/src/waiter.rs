@@ -62,9 +62,17 @@ where
         let cluster = get().await?;
         polls += 1;
         let elapsed = clock.now().saturating_sub(started);
-        let seen = (cluster.state.clone(), cluster.phase.clone(), cluster.nodes_reachable());
+        let seen = (
+            cluster.state.clone(),
+            cluster.phase.clone(),
+            cluster.nodes_reachable(),
+        );
         if last_seen.as_ref() != Some(&seen) {
-            on_progress(&Progress { cluster: cluster.clone(), elapsed, polls });
+            on_progress(&Progress {
+                cluster: cluster.clone(),
+                elapsed,
+                polls,
+            });
             last_seen = Some(seen);
         }
         if cluster.state == ClusterState::Ready {
@@ -83,13 +91,18 @@ where
         let remaining = options.max_wait.saturating_sub(elapsed);
         if remaining.is_zero() {
             return Err(Error::Timeout {
-                what: format!("waiting for {} cluster {} to be ready (last state: {})", cluster.provider, cluster.id, cluster.state),
+                what: format!(
+                    "waiting for {} cluster {} to be ready (last state: {})",
+                    cluster.provider, cluster.id, cluster.state
+                ),
                 after: elapsed,
             });
         }
         // Jitter in [interval/2, interval] keeps many waiters from polling in lockstep.
         let half = interval / 2;
-        let jitter = Duration::from_nanos(fastrand::u64(0..=u64::try_from(half.as_nanos()).unwrap_or(u64::MAX)));
+        let jitter = Duration::from_nanos(fastrand::u64(
+            0..=u64::try_from(half.as_nanos()).unwrap_or(u64::MAX),
+        ));
         clock.sleep((half + jitter).min(remaining)).await;
         interval = (interval * 2).min(options.max_interval);
     }
@@ -108,7 +121,13 @@ mod tests {
             provider: ProviderKind::Together,
             state,
             phase: Some(phase.into()),
-            nodes: (0..reachable).map(|i| Node { id: i.to_string(), public_ip: Some("10.0.0.1".into()), ..Node::default() }).collect(),
+            nodes: (0..reachable)
+                .map(|i| Node {
+                    id: i.to_string(),
+                    public_ip: Some("10.0.0.1".into()),
+                    ..Node::default()
+                })
+                .collect(),
             gpu_count: Some(16),
             created_at: None,
             ready_at: None,
@@ -132,21 +151,39 @@ mod tests {
         let ready = wait_until_ready(
             &clock,
             &WaitOptions::default(),
-            || { let next = polls.next(); async move { Ok(next.unwrap()) } },
-            |p| seen.push((p.cluster.phase.clone().unwrap(), p.cluster.nodes_reachable(), p.polls)),
+            || {
+                let next = polls.next();
+                async move { Ok(next.unwrap()) }
+            },
+            |p| {
+                seen.push((
+                    p.cluster.phase.clone().unwrap(),
+                    p.cluster.nodes_reachable(),
+                    p.polls,
+                ))
+            },
         )
         .await
         .unwrap();
         assert_eq!(ready.state, ClusterState::Ready);
         assert_eq!(
             seen,
-            [("QUEUED".into(), 0, 1), ("INSTALLING_DRIVERS".into(), 1, 3), ("INSTALLING_DRIVERS".into(), 2, 4), ("READY".into(), 2, 5)]
+            [
+                ("QUEUED".into(), 0, 1),
+                ("INSTALLING_DRIVERS".into(), 1, 3),
+                ("INSTALLING_DRIVERS".into(), 2, 4),
+                ("READY".into(), 2, 5)
+            ]
         );
         // Four sleeps between five polls, each within [interval/2, interval] of a doubling schedule.
         let sleeps = clock.sleeps();
         assert_eq!(sleeps.len(), 4);
         for (sleep, ceiling) in sleeps.iter().zip([5, 10, 20, 40]) {
-            assert!(*sleep >= Duration::from_secs(ceiling) / 2 && *sleep <= Duration::from_secs(ceiling), "{sleep:?}");
+            assert!(
+                *sleep >= Duration::from_secs(ceiling) / 2
+                    && *sleep <= Duration::from_secs(ceiling),
+                "{sleep:?}"
+            );
         }
     }
 
@@ -156,7 +193,13 @@ mod tests {
         let error = wait_until_ready(
             &clock,
             &WaitOptions::default(),
-            || async { Ok(cluster(ClusterState::Failed("CLUSTER_PHASE_ACCEPTANCE_TESTS_FAILED".into()), "CLUSTER_PHASE_ACCEPTANCE_TESTS_FAILED", 0)) },
+            || async {
+                Ok(cluster(
+                    ClusterState::Failed("CLUSTER_PHASE_ACCEPTANCE_TESTS_FAILED".into()),
+                    "CLUSTER_PHASE_ACCEPTANCE_TESTS_FAILED",
+                    0,
+                ))
+            },
             |_| {},
         )
         .await
@@ -176,10 +219,17 @@ mod tests {
             initial_interval: Duration::from_secs(30),
             max_interval: Duration::from_secs(60),
         };
-        let error = wait_until_ready(&clock, &options, || async { Ok(cluster(ClusterState::Provisioning, "BOOTING", 0)) }, |_| {})
-            .await
-            .unwrap_err();
-        let Error::Timeout { after, what } = &error else { panic!("{error:?}") };
+        let error = wait_until_ready(
+            &clock,
+            &options,
+            || async { Ok(cluster(ClusterState::Provisioning, "BOOTING", 0)) },
+            |_| {},
+        )
+        .await
+        .unwrap_err();
+        let Error::Timeout { after, what } = &error else {
+            panic!("{error:?}")
+        };
         assert_eq!(*after, Duration::from_secs(100));
         assert!(what.contains("last state: provisioning"), "{what}");
         assert_eq!(clock.now(), Duration::from_secs(100));
@@ -194,7 +244,11 @@ mod tests {
             &WaitOptions::default(),
             || {
                 n += 1;
-                let state = if n < 3 { ClusterState::Unknown("Hibernating".into()) } else { ClusterState::Ready };
+                let state = if n < 3 {
+                    ClusterState::Unknown("Hibernating".into())
+                } else {
+                    ClusterState::Ready
+                };
                 async move { Ok(cluster(state, "x", 0)) }
             },
             |_| {},

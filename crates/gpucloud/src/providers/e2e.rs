@@ -36,7 +36,9 @@ pub struct E2eClusters {
 /// Adds the query parameters every E2E cluster operation takes.
 macro_rules! scoped {
     ($self:ident, $builder:expr, $location:expr) => {{
-        let builder = $builder.project_id($self.project_id).location($location.clone());
+        let builder = $builder
+            .project_id($self.project_id)
+            .location($location.clone());
         match $self.active_iam {
             Some(iam) => builder.active_iam(iam),
             None => builder,
@@ -47,10 +49,21 @@ macro_rules! scoped {
 impl E2eClusters {
     /// A client for `config`.
     pub fn new(config: E2eConfig) -> Result<Self, Error> {
-        let credentials = gpucloud_e2e::auth::Credentials::new(config.api_key.clone(), config.auth_token.clone())
-            .map_err(|e| Error::Configuration { setting: "E2E_API_KEY / E2E_AUTH_TOKEN".into(), problem: e.to_string() })?;
-        let client = gpucloud_e2e::Client::from_parts(&config.http.base_url, config.http.http_client()?, credentials)
-            .map_err(|e| Error::Configuration { setting: "E2E_BASE_URL".into(), problem: e.to_string() })?;
+        let credentials =
+            gpucloud_e2e::auth::Credentials::new(config.api_key.clone(), config.auth_token.clone())
+                .map_err(|e| Error::Configuration {
+                    setting: "E2E_API_KEY / E2E_AUTH_TOKEN".into(),
+                    problem: e.to_string(),
+                })?;
+        let client = gpucloud_e2e::Client::from_parts(
+            &config.http.base_url,
+            config.http.http_client()?,
+            credentials,
+        )
+        .map_err(|e| Error::Configuration {
+            setting: "E2E_BASE_URL".into(),
+            problem: e.to_string(),
+        })?;
         Ok(Self {
             client,
             http: config.http,
@@ -103,15 +116,27 @@ impl E2eClusters {
     }
 
     /// Creates from a body you built, in `location`; it is validated first.
-    pub async fn create_with(&self, body: types::CreateClusterRequest, location: Location) -> Result<Created, Error> {
+    pub async fn create_with(
+        &self,
+        body: types::CreateClusterRequest,
+        location: Location,
+    ) -> Result<Created, Error> {
         validate(&body)?;
         let name = body.name.clone();
         create_reconciled(
             &self.http,
             || async {
-                let request = scoped!(self, self.client.create_cluster(), location).body(body.clone());
-                let response = call(PROVIDER, "create_cluster", request.send()).await?.into_inner();
-                check_code("create_cluster", response.code, &response.message, &response)?;
+                let request =
+                    scoped!(self, self.client.create_cluster(), location).body(body.clone());
+                let response = call(PROVIDER, "create_cluster", request.send())
+                    .await?
+                    .into_inner();
+                check_code(
+                    "create_cluster",
+                    response.code,
+                    &response.message,
+                    &response,
+                )?;
                 cluster_of("create_cluster", response.data)
             },
             || self.find_by_name(&name, &location),
@@ -126,8 +151,11 @@ impl E2eClusters {
             .http
             .retry
             .run(self.http.clock.as_ref(), |_| async move {
-                let request = scoped!(self, self.client.get_cluster(), self.location).cluster_id(cluster_id);
-                let response = call(PROVIDER, "get_cluster", request.send()).await?.into_inner();
+                let request =
+                    scoped!(self, self.client.get_cluster(), self.location).cluster_id(cluster_id);
+                let response = call(PROVIDER, "get_cluster", request.send())
+                    .await?
+                    .into_inner();
                 check_code("get_cluster", response.code, &response.message, &response)?;
                 Ok(response)
             })
@@ -147,8 +175,12 @@ impl E2eClusters {
                 .http
                 .retry
                 .run(self.http.clock.as_ref(), |_| async move {
-                    let request = scoped!(self, self.client.list_clusters(), location).page_no(page).per_page(PAGE_SIZE);
-                    let response = call(PROVIDER, "list_clusters", request.send()).await?.into_inner();
+                    let request = scoped!(self, self.client.list_clusters(), location)
+                        .page_no(page)
+                        .per_page(PAGE_SIZE);
+                    let response = call(PROVIDER, "list_clusters", request.send())
+                        .await?
+                        .into_inner();
                     check_code("list_clusters", response.code, &response.message, &response)?;
                     Ok(response)
                 })
@@ -162,8 +194,16 @@ impl E2eClusters {
         Ok(clusters)
     }
 
-    async fn find_by_name(&self, name: &str, location: &Location) -> Result<Option<Cluster>, Error> {
-        Ok(self.list_in(location).await?.into_iter().find(|c| c.name == name))
+    async fn find_by_name(
+        &self,
+        name: &str,
+        location: &Location,
+    ) -> Result<Option<Cluster>, Error> {
+        Ok(self
+            .list_in(location)
+            .await?
+            .into_iter()
+            .find(|c| c.name == name))
     }
 
     /// Deletes a cluster. A 404 after an earlier attempt of this call failed ambiguously means
@@ -173,11 +213,17 @@ impl E2eClusters {
         self.http
             .retry
             .run(self.http.clock.as_ref(), |attempt| async move {
-                let request = scoped!(self, self.client.delete_cluster(), self.location).cluster_id(cluster_id);
+                let request = scoped!(self, self.client.delete_cluster(), self.location)
+                    .cluster_id(cluster_id);
                 match call(PROVIDER, "delete_cluster", request.send()).await {
                     Ok(response) => {
                         let response = response.into_inner();
-                        check_code("delete_cluster", response.code, &response.message, &response)
+                        check_code(
+                            "delete_cluster",
+                            response.code,
+                            &response.message,
+                            &response,
+                        )
                     }
                     Err(Error::NotFound(_)) if attempt > 1 => Ok(()),
                     Err(e) => Err(e),
@@ -198,13 +244,21 @@ impl ErrorEnvelope for types::E2eError {
 }
 
 fn invalid(field: &str, rule: impl Into<String>) -> Error {
-    Error::Validation(ValidationError { provider: PROVIDER, field: field.into(), rule: rule.into(), source: CREATE_DOC })
+    Error::Validation(ValidationError {
+        provider: PROVIDER,
+        field: field.into(),
+        rule: rule.into(),
+        source: CREATE_DOC,
+    })
 }
 
 fn numeric_id(id: &ClusterId) -> Result<i64, Error> {
-    id.as_str()
-        .parse()
-        .map_err(|_| invalid("cluster_id", format!("E2E cluster ids are integers, got {:?}", id.as_str())))
+    id.as_str().parse().map_err(|_| {
+        invalid(
+            "cluster_id",
+            format!("E2E cluster ids are integers, got {:?}", id.as_str()),
+        )
+    })
 }
 
 /// E2E may answer HTTP 200 with an error `code` in the envelope (notes B1): that is an error.
@@ -231,7 +285,10 @@ fn check_code(
     }
 }
 
-fn cluster_of(operation: &'static str, data: Option<types::TrainingCluster>) -> Result<Cluster, Error> {
+fn cluster_of(
+    operation: &'static str,
+    data: Option<types::TrainingCluster>,
+) -> Result<Cluster, Error> {
     data.as_ref().map(view).ok_or_else(|| {
         Error::Decode(crate::error::DecodeError {
             provider: PROVIDER,
@@ -247,32 +304,64 @@ fn cluster_of(operation: &'static str, data: Option<types::TrainingCluster>) -> 
 /// Maps a neutral spec to E2E's create body, then validates it.
 pub fn create_request(spec: &ClusterSpec) -> Result<types::CreateClusterRequest, Error> {
     let ProviderOptions::E2e(options) = &spec.options else {
-        return Err(invalid("options", "E2E needs E2eOptions (image_version_id, sku_id, sku_item_price_id, security_group_id)"));
+        return Err(invalid(
+            "options",
+            "E2E needs E2eOptions (image_version_id, sku_id, sku_item_price_id, security_group_id)",
+        ));
     };
-    let E2eOptions { image_version_id, sku_id, sku_item_price_id, security_group_id, lifecycle_script, sfs_mounts } = options;
+    let E2eOptions {
+        image_version_id,
+        sku_id,
+        sku_item_price_id,
+        security_group_id,
+        lifecycle_script,
+        sfs_mounts,
+    } = options;
     let ClusterSize::Nodes(nodes) = spec.size else {
-        return Err(invalid("no_of_nodes", "E2E sizes clusters in nodes: use ClusterSize::Nodes"));
+        return Err(invalid(
+            "no_of_nodes",
+            "E2E sizes clusters in nodes: use ClusterSize::Nodes",
+        ));
     };
     if spec.gpu_model.is_some() {
-        return Err(invalid("gpu_model", "is set by the SKU (sku_id); leave it unset"));
+        return Err(invalid(
+            "gpu_model",
+            "is set by the SKU (sku_id); leave it unset",
+        ));
     }
     if spec.stack.is_some() {
-        return Err(invalid("stack", "is set by the image (image_version_id); leave it unset"));
+        return Err(invalid(
+            "stack",
+            "is set by the image (image_version_id); leave it unset",
+        ));
     }
     if spec.billing != crate::spec::Billing::OnDemand {
         return Err(invalid("billing", "is set by the plan (sku_item_price_id)"));
     }
-    if matches!(spec.shared_storage, Some(SharedStorage::New { .. }) | Some(SharedStorage::Existing { .. })) {
-        return Err(invalid("shared_storage", "mount SFS volumes through E2eOptions::sfs_mounts"));
+    if matches!(
+        spec.shared_storage,
+        Some(SharedStorage::New { .. }) | Some(SharedStorage::Existing { .. })
+    ) {
+        return Err(invalid(
+            "shared_storage",
+            "mount SFS volumes through E2eOptions::sfs_mounts",
+        ));
     }
     let ssh_key_ids = spec
         .ssh_keys
         .iter()
-        .map(|k| k.parse::<i64>().map_err(|_| invalid("ssh_key_ids", format!("{k:?} is not an integer id"))))
+        .map(|k| {
+            k.parse::<i64>()
+                .map_err(|_| invalid("ssh_key_ids", format!("{k:?} is not an integer id")))
+        })
         .collect::<Result<Vec<_>, _>>()?;
     let sfs_mount_list = sfs_mounts
         .iter()
-        .map(|m| types::SfsMount { id: Some(m.id), name: Some(m.name.clone()), mount_path: Some(m.mount_path.clone()) })
+        .map(|m| types::SfsMount {
+            id: Some(m.id),
+            name: Some(m.name.clone()),
+            mount_path: Some(m.mount_path.clone()),
+        })
         .collect();
     let script = lifecycle_script.clone().filter(|s| !s.trim().is_empty());
     let body = types::CreateClusterRequest {
@@ -305,19 +394,37 @@ pub fn validate(body: &types::CreateClusterRequest) -> Result<(), Error> {
         ("security_group_id", body.security_group_id),
     ] {
         if id <= 0 {
-            return Err(invalid(field, format!("is required: a positive id (got {id})")));
+            return Err(invalid(
+                field,
+                format!("is required: a positive id (got {id})"),
+            ));
         }
     }
     if body.no_of_nodes < 1 {
-        return Err(invalid("no_of_nodes", format!("must be at least 1 (got {})", body.no_of_nodes)));
+        return Err(invalid(
+            "no_of_nodes",
+            format!("must be at least 1 (got {})", body.no_of_nodes),
+        ));
     }
     if body.ssh_key_ids.is_empty() {
-        return Err(invalid("ssh_key_ids", "is required: at least one SSH key id"));
+        return Err(invalid(
+            "ssh_key_ids",
+            "is required: at least one SSH key id",
+        ));
     }
-    let has_script = body.lifecycle_script.as_deref().is_some_and(|s| !s.trim().is_empty());
+    let has_script = body
+        .lifecycle_script
+        .as_deref()
+        .is_some_and(|s| !s.trim().is_empty());
     match (body.script_added, has_script) {
-        (Some(true), false) => Err(invalid("lifecycle_script", "is required when script_added is true")),
-        (Some(false) | None, true) => Err(invalid("script_added", "must be true when a lifecycle_script is given")),
+        (Some(true), false) => Err(invalid(
+            "lifecycle_script",
+            "is required when script_added is true",
+        )),
+        (Some(false) | None, true) => Err(invalid(
+            "script_added",
+            "must be true when a lifecycle_script is given",
+        )),
         _ => Ok(()),
     }
 }
@@ -346,27 +453,48 @@ pub fn view(cluster: &types::TrainingCluster) -> Cluster {
         .map(|(i, node)| {
             let text = |key: &str| node.get(key).and_then(|v| v.as_str()).map(str::to_string);
             Node {
-                id: text("name").or_else(|| node.get("id").map(|v| v.to_string())).unwrap_or_else(|| format!("worker-{i}")),
+                id: text("name")
+                    .or_else(|| node.get("id").map(|v| v.to_string()))
+                    .unwrap_or_else(|| format!("worker-{i}")),
                 hostname: text("hostname").or_else(|| text("name")),
                 private_ip: text("private_ip").or_else(|| text("ip")),
                 public_ip: text("public_ip"),
                 ssh_command: None,
-                gpus: node.get("gpu").and_then(|v| v.as_u64()).and_then(|g| u32::try_from(g).ok()),
+                gpus: node
+                    .get("gpu")
+                    .and_then(|v| v.as_u64())
+                    .and_then(|g| u32::try_from(g).ok()),
                 status: text("status"),
             }
         })
         .collect();
     if let Some(ip) = &public_ip {
         // The login node: the one address E2E documents (the SSH user is not documented).
-        nodes.insert(0, Node { id: "login".into(), public_ip: Some(ip.clone()), ..Node::default() });
+        nodes.insert(
+            0,
+            Node {
+                id: "login".into(),
+                public_ip: Some(ip.clone()),
+                ..Node::default()
+            },
+        );
     }
     let plan = cluster.sku_details.as_ref().and_then(|d| d.plan.as_ref());
     let nodes_count = cluster.no_of_nodes.unwrap_or(0) as f64;
-    let price = plan.and_then(|p| match (p.sku_type.as_ref(), p.unit_price, p.currency.clone()) {
-        (Some(types::PlanSkuType::Hourly), Some(unit), Some(currency)) => Some(Price { per_hour: unit * nodes_count, currency }),
-        _ => None,
-    });
-    let state = cluster.status.as_deref().map(status_state).unwrap_or(ClusterState::Unknown(String::new()));
+    let price = plan.and_then(
+        |p| match (p.sku_type.as_ref(), p.unit_price, p.currency.clone()) {
+            (Some(types::PlanSkuType::Hourly), Some(unit), Some(currency)) => Some(Price {
+                per_hour: unit * nodes_count,
+                currency,
+            }),
+            _ => None,
+        },
+    );
+    let state = cluster
+        .status
+        .as_deref()
+        .map(status_state)
+        .unwrap_or(ClusterState::Unknown(String::new()));
     Cluster {
         id: ClusterId::new(cluster.id.map(|i| i.to_string()).unwrap_or_default()),
         name: cluster.name.clone().unwrap_or_default(),
@@ -381,3 +509,7 @@ pub fn view(cluster: &types::TrainingCluster) -> Cluster {
         raw: serde_json::to_value(cluster).unwrap_or_default(),
     }
 }
+
+#[cfg(test)]
+#[path = "e2e_tests.rs"]
+mod tests;

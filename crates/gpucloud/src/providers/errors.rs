@@ -55,11 +55,17 @@ pub(crate) async fn map_error<T: DeserializeOwned, E: ErrorEnvelope>(
             source: "the provider's OpenAPI spec",
         }),
         ClientError::CommunicationError(source) | ClientError::ResponseBodyError(source) => {
-            Error::Transport { provider, operation, source: source.without_url() }
+            Error::Transport {
+                provider,
+                operation,
+                source: source.without_url(),
+            }
         }
-        ClientError::InvalidUpgrade(source) => {
-            Error::Transport { provider, operation, source: source.without_url() }
-        }
+        ClientError::InvalidUpgrade(source) => Error::Transport {
+            provider,
+            operation,
+            source: source.without_url(),
+        },
         ClientError::ErrorResponse(response) => {
             let status = response.status().as_u16();
             let headers = response.headers().clone();
@@ -76,9 +82,13 @@ pub(crate) async fn map_error<T: DeserializeOwned, E: ErrorEnvelope>(
             };
             classify(api, retry_after(&headers))
         }
-        ClientError::InvalidResponsePayload(bytes, error) => {
-            Error::Decode(decode_error::<T>(provider, operation, None, &bytes, &error.to_string()))
-        }
+        ClientError::InvalidResponsePayload(bytes, error) => Error::Decode(decode_error::<T>(
+            provider,
+            operation,
+            None,
+            &bytes,
+            &error.to_string(),
+        )),
         ClientError::UnexpectedResponse(response) => {
             let status = response.status().as_u16();
             let headers = response.headers().clone();
@@ -117,7 +127,9 @@ pub(crate) fn from_untyped_body(
         operation,
         status,
         code: text("/error/code").or_else(|| text("/code")),
-        message: text("/error/message").or_else(|| text("/message")).or_else(|| text("/detail")),
+        message: text("/error/message")
+            .or_else(|| text("/message"))
+            .or_else(|| text("/detail")),
         reason: text("/error/details/reason"),
         body: excerpt(&body, gpucloud_core::transport::RAW_ERROR_BODY_LIMIT),
     };
@@ -136,7 +148,10 @@ pub(crate) fn classify(api: ApiError, retry_after: Option<Duration>) -> Error {
         402 => Error::InsufficientFunds(api),
         404 => Error::NotFound(api),
         409 => Error::Conflict(api),
-        429 => Error::RateLimited { error: api, retry_after },
+        429 => Error::RateLimited {
+            error: api,
+            retry_after,
+        },
         _ => Error::Api(api),
     }
 }
@@ -148,7 +163,9 @@ pub(crate) fn retry_after(headers: &HeaderMap) -> Option<Duration> {
         return Some(Duration::from_secs(seconds));
     }
     let date = chrono::DateTime::parse_from_rfc2822(value).ok()?;
-    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).ok()?;
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?;
     let wait = date.timestamp() - i64::try_from(now.as_secs()).ok()?;
     Some(Duration::from_secs(u64::try_from(wait).unwrap_or(0)))
 }
@@ -194,7 +211,10 @@ mod tests {
         let mut headers = HeaderMap::new();
         headers.insert(RETRY_AFTER, "7".parse().unwrap());
         assert_eq!(retry_after(&headers), Some(Duration::from_secs(7)));
-        headers.insert(RETRY_AFTER, "Sun, 06 Nov 1994 08:49:37 GMT".parse().unwrap());
+        headers.insert(
+            RETRY_AFTER,
+            "Sun, 06 Nov 1994 08:49:37 GMT".parse().unwrap(),
+        );
         assert_eq!(retry_after(&headers), Some(Duration::ZERO));
         headers.insert(RETRY_AFTER, "soon".parse().unwrap());
         assert_eq!(retry_after(&headers), None);
@@ -209,11 +229,22 @@ mod tests {
             &HeaderMap::new(),
             r#"{"detail":"Authentication credentials were not provided."}"#.into(),
         );
-        let Error::Authentication(api) = error else { panic!("{error:?}") };
-        assert_eq!(api.message.as_deref(), Some("Authentication credentials were not provided."));
+        let Error::Authentication(api) = error else {
+            panic!("{error:?}")
+        };
+        assert_eq!(
+            api.message.as_deref(),
+            Some("Authentication credentials were not provided.")
+        );
 
         let html = "<html><body>502 Bad Gateway</body></html>".to_string();
-        let error = from_untyped_body(ProviderKind::E2e, "get_cluster", 502, &HeaderMap::new(), html.clone());
+        let error = from_untyped_body(
+            ProviderKind::E2e,
+            "get_cluster",
+            502,
+            &HeaderMap::new(),
+            html.clone(),
+        );
         assert!(error.is_retryable());
         let Error::Api(api) = error else { panic!() };
         assert_eq!((api.status, api.body), (502, html));
@@ -230,16 +261,55 @@ mod tests {
             reason: None,
             body: String::new(),
         };
-        let kind = |e: Error| format!("{e:?}").split('(').next().unwrap_or_default().split(' ').next().unwrap_or_default().to_string();
-        assert_eq!(kind(classify(api(ProviderKind::Together, 401, None), None)), "Authentication");
-        assert_eq!(kind(classify(api(ProviderKind::Together, 403, None), None)), "Authentication");
-        assert_eq!(kind(classify(api(ProviderKind::Runcrate, 402, None), None)), "InsufficientFunds");
-        assert_eq!(kind(classify(api(ProviderKind::E2e, 404, None), None)), "NotFound");
-        assert_eq!(kind(classify(api(ProviderKind::Runcrate, 409, None), None)), "Conflict");
-        assert_eq!(kind(classify(api(ProviderKind::Runcrate, 429, None), None)), "RateLimited");
-        assert_eq!(kind(classify(api(ProviderKind::Runcrate, 503, None), None)), "NoCapacity");
-        assert_eq!(kind(classify(api(ProviderKind::Together, 503, None), None)), "Api");
-        assert_eq!(kind(classify(api(ProviderKind::Runcrate, 502, Some("launch_refused")), None)), "NoCapacity");
+        let kind = |e: Error| {
+            format!("{e:?}")
+                .split('(')
+                .next()
+                .unwrap_or_default()
+                .split(' ')
+                .next()
+                .unwrap_or_default()
+                .to_string()
+        };
+        assert_eq!(
+            kind(classify(api(ProviderKind::Together, 401, None), None)),
+            "Authentication"
+        );
+        assert_eq!(
+            kind(classify(api(ProviderKind::Together, 403, None), None)),
+            "Authentication"
+        );
+        assert_eq!(
+            kind(classify(api(ProviderKind::Runcrate, 402, None), None)),
+            "InsufficientFunds"
+        );
+        assert_eq!(
+            kind(classify(api(ProviderKind::E2e, 404, None), None)),
+            "NotFound"
+        );
+        assert_eq!(
+            kind(classify(api(ProviderKind::Runcrate, 409, None), None)),
+            "Conflict"
+        );
+        assert_eq!(
+            kind(classify(api(ProviderKind::Runcrate, 429, None), None)),
+            "RateLimited"
+        );
+        assert_eq!(
+            kind(classify(api(ProviderKind::Runcrate, 503, None), None)),
+            "NoCapacity"
+        );
+        assert_eq!(
+            kind(classify(api(ProviderKind::Together, 503, None), None)),
+            "Api"
+        );
+        assert_eq!(
+            kind(classify(
+                api(ProviderKind::Runcrate, 502, Some("launch_refused")),
+                None
+            )),
+            "NoCapacity"
+        );
     }
 
     #[test]
@@ -254,7 +324,13 @@ mod tests {
         struct Body {
             nodes: Vec<Node>,
         }
-        let error = decode_error::<Body>(ProviderKind::Together, "get_cluster", Some(200), br#"{"nodes":[{"gpus":8},{"gpus":"eight"}]}"#, "x");
+        let error = decode_error::<Body>(
+            ProviderKind::Together,
+            "get_cluster",
+            Some(200),
+            br#"{"nodes":[{"gpus":8},{"gpus":"eight"}]}"#,
+            "x",
+        );
         assert_eq!(error.path, "nodes[1].gpus");
         assert!(error.message.starts_with("invalid type: string \"eight\""));
     }

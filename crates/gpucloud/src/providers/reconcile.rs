@@ -30,13 +30,23 @@ where
 {
     let clock = http.clock.as_ref();
     if let Some(cluster) = http.retry.run(clock, |_| find()).await? {
-        return Ok(Created { cluster, outcome: CreateOutcome::AlreadyExisted, attempts: 0 });
+        return Ok(Created {
+            cluster,
+            outcome: CreateOutcome::AlreadyExisted,
+            attempts: 0,
+        });
     }
     let mut attempts = 0;
     loop {
         attempts += 1;
         let error = match send().await {
-            Ok(cluster) => return Ok(Created { cluster, outcome: CreateOutcome::Created, attempts }),
+            Ok(cluster) => {
+                return Ok(Created {
+                    cluster,
+                    outcome: CreateOutcome::Created,
+                    attempts,
+                });
+            }
             Err(error) => error,
         };
         let may_have_landed = error.is_ambiguous();
@@ -44,10 +54,16 @@ where
             return Err(error);
         }
         tracing::warn!(attempt = attempts, ambiguous = may_have_landed, %error, "create failed");
-        clock.sleep(http.retry.delay(attempts, error.retry_after())).await;
+        clock
+            .sleep(http.retry.delay(attempts, error.retry_after()))
+            .await;
         if may_have_landed {
             if let Some(cluster) = http.retry.run(clock, |_| find()).await? {
-                return Ok(Created { cluster, outcome: CreateOutcome::CreatedReconciled, attempts });
+                return Ok(Created {
+                    cluster,
+                    outcome: CreateOutcome::CreatedReconciled,
+                    attempts,
+                });
             }
         }
     }

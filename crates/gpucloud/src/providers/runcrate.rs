@@ -9,12 +9,16 @@ use gpucloud_runcrate::types::{self, Stack};
 
 use progenitor_client::ClientInfo;
 
-use crate::cluster::{Cluster, ClusterId, ClusterState, CreateOutcome, Created, Node, Price, ProviderKind};
+use crate::cluster::{
+    Cluster, ClusterId, ClusterState, CreateOutcome, Created, Node, Price, ProviderKind,
+};
 use crate::config::{HttpSettings, RuncrateConfig};
 use crate::error::{Error, ValidationError};
 use crate::plan::{self, PlannedRequest};
 use crate::providers::errors::{ErrorEnvelope, call};
-use crate::spec::{ClusterSize, ClusterSpec, ProviderOptions, RuncrateOptions, SharedStorage, SoftwareStack};
+use crate::spec::{
+    ClusterSize, ClusterSpec, ProviderOptions, RuncrateOptions, SharedStorage, SoftwareStack,
+};
 
 const PROVIDER: ProviderKind = ProviderKind::Runcrate;
 const CREATE_DOC: &str = "Runcrate docs, Create a cluster";
@@ -41,10 +45,23 @@ impl RuncrateClusters {
     /// A client for `config`.
     pub fn new(config: RuncrateConfig) -> Result<Self, Error> {
         let credentials = gpucloud_runcrate::auth::Credentials::new(config.api_key.clone())
-            .map_err(|e| Error::Configuration { setting: "RUNCRATE_API_KEY".into(), problem: e.rule.into() })?;
-        let client = gpucloud_runcrate::Client::from_parts(&config.http.base_url, config.http.http_client()?, credentials)
-            .map_err(|e| Error::Configuration { setting: "RUNCRATE_BASE_URL".into(), problem: e.to_string() })?;
-        Ok(Self { client, http: config.http })
+            .map_err(|e| Error::Configuration {
+                setting: "RUNCRATE_API_KEY".into(),
+                problem: e.rule.into(),
+            })?;
+        let client = gpucloud_runcrate::Client::from_parts(
+            &config.http.base_url,
+            config.http.http_client()?,
+            credentials,
+        )
+        .map_err(|e| Error::Configuration {
+            setting: "RUNCRATE_BASE_URL".into(),
+            problem: e.to_string(),
+        })?;
+        Ok(Self {
+            client,
+            http: config.http,
+        })
     }
 
     /// The generated client (offers, and anything else the neutral API does not cover).
@@ -99,7 +116,11 @@ impl RuncrateClusters {
                 }
                 async move {
                     let response = call(PROVIDER, "create_cluster", request.send()).await?;
-                    Ok((response.status().as_u16(), attempt, response.into_inner().data))
+                    Ok((
+                        response.status().as_u16(),
+                        attempt,
+                        response.into_inner().data,
+                    ))
                 }
             })
             .await?;
@@ -110,7 +131,11 @@ impl RuncrateClusters {
             (200, _) => CreateOutcome::CreatedReconciled,
             _ => CreateOutcome::Created,
         };
-        Ok(Created { cluster: view(&cluster), outcome, attempts })
+        Ok(Created {
+            cluster: view(&cluster),
+            outcome,
+            attempts,
+        })
     }
 
     /// One cluster (the documented way to follow a create).
@@ -126,7 +151,13 @@ impl RuncrateClusters {
         let response = self
             .http
             .retry
-            .run(self.http.clock.as_ref(), |_| call(PROVIDER, "get_cluster", self.client.get_cluster().id(uuid).send()))
+            .run(self.http.clock.as_ref(), |_| {
+                call(
+                    PROVIDER,
+                    "get_cluster",
+                    self.client.get_cluster().id(uuid).send(),
+                )
+            })
             .await?;
         Ok(view(&response.into_inner().data))
     }
@@ -147,7 +178,12 @@ impl ErrorEnvelope for types::ErrorEnvelope {
 }
 
 fn invalid(field: &str, rule: impl Into<String>) -> Error {
-    Error::Validation(ValidationError { provider: PROVIDER, field: field.into(), rule: rule.into(), source: CREATE_DOC })
+    Error::Validation(ValidationError {
+        provider: PROVIDER,
+        field: field.into(),
+        rule: rule.into(),
+        source: CREATE_DOC,
+    })
 }
 
 /// Maps a neutral spec to Runcrate's create request, then validates it.
@@ -158,19 +194,34 @@ pub fn create_request(spec: &ClusterSpec) -> Result<RuncrateCreate, Error> {
         _ => return Err(invalid("options", "are for another provider")),
     };
     if options.offer_id.trim().is_empty() {
-        return Err(invalid("offer_id", "is required (pick one from GET /clusters/offers)"));
+        return Err(invalid(
+            "offer_id",
+            "is required (pick one from GET /clusters/offers)",
+        ));
     }
     let ClusterSize::Nodes(node_count) = spec.size else {
-        return Err(invalid("node_count", "Runcrate sizes clusters in nodes: use ClusterSize::Nodes"));
+        return Err(invalid(
+            "node_count",
+            "Runcrate sizes clusters in nodes: use ClusterSize::Nodes",
+        ));
     };
     if spec.gpu_model.is_some() {
-        return Err(invalid("gpu_model", "is set by the offer (offer_id); leave it unset"));
+        return Err(invalid(
+            "gpu_model",
+            "is set by the offer (offer_id); leave it unset",
+        ));
     }
     if spec.region.is_some() {
-        return Err(invalid("region", "is set by the offer (offer_id); leave it unset"));
+        return Err(invalid(
+            "region",
+            "is set by the offer (offer_id); leave it unset",
+        ));
     }
     if spec.billing != crate::spec::Billing::OnDemand {
-        return Err(invalid("billing", "Runcrate bills per hour from up_at until termination"));
+        return Err(invalid(
+            "billing",
+            "Runcrate bills per hour from up_at until termination",
+        ));
     }
     check_name(&spec.name)?;
     let stack = match spec.stack.unwrap_or(SoftwareStack::None) {
@@ -182,15 +233,22 @@ pub fn create_request(spec: &ClusterSpec) -> Result<RuncrateCreate, Error> {
     let ssh_key_ids = spec
         .ssh_keys
         .iter()
-        .map(|k| k.parse::<uuid::Uuid>().map_err(|_| invalid("ssh_key_ids", format!("{k:?} is not a UUID"))))
+        .map(|k| {
+            k.parse::<uuid::Uuid>()
+                .map_err(|_| invalid("ssh_key_ids", format!("{k:?} is not a UUID")))
+        })
         .collect::<Result<Vec<_>, _>>()?;
     let storage_id = match &spec.shared_storage {
         None => None,
-        Some(SharedStorage::Existing { id }) => {
-            Some(id.parse::<uuid::Uuid>().map_err(|_| invalid("storage_id", format!("{id:?} is not a UUID")))?)
-        }
+        Some(SharedStorage::Existing { id }) => Some(
+            id.parse::<uuid::Uuid>()
+                .map_err(|_| invalid("storage_id", format!("{id:?} is not a UUID")))?,
+        ),
         Some(SharedStorage::New { .. }) => {
-            return Err(invalid("storage_id", "Runcrate attaches an existing volume only (SharedStorage::Existing)"));
+            return Err(invalid(
+                "storage_id",
+                "Runcrate attaches an existing volume only (SharedStorage::Existing)",
+            ));
         }
     };
     let body: types::CreateClusterRequest = types::CreateClusterRequest::builder()
@@ -205,7 +263,10 @@ pub fn create_request(spec: &ClusterSpec) -> Result<RuncrateCreate, Error> {
         .map_err(|e: types::error::ConversionError| invalid("request", e.to_string()))?;
     let create = RuncrateCreate {
         body,
-        idempotency_key: options.idempotency_key.clone().unwrap_or_else(|| uuid::Uuid::new_v4().to_string()),
+        idempotency_key: options
+            .idempotency_key
+            .clone()
+            .unwrap_or_else(|| uuid::Uuid::new_v4().to_string()),
         environment: options.environment.clone(),
     };
     validate(&create)?;
@@ -221,7 +282,12 @@ fn check_name(name: &str) -> Result<(), Error> {
     if valid {
         Ok(())
     } else {
-        Err(invalid("name", format!("must be 1–63 letters, digits or hyphens, starting with a letter or digit (got {name:?})")))
+        Err(invalid(
+            "name",
+            format!(
+                "must be 1–63 letters, digits or hyphens, starting with a letter or digit (got {name:?})"
+            ),
+        ))
     }
 }
 
@@ -230,14 +296,23 @@ pub fn validate(create: &RuncrateCreate) -> Result<(), Error> {
     check_name(&create.body.name)?;
     let nodes = create.body.node_count;
     if !(2..=64).contains(&nodes) {
-        return Err(invalid("node_count", format!("must be between 2 and 64 (got {nodes})")));
+        return Err(invalid(
+            "node_count",
+            format!("must be between 2 and 64 (got {nodes})"),
+        ));
     }
     if create.body.ssh_key_ids.len() > 20 {
-        return Err(invalid("ssh_key_ids", format!("at most 20 keys (got {})", create.body.ssh_key_ids.len())));
+        return Err(invalid(
+            "ssh_key_ids",
+            format!("at most 20 keys (got {})", create.body.ssh_key_ids.len()),
+        ));
     }
     let key = &create.idempotency_key;
     if key.is_empty() || key.len() > 255 || !key.bytes().all(|b| b.is_ascii_graphic()) {
-        return Err(invalid("Idempotency-Key", "must be 1–255 visible ASCII characters"));
+        return Err(invalid(
+            "Idempotency-Key",
+            "must be 1–255 visible ASCII characters",
+        ));
     }
     Ok(())
 }
@@ -274,7 +349,11 @@ pub fn view(cluster: &types::Cluster) -> Cluster {
         .nodes
         .iter()
         .map(|n| Node {
-            id: n.name.clone().or_else(|| n.instance_id.map(|i| i.to_string())).unwrap_or_default(),
+            id: n
+                .name
+                .clone()
+                .or_else(|| n.instance_id.map(|i| i.to_string()))
+                .unwrap_or_default(),
             hostname: n.name.clone(),
             private_ip: n.overlay_address.clone(),
             public_ip: n.ip.clone(),
@@ -298,7 +377,10 @@ pub fn view(cluster: &types::Cluster) -> Cluster {
         created_at: cluster.created_at,
         ready_at: cluster.ready_at,
         // Runcrate prices in US dollars ("never less than $10").
-        price: cluster.hourly_rate.map(|per_hour| Price { per_hour, currency: "USD".into() }),
+        price: cluster.hourly_rate.map(|per_hour| Price {
+            per_hour,
+            currency: "USD".into(),
+        }),
         raw: serde_json::to_value(cluster).unwrap_or_default(),
     }
 }
@@ -307,3 +389,7 @@ pub fn view(cluster: &types::Cluster) -> Cluster {
 fn urlencode(value: &str) -> String {
     url::form_urlencoded::byte_serialize(value.as_bytes()).collect()
 }
+
+#[cfg(test)]
+#[path = "runcrate_tests.rs"]
+mod tests;

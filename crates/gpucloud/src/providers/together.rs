@@ -4,7 +4,9 @@
 //! start a second cluster); we reconcile by name instead (`reconcile.rs`).
 
 use chrono::{DateTime, Utc};
-use gpucloud_together::types::{self, BillingType, ClusterPhase, ClusterStatus, ClusterType, GpuType};
+use gpucloud_together::types::{
+    self, BillingType, ClusterPhase, ClusterStatus, ClusterType, GpuType,
+};
 
 use progenitor_client::ClientInfo;
 
@@ -14,7 +16,10 @@ use crate::error::{Error, ValidationError};
 use crate::plan::{self, PlannedRequest};
 use crate::providers::errors::{ErrorEnvelope, call};
 use crate::providers::reconcile::create_reconciled;
-use crate::spec::{Billing, ClusterSize, ClusterSpec, ProviderOptions, SharedStorage, SoftwareStack, TogetherOptions};
+use crate::spec::{
+    Billing, ClusterSize, ClusterSpec, ProviderOptions, SharedStorage, SoftwareStack,
+    TogetherOptions,
+};
 
 const PROVIDER: ProviderKind = ProviderKind::Together;
 const CREATE_DOC: &str = "Together docs, Create a GPU cluster";
@@ -31,10 +36,23 @@ impl TogetherClusters {
     /// A client for `config`.
     pub fn new(config: TogetherConfig) -> Result<Self, Error> {
         let credentials = gpucloud_together::auth::Credentials::new(config.api_key.clone())
-            .map_err(|e| Error::Configuration { setting: "TOGETHER_API_KEY".into(), problem: e.rule.into() })?;
-        let client = gpucloud_together::Client::from_parts(&config.http.base_url, config.http.http_client()?, credentials)
-            .map_err(|e| Error::Configuration { setting: "TOGETHER_BASE_URL".into(), problem: e.to_string() })?;
-        Ok(Self { client, http: config.http })
+            .map_err(|e| Error::Configuration {
+                setting: "TOGETHER_API_KEY".into(),
+                problem: e.rule.into(),
+            })?;
+        let client = gpucloud_together::Client::from_parts(
+            &config.http.base_url,
+            config.http.http_client()?,
+            credentials,
+        )
+        .map_err(|e| Error::Configuration {
+            setting: "TOGETHER_BASE_URL".into(),
+            problem: e.to_string(),
+        })?;
+        Ok(Self {
+            client,
+            http: config.http,
+        })
     }
 
     /// The generated client, for operations the neutral API does not cover (volumes,
@@ -63,14 +81,22 @@ impl TogetherClusters {
     }
 
     /// Creates from a provider request you built yourself; it is validated first.
-    pub async fn create_with(&self, request: types::GpuClusterCreateRequest) -> Result<Created, Error> {
+    pub async fn create_with(
+        &self,
+        request: types::GpuClusterCreateRequest,
+    ) -> Result<Created, Error> {
         validate(&request)?;
         let name = request.cluster_name.clone();
         let project = request.project_id.clone();
         create_reconciled(
             &self.http,
             || async {
-                let info = call(PROVIDER, "create_cluster", self.client.create_cluster().body(request.clone()).send()).await?;
+                let info = call(
+                    PROVIDER,
+                    "create_cluster",
+                    self.client.create_cluster().body(request.clone()).send(),
+                )
+                .await?;
                 Ok(view(&info.into_inner()))
             },
             || self.find_by_name(&name, project.as_deref()),
@@ -83,7 +109,13 @@ impl TogetherClusters {
         let info = self
             .http
             .retry
-            .run(self.http.clock.as_ref(), |_| call(PROVIDER, "get_cluster", self.client.get_cluster().cluster_id(id.as_str()).send()))
+            .run(self.http.clock.as_ref(), |_| {
+                call(
+                    PROVIDER,
+                    "get_cluster",
+                    self.client.get_cluster().cluster_id(id.as_str()).send(),
+                )
+            })
             .await?;
         Ok(view(&info.into_inner()))
     }
@@ -108,8 +140,16 @@ impl TogetherClusters {
         Ok(clusters.into_inner().clusters.iter().map(view).collect())
     }
 
-    async fn find_by_name(&self, name: &str, project: Option<&str>) -> Result<Option<Cluster>, Error> {
-        Ok(self.list_in(project).await?.into_iter().find(|c| c.name == name))
+    async fn find_by_name(
+        &self,
+        name: &str,
+        project: Option<&str>,
+    ) -> Result<Option<Cluster>, Error> {
+        Ok(self
+            .list_in(project)
+            .await?
+            .into_iter()
+            .find(|c| c.name == name))
     }
 
     /// Deletes a cluster. A 404 after an earlier attempt of this call failed ambiguously means
@@ -119,7 +159,13 @@ impl TogetherClusters {
             .http
             .retry
             .run(self.http.clock.as_ref(), |attempt| async move {
-                match call(PROVIDER, "delete_cluster", self.client.delete_cluster().cluster_id(id.as_str()).send()).await {
+                match call(
+                    PROVIDER,
+                    "delete_cluster",
+                    self.client.delete_cluster().cluster_id(id.as_str()).send(),
+                )
+                .await
+                {
                     Err(Error::NotFound(_)) if attempt > 1 => Ok(()),
                     Err(e) => Err(e),
                     Ok(_) => Ok(()),
@@ -141,12 +187,20 @@ impl ErrorEnvelope for types::ErrorResponse {
     }
 
     fn message(&self) -> Option<String> {
-        self.error.as_ref().and_then(|e| e.message.clone()).or_else(|| self.message.clone())
+        self.error
+            .as_ref()
+            .and_then(|e| e.message.clone())
+            .or_else(|| self.message.clone())
     }
 }
 
 fn invalid(field: &str, rule: impl Into<String>, source: &'static str) -> Error {
-    Error::Validation(ValidationError { provider: PROVIDER, field: field.into(), rule: rule.into(), source })
+    Error::Validation(ValidationError {
+        provider: PROVIDER,
+        field: field.into(),
+        rule: rule.into(),
+        source,
+    })
 }
 
 /// Maps a neutral spec to Together's create request, then validates it.
@@ -154,21 +208,50 @@ pub fn create_request(spec: &ClusterSpec) -> Result<types::GpuClusterCreateReque
     let options = match &spec.options {
         ProviderOptions::None => TogetherOptions::default(),
         ProviderOptions::Together(options) => options.clone(),
-        _ => return Err(invalid("options", "are for another provider", "gpucloud ClusterSpec")),
+        _ => {
+            return Err(invalid(
+                "options",
+                "are for another provider",
+                "gpucloud ClusterSpec",
+            ));
+        }
     };
     let ClusterSize::Gpus(num_gpus) = spec.size else {
-        return Err(invalid("num_gpus", "Together sizes clusters in GPUs: use ClusterSize::Gpus", CREATE_DOC));
+        return Err(invalid(
+            "num_gpus",
+            "Together sizes clusters in GPUs: use ClusterSize::Gpus",
+            CREATE_DOC,
+        ));
     };
-    let gpu_type = spec.gpu_model.as_deref().ok_or_else(|| invalid("gpu_type", "is required", CREATE_DOC))?;
-    let region = spec.region.as_deref().ok_or_else(|| invalid("region", "is required (see GET /compute/regions)", CREATE_DOC))?;
+    let gpu_type = spec
+        .gpu_model
+        .as_deref()
+        .ok_or_else(|| invalid("gpu_type", "is required", CREATE_DOC))?;
+    let region = spec.region.as_deref().ok_or_else(|| {
+        invalid(
+            "region",
+            "is required (see GET /compute/regions)",
+            CREATE_DOC,
+        )
+    })?;
     if !spec.ssh_keys.is_empty() {
-        return Err(invalid("ssh_keys", "Together takes no SSH keys when creating a cluster", CREATE_DOC));
+        return Err(invalid(
+            "ssh_keys",
+            "Together takes no SSH keys when creating a cluster",
+            CREATE_DOC,
+        ));
     }
     let cluster_type = match spec.stack {
         None => None,
         Some(SoftwareStack::Kubernetes) => Some(ClusterType::Kubernetes),
         Some(SoftwareStack::Slurm) => Some(ClusterType::Slurm),
-        Some(other) => return Err(invalid("cluster_type", format!("Together offers KUBERNETES or SLURM, not {other:?}"), CREATE_DOC)),
+        Some(other) => {
+            return Err(invalid(
+                "cluster_type",
+                format!("Together offers KUBERNETES or SLURM, not {other:?}"),
+                CREATE_DOC,
+            ));
+        }
     };
     let mut builder = types::builder::GpuClusterCreateRequest::default()
         .cluster_name(spec.name.clone())
@@ -191,7 +274,9 @@ pub fn create_request(spec: &ClusterSpec) -> Result<types::GpuClusterCreateReque
         .slurm_image(options.slurm_image.clone());
     builder = match &spec.billing {
         Billing::OnDemand => builder.billing_type(BillingType::OnDemand),
-        Billing::Reserved { days } => builder.billing_type(BillingType::Reserved).duration_days(Some(i64::from(*days))),
+        Billing::Reserved { days } => builder
+            .billing_type(BillingType::Reserved)
+            .duration_days(Some(i64::from(*days))),
         Billing::Scheduled { start, end } => builder
             .billing_type(BillingType::ScheduledCapacity)
             .reservation_start_time(Some(*start))
@@ -206,11 +291,17 @@ pub fn create_request(spec: &ClusterSpec) -> Result<types::GpuClusterCreateReque
                 .size_tib(i64::from(*size_tib))
                 .region(region.to_string())
                 .try_into()
-                .map_err(|e: types::error::ConversionError| invalid("shared_volume", e.to_string(), CREATE_DOC))?,
+                .map_err(|e: types::error::ConversionError| {
+                    invalid("shared_volume", e.to_string(), CREATE_DOC)
+                })?,
         )),
     };
     let request: types::GpuClusterCreateRequest =
-        builder.try_into().map_err(|e: types::error::ConversionError| invalid("request", e.to_string(), CREATE_DOC))?;
+        builder
+            .try_into()
+            .map_err(|e: types::error::ConversionError| {
+                invalid("request", e.to_string(), CREATE_DOC)
+            })?;
     validate(&request)?;
     Ok(request)
 }
@@ -220,7 +311,11 @@ pub fn create_request(spec: &ClusterSpec) -> Result<types::GpuClusterCreateReque
 pub fn validate(request: &types::GpuClusterCreateRequest) -> Result<(), Error> {
     let num_gpus = request.num_gpus;
     if num_gpus <= 0 || num_gpus % 8 != 0 {
-        return Err(invalid("num_gpus", format!("must be a positive multiple of 8 (got {num_gpus})"), CREATE_DOC));
+        return Err(invalid(
+            "num_gpus",
+            format!("must be a positive multiple of 8 (got {num_gpus})"),
+            CREATE_DOC,
+        ));
     }
     if request.cluster_name.trim().is_empty() {
         return Err(invalid("cluster_name", "must not be empty", CREATE_DOC));
@@ -230,18 +325,34 @@ pub fn validate(request: &types::GpuClusterCreateRequest) -> Result<(), Error> {
     }
     if request.auto_scale == Some(true) || request.auto_scaled {
         match request.auto_scale_max_gpus {
-            None => return Err(invalid("auto_scale_max_gpus", "is required when autoscaling", CREATE_DOC)),
+            None => {
+                return Err(invalid(
+                    "auto_scale_max_gpus",
+                    "is required when autoscaling",
+                    CREATE_DOC,
+                ));
+            }
             Some(max) if max < num_gpus => {
-                return Err(invalid("auto_scale_max_gpus", format!("must be ≥ num_gpus ({num_gpus}), got {max}"), CREATE_DOC));
+                return Err(invalid(
+                    "auto_scale_max_gpus",
+                    format!("must be ≥ num_gpus ({num_gpus}), got {max}"),
+                    CREATE_DOC,
+                ));
             }
             Some(_) => {}
         }
     }
     if request.cluster_type == Some(ClusterType::Slurm) && request.slurm_shm_size_gib.is_none() {
-        return Err(invalid("slurm_shm_size_gib", "is required for SLURM clusters", CREATE_DOC));
+        return Err(invalid(
+            "slurm_shm_size_gib",
+            "is required for SLURM clusters",
+            CREATE_DOC,
+        ));
     }
     if request.billing_type == BillingType::ScheduledCapacity {
-        let (Some(start), Some(end)) = (request.reservation_start_time, request.reservation_end_time) else {
+        let (Some(start), Some(end)) =
+            (request.reservation_start_time, request.reservation_end_time)
+        else {
             return Err(invalid(
                 "reservation_start_time",
                 "reservation_start_time and reservation_end_time are required for SCHEDULED_CAPACITY",
@@ -249,14 +360,25 @@ pub fn validate(request: &types::GpuClusterCreateRequest) -> Result<(), Error> {
             ));
         };
         if end <= start {
-            return Err(invalid("reservation_end_time", "must be after reservation_start_time", CREATE_DOC));
+            return Err(invalid(
+                "reservation_end_time",
+                "must be after reservation_start_time",
+                CREATE_DOC,
+            ));
         }
     }
-    let legacy = (request.cuda_version.is_some(), request.nvidia_driver_version.is_some());
+    let legacy = (
+        request.cuda_version.is_some(),
+        request.nvidia_driver_version.is_some(),
+    );
     match (request.nvidia_version_id.is_some(), legacy) {
         (_, (true, true)) | (true, (false, false)) => {}
         (_, (true, false)) | (_, (false, true)) => {
-            return Err(invalid("cuda_version", "cuda_version and nvidia_driver_version must be given together", REFERENCE));
+            return Err(invalid(
+                "cuda_version",
+                "cuda_version and nvidia_driver_version must be given together",
+                REFERENCE,
+            ));
         }
         (false, (false, false)) => {
             return Err(invalid(
@@ -272,7 +394,11 @@ pub fn validate(request: &types::GpuClusterCreateRequest) -> Result<(), Error> {
     ] {
         if let Some(count) = count {
             if count < 0 || count % 8 != 0 || count > num_gpus {
-                return Err(invalid(field, format!("must be a multiple of 8 and ≤ num_gpus ({num_gpus}), got {count}"), CREATE_DOC));
+                return Err(invalid(
+                    field,
+                    format!("must be a multiple of 8 and ≤ num_gpus ({num_gpus}), got {count}"),
+                    CREATE_DOC,
+                ));
             }
         }
     }
@@ -299,7 +425,9 @@ pub fn status_state(status: &ClusterStatus) -> ClusterState {
 /// Together's cluster phase in neutral words. Every value of the spec's `ClusterPhase` is listed.
 pub fn phase_state(phase: &ClusterPhase) -> ClusterState {
     match phase {
-        ClusterPhase::ClusterPhaseQueued | ClusterPhase::ClusterPhaseScheduled => ClusterState::Pending,
+        ClusterPhase::ClusterPhaseQueued | ClusterPhase::ClusterPhaseScheduled => {
+            ClusterState::Pending
+        }
         ClusterPhase::ClusterPhaseWaitingForControlPlaneNodes
         | ClusterPhase::ClusterPhaseWaitingForDataPlaneNodes
         | ClusterPhase::ClusterPhaseWaitingForSubnet
@@ -308,11 +436,14 @@ pub fn phase_state(phase: &ClusterPhase) -> ClusterState {
         | ClusterPhase::ClusterPhaseInstallingDrivers
         | ClusterPhase::ClusterPhaseRunningAcceptanceTests
         | ClusterPhase::ClusterPhaseRunningNcclTests => ClusterState::Provisioning,
-        ClusterPhase::ClusterPhaseAcceptanceTestsFailed | ClusterPhase::ClusterPhaseNcclTestsFailed => {
+        ClusterPhase::ClusterPhaseAcceptanceTestsFailed
+        | ClusterPhase::ClusterPhaseNcclTestsFailed => {
             ClusterState::Failed(phase.as_str().to_string())
         }
         ClusterPhase::ClusterPhaseReady => ClusterState::Ready,
-        ClusterPhase::ClusterPhasePaused | ClusterPhase::ClusterPhaseOnDemandComputePaused => ClusterState::Paused,
+        ClusterPhase::ClusterPhasePaused | ClusterPhase::ClusterPhaseOnDemandComputePaused => {
+            ClusterState::Paused
+        }
         ClusterPhase::ClusterPhaseDegraded => ClusterState::Degraded,
         ClusterPhase::ClusterPhaseDeleting => ClusterState::Deleting,
         ClusterPhase::Unknown(raw) => ClusterState::Unknown(raw.clone()),
@@ -323,7 +454,9 @@ pub fn phase_state(phase: &ClusterPhase) -> ClusterState {
 fn latest_phase(info: &types::GpuClusterInfo) -> Option<&ClusterPhase> {
     let mut latest: Option<(&Option<DateTime<Utc>>, &ClusterPhase)> = None;
     for transition in &info.phase_transitions {
-        let Some(phase) = &transition.phase else { continue };
+        let Some(phase) = &transition.phase else {
+            continue;
+        };
         if latest.is_none_or(|(time, _)| transition.transition_time >= *time) {
             latest = Some((&transition.transition_time, phase));
         }
@@ -347,7 +480,11 @@ pub fn state_of(info: &types::GpuClusterInfo) -> ClusterState {
 
 /// The neutral view of a Together cluster.
 pub fn view(info: &types::GpuClusterInfo) -> Cluster {
-    let node = |id: &str, host: &Option<String>, ip: &Option<String>, gpus: Option<i64>, status: &Option<String>| Node {
+    let node = |id: &str,
+                host: &Option<String>,
+                ip: &Option<String>,
+                gpus: Option<i64>,
+                status: &Option<String>| Node {
         id: id.to_string(),
         hostname: host.clone(),
         private_ip: None,
@@ -356,11 +493,19 @@ pub fn view(info: &types::GpuClusterInfo) -> Cluster {
         gpus: gpus.and_then(|g| u32::try_from(g).ok()),
         status: status.clone(),
     };
-    let control = info.control_plane_nodes.iter().map(|n| node(&n.node_id, &n.host_name, &n.public_ipv4, None, &n.status));
-    let workers = info
-        .gpu_worker_nodes
+    let control = info
+        .control_plane_nodes
         .iter()
-        .map(|n| node(&n.node_id, &n.host_name, &n.public_ipv4, n.num_gpus, &n.status));
+        .map(|n| node(&n.node_id, &n.host_name, &n.public_ipv4, None, &n.status));
+    let workers = info.gpu_worker_nodes.iter().map(|n| {
+        node(
+            &n.node_id,
+            &n.host_name,
+            &n.public_ipv4,
+            n.num_gpus,
+            &n.status,
+        )
+    });
     Cluster {
         id: ClusterId::new(info.cluster_id.clone()),
         name: info.cluster_name.clone().unwrap_or_default(),
@@ -377,3 +522,7 @@ pub fn view(info: &types::GpuClusterInfo) -> Cluster {
         raw: serde_json::to_value(info).unwrap_or_default(),
     }
 }
+
+#[cfg(test)]
+#[path = "together_tests.rs"]
+mod tests;

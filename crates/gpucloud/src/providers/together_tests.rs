@@ -1,0 +1,296 @@
+//! Together: the status/phase tables against every value in the spec, and each documented
+//! create rule.
+
+use super::*;
+use crate::spec::TogetherOptions;
+
+fn spec() -> ClusterSpec {
+    ClusterSpec::new("train", ClusterSize::Gpus(16))
+        .with_gpu_model("H100_SXM")
+        .with_region("us-central-8")
+        .with_options(TogetherOptions {
+            nvidia_version_id: Some("v-570".into()),
+            ..Default::default()
+        })
+}
+
+fn rule_of(result: Result<types::GpuClusterCreateRequest, Error>) -> (String, String) {
+    match result {
+        Err(Error::Validation(v)) => (v.field, v.rule),
+        other => panic!("expected a validation error, got {other:?}"),
+    }
+}
+
+#[test]
+fn every_documented_status_has_a_state() {
+    for value in ClusterStatus::KNOWN_VALUES {
+        let state = status_state(&ClusterStatus::from(*value));
+        assert!(
+            !matches!(state, ClusterState::Unknown(_)),
+            "{value} is unmapped"
+        );
+    }
+    let expected = [
+        ("WaitingForControlPlaneNodes", ClusterState::Provisioning),
+        ("WaitingForDataPlaneNodes", ClusterState::Provisioning),
+        ("WaitingForSubnet", ClusterState::Provisioning),
+        ("WaitingForSharedVolume", ClusterState::Provisioning),
+        ("InstallingDrivers", ClusterState::Provisioning),
+        ("RunningAcceptanceTests", ClusterState::Provisioning),
+        ("Paused", ClusterState::Paused),
+        ("OnDemandComputePaused", ClusterState::Paused),
+        ("Ready", ClusterState::Ready),
+        ("Degraded", ClusterState::Degraded),
+        ("Deleting", ClusterState::Deleting),
+    ];
+    assert_eq!(expected.len(), ClusterStatus::KNOWN_VALUES.len());
+    for (value, state) in expected {
+        assert_eq!(status_state(&ClusterStatus::from(value)), state, "{value}");
+    }
+    assert_eq!(
+        status_state(&ClusterStatus::from("Scheduled")),
+        ClusterState::Unknown("Scheduled".into())
+    );
+}
+
+#[test]
+fn every_documented_phase_has_a_state() {
+    use ClusterState::*;
+    let expected = [
+        ("CLUSTER_PHASE_QUEUED", Pending),
+        ("CLUSTER_PHASE_SCHEDULED", Pending),
+        (
+            "CLUSTER_PHASE_WAITING_FOR_CONTROL_PLANE_NODES",
+            Provisioning,
+        ),
+        ("CLUSTER_PHASE_WAITING_FOR_DATA_PLANE_NODES", Provisioning),
+        ("CLUSTER_PHASE_WAITING_FOR_SUBNET", Provisioning),
+        ("CLUSTER_PHASE_WAITING_FOR_SHARED_VOLUME", Provisioning),
+        ("CLUSTER_PHASE_WAITING_FOR_AUTO_SCALER", Provisioning),
+        ("CLUSTER_PHASE_INSTALLING_DRIVERS", Provisioning),
+        ("CLUSTER_PHASE_RUNNING_ACCEPTANCE_TESTS", Provisioning),
+        (
+            "CLUSTER_PHASE_ACCEPTANCE_TESTS_FAILED",
+            Failed("CLUSTER_PHASE_ACCEPTANCE_TESTS_FAILED".into()),
+        ),
+        ("CLUSTER_PHASE_RUNNING_NCCL_TESTS", Provisioning),
+        (
+            "CLUSTER_PHASE_NCCL_TESTS_FAILED",
+            Failed("CLUSTER_PHASE_NCCL_TESTS_FAILED".into()),
+        ),
+        ("CLUSTER_PHASE_READY", Ready),
+        ("CLUSTER_PHASE_PAUSED", Paused),
+        ("CLUSTER_PHASE_ON_DEMAND_COMPUTE_PAUSED", Paused),
+        ("CLUSTER_PHASE_DEGRADED", Degraded),
+        ("CLUSTER_PHASE_DELETING", Deleting),
+    ];
+    assert_eq!(expected.len(), ClusterPhase::KNOWN_VALUES.len());
+    for (value, state) in expected {
+        assert_eq!(phase_state(&ClusterPhase::from(value)), state, "{value}");
+    }
+    assert_eq!(
+        phase_state(&ClusterPhase::from("CLUSTER_PHASE_NEW")),
+        Unknown("CLUSTER_PHASE_NEW".into())
+    );
+}
+
+#[test]
+fn failed_tests_phase_overrides_status_and_latest_phase_wins() {
+    let info: types::GpuClusterInfo = serde_json::from_value(serde_json::json!({
+        "cluster_id": "c1",
+        "status": "RunningAcceptanceTests",
+        "phase_transitions": [
+            {"phase": "CLUSTER_PHASE_ACCEPTANCE_TESTS_FAILED", "transition_time": "2026-01-01T00:10:00Z"},
+            {"phase": "CLUSTER_PHASE_QUEUED", "transition_time": "2026-01-01T00:00:00Z"}
+        ]
+    }))
+    .unwrap();
+    assert_eq!(
+        state_of(&info),
+        ClusterState::Failed("CLUSTER_PHASE_ACCEPTANCE_TESTS_FAILED".into())
+    );
+    let view = view(&info);
+    assert_eq!(
+        view.phase.as_deref(),
+        Some("CLUSTER_PHASE_ACCEPTANCE_TESTS_FAILED")
+    );
+
+    let info: types::GpuClusterInfo =
+        serde_json::from_value(serde_json::json!({"cluster_id": "c1"})).unwrap();
+    assert_eq!(state_of(&info), ClusterState::Unknown(String::new()));
+}
+
+#[test]
+fn spec_maps_to_the_documented_request() {
+    let request = create_request(&spec().with_billing(Billing::Reserved { days: 30 })).unwrap();
+    let body = serde_json::to_value(&request).unwrap();
+    assert_eq!(body["cluster_name"], "train");
+    assert_eq!(body["gpu_type"], "H100_SXM");
+    assert_eq!(body["num_gpus"], 16);
+    assert_eq!(body["region"], "us-central-8");
+    assert_eq!(body["billing_type"], "RESERVED");
+    assert_eq!(body["duration_days"], 30);
+    assert_eq!(body["nvidia_version_id"], "v-570");
+}
+
+// Docs: "Number of GPUs … must be multiple of 8".
+#[test]
+fn num_gpus_is_a_positive_multiple_of_eight() {
+    for bad in [0, 12] {
+        let mut s = spec();
+        s.size = ClusterSize::Gpus(bad);
+        assert_eq!(rule_of(create_request(&s)).0, "num_gpus");
+    }
+    let mut s = spec();
+    s.size = ClusterSize::Nodes(2);
+    assert_eq!(rule_of(create_request(&s)).0, "num_gpus");
+}
+
+// Docs: auto_scale_max_gpus "required if auto scaling"; it is the upper bound.
+#[test]
+fn autoscaling_needs_a_max_at_least_num_gpus() {
+    let with = |max| {
+        spec().with_options(TogetherOptions {
+            auto_scale: true,
+            auto_scale_max_gpus: max,
+            nvidia_version_id: Some("v".into()),
+            ..Default::default()
+        })
+    };
+    assert_eq!(
+        rule_of(create_request(&with(None))).0,
+        "auto_scale_max_gpus"
+    );
+    assert_eq!(
+        rule_of(create_request(&with(Some(8)))).0,
+        "auto_scale_max_gpus"
+    );
+    assert!(create_request(&with(Some(32))).is_ok());
+}
+
+// Docs: slurm_shm_size_gib "required when cluster_type is SLURM".
+#[test]
+fn slurm_needs_shared_memory_size() {
+    let s = spec().with_stack(SoftwareStack::Slurm);
+    assert_eq!(rule_of(create_request(&s)).0, "slurm_shm_size_gib");
+    let s = s.with_options(TogetherOptions {
+        slurm_shm_size_gib: Some(64),
+        nvidia_version_id: Some("v".into()),
+        ..Default::default()
+    });
+    assert!(create_request(&s).is_ok());
+    let ray = spec().with_stack(SoftwareStack::Ray);
+    assert_eq!(rule_of(create_request(&ray)).0, "cluster_type");
+}
+
+// Docs: SCHEDULED_CAPACITY "must specify reservation_start_time and reservation_end_time".
+#[test]
+fn scheduled_capacity_needs_an_ordered_window() {
+    let t = |h| {
+        chrono::DateTime::parse_from_rfc3339(&format!("2026-12-01T{h:02}:00:00Z"))
+            .unwrap()
+            .with_timezone(&Utc)
+    };
+    let ok = spec().with_billing(Billing::Scheduled {
+        start: t(1),
+        end: t(5),
+    });
+    let body = serde_json::to_value(create_request(&ok).unwrap()).unwrap();
+    assert_eq!(body["billing_type"], "SCHEDULED_CAPACITY");
+    assert_eq!(body["reservation_start_time"], "2026-12-01T01:00:00Z");
+    let backwards = spec().with_billing(Billing::Scheduled {
+        start: t(5),
+        end: t(1),
+    });
+    assert_eq!(
+        rule_of(create_request(&backwards)).0,
+        "reservation_end_time"
+    );
+    let mut raw = create_request(&ok).unwrap();
+    raw.reservation_end_time = None;
+    assert!(
+        matches!(validate(&raw), Err(Error::Validation(v)) if v.field == "reservation_start_time")
+    );
+}
+
+// Reference anyOf: nvidia_version_id alone, or cuda_version + nvidia_driver_version together.
+#[test]
+fn driver_selection_is_the_id_or_the_legacy_pair() {
+    let with = |id: Option<&str>, cuda: Option<&str>, driver: Option<&str>| {
+        spec().with_options(TogetherOptions {
+            nvidia_version_id: id.map(Into::into),
+            cuda_version: cuda.map(Into::into),
+            nvidia_driver_version: driver.map(Into::into),
+            ..Default::default()
+        })
+    };
+    assert!(create_request(&with(Some("v"), None, None)).is_ok());
+    assert!(create_request(&with(None, Some("12.5"), Some("550"))).is_ok());
+    assert!(create_request(&with(Some("v"), Some("12.5"), Some("550"))).is_ok());
+    assert_eq!(
+        rule_of(create_request(&with(None, Some("12.5"), None))).0,
+        "cuda_version"
+    );
+    assert_eq!(
+        rule_of(create_request(&with(Some("v"), None, Some("550")))).0,
+        "cuda_version"
+    );
+    assert_eq!(
+        rule_of(create_request(&with(None, None, None))).0,
+        "nvidia_version_id"
+    );
+}
+
+// Docs: capacity-pool and preemptible GPUs are multiples of 8 and part of num_gpus.
+#[test]
+fn pool_and_preemptible_counts_are_multiples_of_eight_within_num_gpus() {
+    for (pool, preempt, field) in [
+        (Some(4), None, "num_capacity_pool_gpus"),
+        (Some(24), None, "num_capacity_pool_gpus"),
+        (None, Some(12), "num_preemptible_gpus"),
+        (None, Some(32), "num_preemptible_gpus"),
+    ] {
+        let s = spec().with_options(TogetherOptions {
+            num_capacity_pool_gpus: pool,
+            num_preemptible_gpus: preempt,
+            nvidia_version_id: Some("v".into()),
+            ..Default::default()
+        });
+        assert_eq!(rule_of(create_request(&s)).0, field);
+    }
+}
+
+#[test]
+fn fields_together_cannot_honour_are_rejected() {
+    assert_eq!(
+        rule_of(create_request(&spec().with_ssh_keys(["k"]))).0,
+        "ssh_keys"
+    );
+    let mut s = spec();
+    s.gpu_model = None;
+    assert_eq!(rule_of(create_request(&s)).0, "gpu_type");
+    let mut s = spec();
+    s.region = None;
+    assert_eq!(rule_of(create_request(&s)).0, "region");
+    let s = spec().with_options(crate::spec::RuncrateOptions::default());
+    assert_eq!(rule_of(create_request(&s)).0, "options");
+}
+
+#[test]
+fn view_collects_nodes_and_times() {
+    let info: types::GpuClusterInfo = serde_json::from_value(serde_json::json!({
+        "cluster_id": "c1", "cluster_name": "train", "status": "Ready", "num_gpus": 16,
+        "first_ready_at": "2026-01-01T01:00:00Z",
+        "control_plane_nodes": [{"node_id": "cp-0", "host_name": "cp0", "public_ipv4": "1.2.3.4"}],
+        "gpu_worker_nodes": [{"node_id": "w-0", "host_name": "w0", "num_gpus": 8}, {"node_id": "w-1", "num_gpus": 8}]
+    }))
+    .unwrap();
+    let cluster = view(&info);
+    assert_eq!(cluster.state, ClusterState::Ready);
+    assert_eq!(cluster.gpu_count, Some(16));
+    assert_eq!(cluster.nodes.len(), 3);
+    assert_eq!(cluster.nodes[0].public_ip.as_deref(), Some("1.2.3.4"));
+    assert_eq!(cluster.nodes[1].gpus, Some(8));
+    assert_eq!(cluster.ready_at.map(|t| t.timestamp()), Some(1_767_229_200));
+    assert_eq!(cluster.raw["cluster_id"], "c1");
+}
