@@ -1,0 +1,39 @@
+//! Create → wait → delete on Together AI.
+//!
+//! ```sh
+//! TOGETHER_API_KEY=… cargo run -p gpucloud --example together_lifecycle -- my-cluster us-central-8 <nvidia_version_id>
+//! ```
+//! Set `TOGETHER_BASE_URL` to aim it at a proxy or a simulator.
+
+use gpucloud::{ClusterClient, ClusterSize, ClusterSpec, TogetherConfig, TogetherOptions, WaitOptions};
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut args = std::env::args().skip(1);
+    let name = args.next().unwrap_or_else(|| "gpucloud-example".into());
+    let region = args.next().unwrap_or_else(|| "us-central-8".into());
+    let nvidia_version_id = args.next();
+
+    let client = ClusterClient::together(TogetherConfig::from_env()?)?;
+    let spec = ClusterSpec::new(name, ClusterSize::Gpus(8))
+        .with_gpu_model("H100_SXM")
+        .with_region(region)
+        .with_options(TogetherOptions { nvidia_version_id, ..Default::default() });
+
+    println!("{}", client.plan(&spec)?);
+    let created = client.create(&spec).await?;
+    println!("{:?}: cluster {} ({} POST)", created.outcome, created.cluster.id, created.attempts);
+
+    let ready = client
+        .wait_until_ready(&created.cluster.id, &WaitOptions::default(), |p| {
+            println!("[{:>5.0}s] {} {}", p.elapsed.as_secs_f64(), p.cluster.state, p.cluster.phase.as_deref().unwrap_or(""));
+        })
+        .await?;
+    for node in &ready.nodes {
+        println!("{} {}", node.id, node.hostname.as_deref().unwrap_or("-"));
+    }
+
+    client.delete(&ready.id).await?;
+    println!("deleted {}", ready.id);
+    Ok(())
+}
