@@ -1,0 +1,283 @@
+//! `ClusterClient::plan`: the exact request a create would send, credentials redacted, and
+//! nothing sent. Each plan is also compared with the request a real create then sends.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
+use gpucloud::{
+    ClusterClient, ClusterSize, ClusterSpec, E2eOptions, Error, ProviderKind, RuncrateOptions,
+    TogetherOptions,
+};
+use serde_json::json;
+use support::*;
+use wiremock::Mock;
+use wiremock::matchers::{method, path};
+
+fn pairs(headers: &[(&str, &str)]) -> Vec<(String, String)> {
+    headers
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+#[tokio::test]
+async fn together_plan_is_the_create_request() {
+    let api = Api::start().await;
+    let client = api.together();
+    let spec = ClusterSpec::new("train-42", ClusterSize::Gpus(16))
+        .with_gpu_model("H100_SXM")
+        .with_region("us-central-8")
+        .with_options(TogetherOptions {
+            nvidia_version_id: Some("cuda-12.8-driver-570".into()),
+            ..Default::default()
+        });
+
+    let plan = client.plan(&spec).unwrap();
+
+    assert_eq!(plan.provider, ProviderKind::Together);
+    assert_eq!(plan.operation, "create_cluster");
+    assert_eq!(plan.method, "POST");
+    assert_eq!(plan.url, format!("{}/compute/clusters", api.uri()));
+    assert_eq!(
+        plan.headers,
+        pairs(&[
+            ("Authorization", "Bearer REDACTED"),
+            ("Content-Type", "application/json")
+        ])
+    );
+    let body = json!({
+        "cluster_name": "train-42", "gpu_type": "H100_SXM", "num_gpus": 16, "region": "us-central-8",
+        "billing_type": "ON_DEMAND", "nvidia_version_id": "cuda-12.8-driver-570",
+        "auto_scaled": false, "install_traefik": false,
+    });
+    assert_eq!(plan.body, body);
+    let shown = plan.to_string();
+    assert!(
+        shown.starts_with(&format!(
+            "POST {}/compute/clusters\nAuthorization: Bearer REDACTED\n",
+            api.uri()
+        )),
+        "{shown}"
+    );
+    assert!(api.all().await.is_empty(), "a plan sends nothing");
+
+    // The plan is what create sends.
+    Mock::given(method("GET"))
+        .and(path("/compute/clusters"))
+        .respond_with(json_response(200, &together_list(&[])))
+        .mount(&api.server)
+        .await;
+    Mock::given(method("POST"))
+        .and(path("/compute/clusters"))
+        .respond_with(json_response(
+            200,
+            &together_cluster("c-1", "train-42", "WaitingForControlPlaneNodes", &[]),
+        ))
+        .mount(&api.server)
+        .await;
+    client.create(&spec).await.unwrap();
+    let posts = api.requests("POST", "/compute/clusters").await;
+    // wiremock rebuilds the URL from the Host header, so compare what follows the authority.
+    assert_eq!(plan.url, format!("{}{}", api.uri(), posts[0].url.path()));
+    assert_eq!(posts[0].url.query(), None);
+    assert_eq!(body_json(&posts[0]), plan.body);
+    api.assert_all_matched();
+}
+
+#[tokio::test]
+async fn runcrate_plan_shows_the_idempotency_key_and_environment() {
+    let api = Api::start().await;
+    let client = api.runcrate();
+    let spec = ClusterSpec::new("train", ClusterSize::Nodes(4)).with_options(RuncrateOptions {
+        offer_id: "offer-h100x8".into(),
+        include_community: Some(false),
+        idempotency_key: Some("plan-key-1".into()),
+        environment: Some("staging env".into()),
+    });
+
+    let plan = client.plan(&spec).unwrap();
+
+    assert_eq!(plan.provider, ProviderKind::Runcrate);
+    assert_eq!(plan.method, "POST");
+    assert_eq!(
+        plan.url,
+        format!("{}/clusters?environment=staging+env", api.uri())
+    );
+    assert_eq!(
+        plan.headers,
+        pairs(&[
+            ("Authorization", "Bearer REDACTED"),
+            ("Content-Type", "application/json"),
+            ("Idempotency-Key", "plan-key-1")
+        ])
+    );
+    assert_eq!(
+        plan.body,
+        json!({"name": "train", "offer_id": "offer-h100x8", "node_count": 4, "stack": "none", "include_community": false})
+    );
+    assert!(api.all().await.is_empty(), "a plan sends nothing");
+
+    // The plan is what create sends, key included.
+    Mock::given(method("POST"))
+        .and(path("/clusters"))
+        .respond_with(json_response(
+            201,
+            &runcrate_cluster("3c90c3cc-0d44-4b50-8888-8dd25736052a", "train"),
+        ))
+        .mount(&api.server)
+        .await;
+    client.create(&spec).await.unwrap();
+    let posts = api.requests("POST", "/clusters").await;
+    assert_eq!(posts.len(), 1);
+    assert_eq!(
+        query(&posts[0]).get("environment").map(String::as_str),
+        Some("staging env")
+    );
+    assert_eq!(
+        header(&posts[0], "idempotency-key").as_deref(),
+        Some("plan-key-1")
+    );
+    assert_eq!(body_json(&posts[0]), plan.body);
+    api.assert_all_matched();
+}
+
+#[tokio::test]
+async fn runcrate_plan_without_a_key_shows_a_fresh_uuid() {
+    let api = Api::start().await;
+    let spec = ClusterSpec::new("train", ClusterSize::Nodes(2)).with_options(RuncrateOptions {
+        offer_id: "o".into(),
+        ..Default::default()
+    });
+
+    let plan = api.runcrate().plan(&spec).unwrap();
+
+    assert_eq!(plan.url, format!("{}/clusters", api.uri()));
+    let key = &plan
+        .headers
+        .iter()
+        .find(|(k, _)| k == "Idempotency-Key")
+        .unwrap()
+        .1;
+    assert!(key.parse::<uuid::Uuid>().is_ok(), "{key}");
+    assert!(api.all().await.is_empty());
+}
+
+#[tokio::test]
+async fn e2e_plan_redacts_the_apikey_in_the_url() {
+    let api = Api::start().await;
+    let client = api.e2e();
+    let spec = ClusterSpec::new("train-e2e", ClusterSize::Nodes(2))
+        .with_ssh_keys(["1001", "1002"])
+        .with_options(E2eOptions {
+            image_version_id: 2,
+            sku_id: 139,
+            sku_item_price_id: 645,
+            security_group_id: 1001,
+            lifecycle_script: Some("#!/bin/sh\necho hi".into()),
+            sfs_mounts: vec![gpucloud::E2eSfsMount {
+                id: 5,
+                name: "data".into(),
+                mount_path: "/mnt/data".into(),
+            }],
+        });
+
+    let plan = client.plan(&spec).unwrap();
+
+    assert_eq!(plan.provider, ProviderKind::E2e);
+    assert_eq!(plan.method, "POST");
+    assert_eq!(
+        plan.url,
+        format!(
+            "{}/distributed_jobs_v2/cluster/?project_id=4242&location=Delhi&apikey=REDACTED",
+            api.uri()
+        )
+    );
+    assert_eq!(
+        plan.headers,
+        pairs(&[
+            ("Authorization", "Bearer REDACTED"),
+            ("Content-Type", "application/json")
+        ])
+    );
+    assert_eq!(
+        plan.body,
+        json!({
+            "name": "train-e2e", "image_version_id": 2, "ssh_key_ids": [1001, 1002], "security_group_id": 1001,
+            "script_added": true, "lifecycle_script": "#!/bin/sh\necho hi",
+            "sfs_mount_list": [{"id": 5, "name": "data", "mount_path": "/mnt/data"}],
+            "sku_id": 139, "no_of_nodes": 2, "sku_item_price_id": 645,
+        })
+    );
+    assert!(api.all().await.is_empty(), "a plan sends nothing");
+
+    // The plan is what create sends (with the real apikey in place of REDACTED).
+    Mock::given(method("GET"))
+        .and(path("/distributed_jobs_v2/cluster/"))
+        .respond_with(json_response(
+            200,
+            &json!({"code": 200, "data": [], "errors": {}, "message": "Success"}),
+        ))
+        .mount(&api.server)
+        .await;
+    Mock::given(method("POST"))
+        .and(path("/distributed_jobs_v2/cluster/"))
+        .respond_with(json_response(
+            201,
+            &fixture("e2e", "create_cluster.response.201.json"),
+        ))
+        .mount(&api.server)
+        .await;
+    client.create(&spec).await.unwrap();
+    let posts = api.requests("POST", "/distributed_jobs_v2/cluster/").await;
+    assert_eq!(posts.len(), 1);
+    assert_eq!(body_json(&posts[0]), plan.body);
+    let sent = query(&posts[0]);
+    assert_eq!(sent.get("project_id").map(String::as_str), Some("4242"));
+    assert_eq!(sent.get("location").map(String::as_str), Some("Delhi"));
+    assert_eq!(sent.get("apikey").map(String::as_str), Some(E2E_API_KEY));
+    api.assert_all_matched();
+}
+
+#[tokio::test]
+async fn e2e_plan_uses_the_spec_location_and_active_iam() {
+    let api = Api::start().await;
+    let client = ClusterClient::e2e(api.e2e_config().with_active_iam(77)).unwrap();
+    let spec = ClusterSpec::new("x", ClusterSize::Nodes(1))
+        .with_region("chennai")
+        .with_ssh_keys(["1"])
+        .with_options(E2eOptions {
+            image_version_id: 1,
+            sku_id: 1,
+            sku_item_price_id: 1,
+            security_group_id: 1,
+            ..Default::default()
+        });
+
+    let plan = client.plan(&spec).unwrap();
+
+    assert_eq!(
+        plan.url,
+        format!(
+            "{}/distributed_jobs_v2/cluster/?project_id=4242&location=Chennai&active_iam=77&apikey=REDACTED",
+            api.uri()
+        )
+    );
+    assert!(api.all().await.is_empty());
+}
+
+#[tokio::test]
+async fn an_invalid_spec_has_no_plan() {
+    let api = Api::start().await;
+    let spec = ClusterSpec::new("train", ClusterSize::Gpus(16));
+
+    for client in [api.together(), api.runcrate(), api.e2e()] {
+        let error = client.plan(&spec).unwrap_err();
+        assert!(
+            matches!(error, Error::Validation(_)),
+            "{:?}: {error:?}",
+            client.provider()
+        );
+    }
+    assert!(api.all().await.is_empty());
+}
