@@ -2,6 +2,7 @@
 //! `.cargo/config.toml`).
 
 mod codegen;
+mod contract_diff;
 mod spec;
 
 use std::path::PathBuf;
@@ -23,6 +24,8 @@ struct Cli {
 enum Command {
     /// Generate the provider client crates from `specs/*.yaml` with progenitor.
     Codegen(codegen::Args),
+    /// Compare two versions of a spec: what changed and whom it breaks (exit 1 on a breaking change).
+    ContractDiff(contract_diff::Args),
 }
 
 /// The workspace root: the xtask crate lives one level below it.
@@ -39,6 +42,7 @@ fn main() -> ExitCode {
     let root = cli.root.clone().unwrap_or_else(workspace_root);
     let result = match &cli.command {
         Command::Codegen(args) => codegen::run(&root, args),
+        Command::ContractDiff(args) => return contract_diff::main(&root, args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

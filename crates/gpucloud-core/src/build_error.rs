@@ -49,18 +49,22 @@ impl From<reqwest::Error> for BuildError {
 }
 
 /// Checks `base_url` and returns it without a trailing slash (generated paths start with `/`).
+///
+/// Errors never repeat the URL: users paste provider examples whose query carries a key
+/// (E2E's `?apikey=…`).
 pub fn normalize_base_url(base_url: &str) -> Result<String, BuildError> {
     let parsed = url::Url::parse(base_url)
-        .map_err(|e| BuildError::BaseUrl(format!("{base_url:?} is not a URL ({e})")))?;
+        .map_err(|e| BuildError::BaseUrl(format!("not an absolute URL ({e})")))?;
     if !matches!(parsed.scheme(), "http" | "https") {
         return Err(BuildError::BaseUrl(format!(
-            "{base_url:?} is not http or https"
+            "scheme {:?} is not http or https",
+            parsed.scheme()
         )));
     }
     if parsed.query().is_some() || parsed.fragment().is_some() {
-        return Err(BuildError::BaseUrl(format!(
-            "{base_url:?} has a query or fragment"
-        )));
+        return Err(BuildError::BaseUrl(
+            "must not have a query or fragment (credentials are added per request)".into(),
+        ));
     }
     Ok(base_url.trim_end_matches('/').to_string())
 }
@@ -77,9 +81,10 @@ mod tests {
         );
         assert_eq!(
             normalize_base_url("ftp://x").unwrap_err().to_string(),
-            "invalid base URL: \"ftp://x\" is not http or https"
+            "invalid base URL: scheme \"ftp\" is not http or https"
         );
         assert!(normalize_base_url("not a url").is_err());
-        assert!(normalize_base_url("http://h/?apikey=1").is_err());
+        let leaky = normalize_base_url("http://h/?apikey=s3cret").unwrap_err();
+        assert!(!format!("{leaky} {leaky:?}").contains("s3cret"));
     }
 }
