@@ -15,8 +15,10 @@ struct NoMockMatched;
 
 impl Respond for NoMockMatched {
     fn respond(&self, request: &Request) -> ResponseTemplate {
-        ResponseTemplate::new(UNMATCHED_STATUS)
-            .set_body_string(format!("no mock matched: {} {}", request.method, request.url))
+        ResponseTemplate::new(UNMATCHED_STATUS).set_body_string(format!(
+            "no mock matched: {} {}",
+            request.method, request.url
+        ))
     }
 }
 
@@ -39,7 +41,10 @@ pub async fn single_request(server: &MockServer) -> Request {
         requests.len(),
         1,
         "expected exactly one request, got {:#?}",
-        requests.iter().map(|r| format!("{} {}", r.method, r.url)).collect::<Vec<_>>()
+        requests
+            .iter()
+            .map(|r| format!("{} {}", r.method, r.url))
+            .collect::<Vec<_>>()
     );
     requests.remove(0)
 }

@@ -3,18 +3,20 @@
 //! Only the crate that defines a generated `Client` may implement `ClientHooks` for it (orphan
 //! rule), so this is a macro that the provider crate invokes.
 
-/// Implements `progenitor_client::ClientHooks<$credentials>` for `$client`: authenticate with
-/// [`crate::credentials::Authenticate`] before each request, and send through
+/// Implements `progenitor_client::ClientHooks<$credentials>` for `$client`: join the
+/// comma-separated query arrays listed in `$comma_joined` (generated per spec), authenticate
+/// with [`crate::credentials::Authenticate`] before each request, and send through
 /// [`crate::transport::execute`] (tracing span, secrets scrubbed from URLs).
 #[macro_export]
 macro_rules! impl_client_hooks {
-    ($client:ty, $credentials:ty) => {
+    ($client:ty, $credentials:ty, $comma_joined:expr) => {
         impl $crate::__private::ClientHooks<$credentials> for $client {
             async fn pre<E>(
                 &self,
                 request: &mut $crate::__private::reqwest::Request,
-                _info: &$crate::__private::OperationInfo,
+                info: &$crate::__private::OperationInfo,
             ) -> ::std::result::Result<(), $crate::__private::Error<E>> {
+                $crate::transport::join_query_params(request, info.operation_id, $comma_joined);
                 let credentials = $crate::__private::ClientInfo::inner(self);
                 $crate::credentials::Authenticate::authenticate(credentials, request)
                     .map_err($crate::CredentialError::into_client_error)

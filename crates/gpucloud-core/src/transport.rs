@@ -45,6 +45,37 @@ pub fn http_client_builder(user_agent: &str) -> reqwest::ClientBuilder {
         .user_agent(user_agent)
 }
 
+/// Joins repeated query pairs named in `params` (for this `operation`) into one comma-separated
+/// pair at the position of the first, as OpenAPI's `style: form, explode: false` requires.
+pub fn join_query_params(request: &mut reqwest::Request, operation: &str, params: &[(&str, &str)]) {
+    let names: Vec<&str> = params
+        .iter()
+        .filter(|(op, _)| *op == operation)
+        .map(|(_, n)| *n)
+        .collect();
+    if names.is_empty() || request.url().query().is_none() {
+        return;
+    }
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    for (key, value) in request.url().query_pairs() {
+        let joined = names
+            .contains(&key.as_ref())
+            .then(|| pairs.iter_mut().find(|(k, _)| *k == key));
+        match joined.flatten() {
+            Some((_, existing)) => {
+                existing.push(',');
+                existing.push_str(&value);
+            }
+            None => pairs.push((key.into_owned(), value.into_owned())),
+        }
+    }
+    request
+        .url_mut()
+        .query_pairs_mut()
+        .clear()
+        .extend_pairs(pairs);
+}
+
 /// `url` with the value of every query parameter named in `secret_params` replaced.
 pub fn redact_url(url: &Url, secret_params: &[&str]) -> Url {
     if !url
@@ -162,6 +193,18 @@ mod tests {
     const INFO: OperationInfo = OperationInfo {
         operation_id: "get_thing",
     };
+
+    #[test]
+    fn joins_only_the_declared_parameters_of_the_operation() {
+        let url = "https://h/r?state=A&page_size=5&state=B&mode=X&mode=Y&other=1&other=2";
+        let mut request = reqwest::Request::new(reqwest::Method::GET, url.parse().unwrap());
+        let params = [("list", "state"), ("list", "mode"), ("elsewhere", "other")];
+        join_query_params(&mut request, "list", &params);
+        assert_eq!(
+            request.url().query(),
+            Some("state=A%2CB&page_size=5&mode=X%2CY&other=1&other=2")
+        );
+    }
 
     #[test]
     fn redacts_only_named_parameters() {

@@ -16,11 +16,17 @@ pub struct Credentials {
 
 impl Credentials {
     /// Checks both secrets are sendable; errors name the credential, never its value.
-    pub fn new(api_key: impl Into<Secret>, auth_token: impl Into<Secret>) -> Result<Self, CredentialError> {
+    pub fn new(
+        api_key: impl Into<Secret>,
+        auth_token: impl Into<Secret>,
+    ) -> Result<Self, CredentialError> {
         let (api_key, auth_token) = (api_key.into(), auth_token.into());
         validate("API key", &api_key)?;
         validate("auth token", &auth_token)?;
-        Ok(Self { api_key, auth_token })
+        Ok(Self {
+            api_key,
+            auth_token,
+        })
     }
 }
 

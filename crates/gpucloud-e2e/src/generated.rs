@@ -6,7 +6,7 @@
 #[allow(unused_imports)]
 pub use progenitor_client::{ByteStream, ClientInfo, Error, ResponseValue};
 #[allow(unused_imports)]
-use progenitor_client::{encode_path, ClientHooks, OperationInfo, RequestBuilderExt};
+use progenitor_client::{ClientHooks, OperationInfo, RequestBuilderExt, encode_path};
 /// Types used as operation parameters and responses.
 #[allow(clippy::all)]
 pub mod types {
@@ -163,29 +163,24 @@ pub mod types {
     ///A node type with its price plans. The item shape is not documented.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     #[serde(transparent)]
-    pub struct ClusterPlan(
-        pub ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    );
+    pub struct ClusterPlan(pub ::serde_json::Map<::std::string::String, ::serde_json::Value>);
     impl ::std::ops::Deref for ClusterPlan {
         type Target = ::serde_json::Map<::std::string::String, ::serde_json::Value>;
-        fn deref(
-            &self,
-        ) -> &::serde_json::Map<::std::string::String, ::serde_json::Value> {
+        fn deref(&self) -> &::serde_json::Map<::std::string::String, ::serde_json::Value> {
             &self.0
         }
     }
     impl ::std::convert::From<ClusterPlan>
-    for ::serde_json::Map<::std::string::String, ::serde_json::Value> {
+        for ::serde_json::Map<::std::string::String, ::serde_json::Value>
+    {
         fn from(value: ClusterPlan) -> Self {
             value.0
         }
     }
-    impl ::std::convert::From<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    > for ClusterPlan {
-        fn from(
-            value: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-        ) -> Self {
+    impl ::std::convert::From<::serde_json::Map<::std::string::String, ::serde_json::Value>>
+        for ClusterPlan
+    {
+        fn from(value: ::serde_json::Map<::std::string::String, ::serde_json::Value>) -> Self {
             Self(value)
         }
     }
@@ -268,29 +263,24 @@ pub mod types {
     ///A read-only dataset mount. Its fields are not documented.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     #[serde(transparent)]
-    pub struct DatasetMount(
-        pub ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    );
+    pub struct DatasetMount(pub ::serde_json::Map<::std::string::String, ::serde_json::Value>);
     impl ::std::ops::Deref for DatasetMount {
         type Target = ::serde_json::Map<::std::string::String, ::serde_json::Value>;
-        fn deref(
-            &self,
-        ) -> &::serde_json::Map<::std::string::String, ::serde_json::Value> {
+        fn deref(&self) -> &::serde_json::Map<::std::string::String, ::serde_json::Value> {
             &self.0
         }
     }
     impl ::std::convert::From<DatasetMount>
-    for ::serde_json::Map<::std::string::String, ::serde_json::Value> {
+        for ::serde_json::Map<::std::string::String, ::serde_json::Value>
+    {
         fn from(value: DatasetMount) -> Self {
             value.0
         }
     }
-    impl ::std::convert::From<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    > for DatasetMount {
-        fn from(
-            value: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-        ) -> Self {
+    impl ::std::convert::From<::serde_json::Map<::std::string::String, ::serde_json::Value>>
+        for DatasetMount
+    {
+        fn from(value: ::serde_json::Map<::std::string::String, ::serde_json::Value>) -> Self {
             Self(value)
         }
     }
@@ -318,29 +308,24 @@ pub mod types {
     ///A deployment image with its versions. The item shape is not documented.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     #[serde(transparent)]
-    pub struct DeploymentImage(
-        pub ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    );
+    pub struct DeploymentImage(pub ::serde_json::Map<::std::string::String, ::serde_json::Value>);
     impl ::std::ops::Deref for DeploymentImage {
         type Target = ::serde_json::Map<::std::string::String, ::serde_json::Value>;
-        fn deref(
-            &self,
-        ) -> &::serde_json::Map<::std::string::String, ::serde_json::Value> {
+        fn deref(&self) -> &::serde_json::Map<::std::string::String, ::serde_json::Value> {
             &self.0
         }
     }
     impl ::std::convert::From<DeploymentImage>
-    for ::serde_json::Map<::std::string::String, ::serde_json::Value> {
+        for ::serde_json::Map<::std::string::String, ::serde_json::Value>
+    {
         fn from(value: DeploymentImage) -> Self {
             value.0
         }
     }
-    impl ::std::convert::From<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    > for DeploymentImage {
-        fn from(
-            value: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-        ) -> Self {
+    impl ::std::convert::From<::serde_json::Map<::std::string::String, ::serde_json::Value>>
+        for DeploymentImage
+    {
+        fn from(value: ::serde_json::Map<::std::string::String, ::serde_json::Value>) -> Self {
             Self(value)
         }
     }
@@ -365,10 +350,10 @@ pub mod types {
         }
     }
     /**Error body. The documented shapes are `{code, errors, message}` (400,
-`errors` maps field names to lists of messages) and `{code, message}`
-(401). The API is also seen answering with Django REST framework's
-`{detail}` and with `{status_code, message}`, so every field is optional.
-*/
+    `errors` maps field names to lists of messages) and `{code, message}`
+    (401). The API is also seen answering with Django REST framework's
+    `{detail}` and with `{status_code, message}`, so every field is optional.
+    */
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
     pub struct E2eError {
         ///Status code repeated in the body.
@@ -428,29 +413,24 @@ pub mod types {
     ///A Parallel File System mount. Its fields are not documented.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     #[serde(transparent)]
-    pub struct PfsMount(
-        pub ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    );
+    pub struct PfsMount(pub ::serde_json::Map<::std::string::String, ::serde_json::Value>);
     impl ::std::ops::Deref for PfsMount {
         type Target = ::serde_json::Map<::std::string::String, ::serde_json::Value>;
-        fn deref(
-            &self,
-        ) -> &::serde_json::Map<::std::string::String, ::serde_json::Value> {
+        fn deref(&self) -> &::serde_json::Map<::std::string::String, ::serde_json::Value> {
             &self.0
         }
     }
     impl ::std::convert::From<PfsMount>
-    for ::serde_json::Map<::std::string::String, ::serde_json::Value> {
+        for ::serde_json::Map<::std::string::String, ::serde_json::Value>
+    {
         fn from(value: PfsMount) -> Self {
             value.0
         }
     }
-    impl ::std::convert::From<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    > for PfsMount {
-        fn from(
-            value: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-        ) -> Self {
+    impl ::std::convert::From<::serde_json::Map<::std::string::String, ::serde_json::Value>>
+        for PfsMount
+    {
+        fn from(value: ::serde_json::Map<::std::string::String, ::serde_json::Value>) -> Self {
             Self(value)
         }
     }
@@ -477,29 +457,24 @@ pub mod types {
     ///A reserved IP attached to the cluster. Its fields are not documented.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     #[serde(transparent)]
-    pub struct ReservedIp(
-        pub ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    );
+    pub struct ReservedIp(pub ::serde_json::Map<::std::string::String, ::serde_json::Value>);
     impl ::std::ops::Deref for ReservedIp {
         type Target = ::serde_json::Map<::std::string::String, ::serde_json::Value>;
-        fn deref(
-            &self,
-        ) -> &::serde_json::Map<::std::string::String, ::serde_json::Value> {
+        fn deref(&self) -> &::serde_json::Map<::std::string::String, ::serde_json::Value> {
             &self.0
         }
     }
     impl ::std::convert::From<ReservedIp>
-    for ::serde_json::Map<::std::string::String, ::serde_json::Value> {
+        for ::serde_json::Map<::std::string::String, ::serde_json::Value>
+    {
         fn from(value: ReservedIp) -> Self {
             value.0
         }
     }
-    impl ::std::convert::From<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    > for ReservedIp {
-        fn from(
-            value: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-        ) -> Self {
+    impl ::std::convert::From<::serde_json::Map<::std::string::String, ::serde_json::Value>>
+        for ReservedIp
+    {
+        fn from(value: ::serde_json::Map<::std::string::String, ::serde_json::Value>) -> Self {
             Self(value)
         }
     }
@@ -706,29 +681,24 @@ pub mod types {
     ///A worker node. Its fields are not documented.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     #[serde(transparent)]
-    pub struct WorkerNode(
-        pub ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    );
+    pub struct WorkerNode(pub ::serde_json::Map<::std::string::String, ::serde_json::Value>);
     impl ::std::ops::Deref for WorkerNode {
         type Target = ::serde_json::Map<::std::string::String, ::serde_json::Value>;
-        fn deref(
-            &self,
-        ) -> &::serde_json::Map<::std::string::String, ::serde_json::Value> {
+        fn deref(&self) -> &::serde_json::Map<::std::string::String, ::serde_json::Value> {
             &self.0
         }
     }
     impl ::std::convert::From<WorkerNode>
-    for ::serde_json::Map<::std::string::String, ::serde_json::Value> {
+        for ::serde_json::Map<::std::string::String, ::serde_json::Value>
+    {
         fn from(value: WorkerNode) -> Self {
             value.0
         }
     }
-    impl ::std::convert::From<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    > for WorkerNode {
-        fn from(
-            value: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-        ) -> Self {
+    impl ::std::convert::From<::serde_json::Map<::std::string::String, ::serde_json::Value>>
+        for WorkerNode
+    {
+        fn from(value: ::serde_json::Map<::std::string::String, ::serde_json::Value>) -> Self {
             Self(value)
         }
     }
@@ -736,38 +706,21 @@ pub mod types {
     pub mod builder {
         #[derive(Clone, Debug)]
         pub struct ClusterActionRequest {
-            action: ::std::result::Result<
-                crate::types::ClusterAction,
-                ::std::string::String,
-            >,
-            additional_nodes: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            image_version_id: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
+            action: ::std::result::Result<crate::types::ClusterAction, ::std::string::String>,
+            additional_nodes:
+                ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
+            image_version_id:
+                ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
             ip_type: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
             >,
-            reserved_ip_id: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            security_group_id: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            security_groups_ids: ::std::result::Result<
-                ::std::vec::Vec<i64>,
-                ::std::string::String,
-            >,
-            ssh_key_ids: ::std::result::Result<
-                ::std::vec::Vec<i64>,
-                ::std::string::String,
-            >,
+            reserved_ip_id:
+                ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
+            security_group_id:
+                ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
+            security_groups_ids: ::std::result::Result<::std::vec::Vec<i64>, ::std::string::String>,
+            ssh_key_ids: ::std::result::Result<::std::vec::Vec<i64>, ::std::string::String>,
         }
         impl ::std::default::Default for ClusterActionRequest {
             fn default() -> Self {
@@ -791,9 +744,7 @@ pub mod types {
             {
                 self.action = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for action: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for action: {e}"));
                 self
             }
             pub fn additional_nodes<T>(mut self, value: T) -> Self
@@ -801,13 +752,9 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<i64>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.additional_nodes = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for additional_nodes: {e}"
-                        )
-                    });
+                self.additional_nodes = value.try_into().map_err(|e| {
+                    format!("error converting supplied value for additional_nodes: {e}")
+                });
                 self
             }
             pub fn image_version_id<T>(mut self, value: T) -> Self
@@ -815,13 +762,9 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<i64>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.image_version_id = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for image_version_id: {e}"
-                        )
-                    });
+                self.image_version_id = value.try_into().map_err(|e| {
+                    format!("error converting supplied value for image_version_id: {e}")
+                });
                 self
             }
             pub fn ip_type<T>(mut self, value: T) -> Self
@@ -831,9 +774,7 @@ pub mod types {
             {
                 self.ip_type = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for ip_type: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for ip_type: {e}"));
                 self
             }
             pub fn reserved_ip_id<T>(mut self, value: T) -> Self
@@ -841,13 +782,9 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<i64>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.reserved_ip_id = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for reserved_ip_id: {e}"
-                        )
-                    });
+                self.reserved_ip_id = value.try_into().map_err(|e| {
+                    format!("error converting supplied value for reserved_ip_id: {e}")
+                });
                 self
             }
             pub fn security_group_id<T>(mut self, value: T) -> Self
@@ -855,13 +792,9 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<i64>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.security_group_id = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for security_group_id: {e}"
-                        )
-                    });
+                self.security_group_id = value.try_into().map_err(|e| {
+                    format!("error converting supplied value for security_group_id: {e}")
+                });
                 self
             }
             pub fn security_groups_ids<T>(mut self, value: T) -> Self
@@ -869,13 +802,9 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::vec::Vec<i64>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.security_groups_ids = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for security_groups_ids: {e}"
-                        )
-                    });
+                self.security_groups_ids = value.try_into().map_err(|e| {
+                    format!("error converting supplied value for security_groups_ids: {e}")
+                });
                 self
             }
             pub fn ssh_key_ids<T>(mut self, value: T) -> Self
@@ -885,14 +814,11 @@ pub mod types {
             {
                 self.ssh_key_ids = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for ssh_key_ids: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for ssh_key_ids: {e}"));
                 self
             }
         }
-        impl ::std::convert::TryFrom<ClusterActionRequest>
-        for super::ClusterActionRequest {
+        impl ::std::convert::TryFrom<ClusterActionRequest> for super::ClusterActionRequest {
             type Error = super::error::ConversionError;
             fn try_from(
                 value: ClusterActionRequest,
@@ -925,10 +851,7 @@ pub mod types {
         }
         #[derive(Clone, Debug)]
         pub struct ClusterActionResponse {
-            code: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
+            code: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
             data: ::std::result::Result<
                 ::std::option::Option<::serde_json::Value>,
                 ::std::string::String,
@@ -960,9 +883,7 @@ pub mod types {
             {
                 self.code = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for code: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for code: {e}"));
                 self
             }
             pub fn data<T>(mut self, value: T) -> Self
@@ -972,9 +893,7 @@ pub mod types {
             {
                 self.data = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for data: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for data: {e}"));
                 self
             }
             pub fn errors<T>(mut self, value: T) -> Self
@@ -984,9 +903,7 @@ pub mod types {
             {
                 self.errors = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for errors: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for errors: {e}"));
                 self
             }
             pub fn message<T>(mut self, value: T) -> Self
@@ -996,14 +913,11 @@ pub mod types {
             {
                 self.message = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for message: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for message: {e}"));
                 self
             }
         }
-        impl ::std::convert::TryFrom<ClusterActionResponse>
-        for super::ClusterActionResponse {
+        impl ::std::convert::TryFrom<ClusterActionResponse> for super::ClusterActionResponse {
             type Error = super::error::ConversionError;
             fn try_from(
                 value: ClusterActionResponse,
@@ -1016,8 +930,7 @@ pub mod types {
                 })
             }
         }
-        impl ::std::convert::From<super::ClusterActionResponse>
-        for ClusterActionResponse {
+        impl ::std::convert::From<super::ClusterActionResponse> for ClusterActionResponse {
             fn from(value: super::ClusterActionResponse) -> Self {
                 Self {
                     code: Ok(value.code),
@@ -1029,14 +942,10 @@ pub mod types {
         }
         #[derive(Clone, Debug)]
         pub struct ClusterCloneData {
-            dataset_mount_list: ::std::result::Result<
-                ::std::vec::Vec<super::DatasetMount>,
-                ::std::string::String,
-            >,
-            image_version_id: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
+            dataset_mount_list:
+                ::std::result::Result<::std::vec::Vec<super::DatasetMount>, ::std::string::String>,
+            image_version_id:
+                ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
             lifecycle_script: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
@@ -1045,42 +954,19 @@ pub mod types {
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
             >,
-            no_of_nodes: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            pfs_mount_list: ::std::result::Result<
-                ::std::vec::Vec<super::PfsMount>,
-                ::std::string::String,
-            >,
-            project_id: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            script_added: ::std::result::Result<
-                ::std::option::Option<bool>,
-                ::std::string::String,
-            >,
-            security_group_id: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            sfs_mount_list: ::std::result::Result<
-                ::std::vec::Vec<super::SfsMount>,
-                ::std::string::String,
-            >,
-            sku_id: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            sku_item_price_id: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            ssh_key_ids: ::std::result::Result<
-                ::std::vec::Vec<i64>,
-                ::std::string::String,
-            >,
+            no_of_nodes: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
+            pfs_mount_list:
+                ::std::result::Result<::std::vec::Vec<super::PfsMount>, ::std::string::String>,
+            project_id: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
+            script_added: ::std::result::Result<::std::option::Option<bool>, ::std::string::String>,
+            security_group_id:
+                ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
+            sfs_mount_list:
+                ::std::result::Result<::std::vec::Vec<super::SfsMount>, ::std::string::String>,
+            sku_id: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
+            sku_item_price_id:
+                ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
+            ssh_key_ids: ::std::result::Result<::std::vec::Vec<i64>, ::std::string::String>,
         }
         impl ::std::default::Default for ClusterCloneData {
             fn default() -> Self {
@@ -1107,13 +993,9 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::vec::Vec<super::DatasetMount>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.dataset_mount_list = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for dataset_mount_list: {e}"
-                        )
-                    });
+                self.dataset_mount_list = value.try_into().map_err(|e| {
+                    format!("error converting supplied value for dataset_mount_list: {e}")
+                });
                 self
             }
             pub fn image_version_id<T>(mut self, value: T) -> Self
@@ -1121,13 +1003,9 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<i64>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.image_version_id = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for image_version_id: {e}"
-                        )
-                    });
+                self.image_version_id = value.try_into().map_err(|e| {
+                    format!("error converting supplied value for image_version_id: {e}")
+                });
                 self
             }
             pub fn lifecycle_script<T>(mut self, value: T) -> Self
@@ -1135,13 +1013,9 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.lifecycle_script = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for lifecycle_script: {e}"
-                        )
-                    });
+                self.lifecycle_script = value.try_into().map_err(|e| {
+                    format!("error converting supplied value for lifecycle_script: {e}")
+                });
                 self
             }
             pub fn name<T>(mut self, value: T) -> Self
@@ -1151,9 +1025,7 @@ pub mod types {
             {
                 self.name = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for name: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for name: {e}"));
                 self
             }
             pub fn no_of_nodes<T>(mut self, value: T) -> Self
@@ -1163,9 +1035,7 @@ pub mod types {
             {
                 self.no_of_nodes = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for no_of_nodes: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for no_of_nodes: {e}"));
                 self
             }
             pub fn pfs_mount_list<T>(mut self, value: T) -> Self
@@ -1173,13 +1043,9 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::vec::Vec<super::PfsMount>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.pfs_mount_list = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for pfs_mount_list: {e}"
-                        )
-                    });
+                self.pfs_mount_list = value.try_into().map_err(|e| {
+                    format!("error converting supplied value for pfs_mount_list: {e}")
+                });
                 self
             }
             pub fn project_id<T>(mut self, value: T) -> Self
@@ -1189,9 +1055,7 @@ pub mod types {
             {
                 self.project_id = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for project_id: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for project_id: {e}"));
                 self
             }
             pub fn script_added<T>(mut self, value: T) -> Self
@@ -1201,9 +1065,7 @@ pub mod types {
             {
                 self.script_added = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for script_added: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for script_added: {e}"));
                 self
             }
             pub fn security_group_id<T>(mut self, value: T) -> Self
@@ -1211,13 +1073,9 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<i64>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.security_group_id = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for security_group_id: {e}"
-                        )
-                    });
+                self.security_group_id = value.try_into().map_err(|e| {
+                    format!("error converting supplied value for security_group_id: {e}")
+                });
                 self
             }
             pub fn sfs_mount_list<T>(mut self, value: T) -> Self
@@ -1225,13 +1083,9 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::vec::Vec<super::SfsMount>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.sfs_mount_list = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for sfs_mount_list: {e}"
-                        )
-                    });
+                self.sfs_mount_list = value.try_into().map_err(|e| {
+                    format!("error converting supplied value for sfs_mount_list: {e}")
+                });
                 self
             }
             pub fn sku_id<T>(mut self, value: T) -> Self
@@ -1241,9 +1095,7 @@ pub mod types {
             {
                 self.sku_id = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for sku_id: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for sku_id: {e}"));
                 self
             }
             pub fn sku_item_price_id<T>(mut self, value: T) -> Self
@@ -1251,13 +1103,9 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<i64>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.sku_item_price_id = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for sku_item_price_id: {e}"
-                        )
-                    });
+                self.sku_item_price_id = value.try_into().map_err(|e| {
+                    format!("error converting supplied value for sku_item_price_id: {e}")
+                });
                 self
             }
             pub fn ssh_key_ids<T>(mut self, value: T) -> Self
@@ -1267,9 +1115,7 @@ pub mod types {
             {
                 self.ssh_key_ids = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for ssh_key_ids: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for ssh_key_ids: {e}"));
                 self
             }
         }
@@ -1325,14 +1171,9 @@ pub mod types {
                 ::std::string::String,
             >,
             id: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
-            is_primary_contact: ::std::result::Result<
-                ::std::option::Option<bool>,
-                ::std::string::String,
-            >,
-            is_suspended: ::std::result::Result<
-                ::std::option::Option<bool>,
-                ::std::string::String,
-            >,
+            is_primary_contact:
+                ::std::result::Result<::std::option::Option<bool>, ::std::string::String>,
+            is_suspended: ::std::result::Result<::std::option::Option<bool>, ::std::string::String>,
             name: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
@@ -1363,9 +1204,7 @@ pub mod types {
             {
                 self.currency = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for currency: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for currency: {e}"));
                 self
             }
             pub fn email<T>(mut self, value: T) -> Self
@@ -1375,9 +1214,7 @@ pub mod types {
             {
                 self.email = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for email: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for email: {e}"));
                 self
             }
             pub fn id<T>(mut self, value: T) -> Self
@@ -1395,13 +1232,9 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<bool>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.is_primary_contact = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for is_primary_contact: {e}"
-                        )
-                    });
+                self.is_primary_contact = value.try_into().map_err(|e| {
+                    format!("error converting supplied value for is_primary_contact: {e}")
+                });
                 self
             }
             pub fn is_suspended<T>(mut self, value: T) -> Self
@@ -1411,9 +1244,7 @@ pub mod types {
             {
                 self.is_suspended = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for is_suspended: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for is_suspended: {e}"));
                 self
             }
             pub fn name<T>(mut self, value: T) -> Self
@@ -1423,9 +1254,7 @@ pub mod types {
             {
                 self.name = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for name: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for name: {e}"));
                 self
             }
             pub fn username<T>(mut self, value: T) -> Self
@@ -1435,9 +1264,7 @@ pub mod types {
             {
                 self.username = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for username: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for username: {e}"));
                 self
             }
         }
@@ -1472,10 +1299,7 @@ pub mod types {
         }
         #[derive(Clone, Debug)]
         pub struct ClusterListResponse {
-            code: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
+            code: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
             data: ::std::result::Result<
                 ::std::vec::Vec<super::TrainingCluster>,
                 ::std::string::String,
@@ -1507,9 +1331,7 @@ pub mod types {
             {
                 self.code = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for code: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for code: {e}"));
                 self
             }
             pub fn data<T>(mut self, value: T) -> Self
@@ -1519,9 +1341,7 @@ pub mod types {
             {
                 self.data = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for data: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for data: {e}"));
                 self
             }
             pub fn errors<T>(mut self, value: T) -> Self
@@ -1531,9 +1351,7 @@ pub mod types {
             {
                 self.errors = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for errors: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for errors: {e}"));
                 self
             }
             pub fn message<T>(mut self, value: T) -> Self
@@ -1543,14 +1361,11 @@ pub mod types {
             {
                 self.message = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for message: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for message: {e}"));
                 self
             }
         }
-        impl ::std::convert::TryFrom<ClusterListResponse>
-        for super::ClusterListResponse {
+        impl ::std::convert::TryFrom<ClusterListResponse> for super::ClusterListResponse {
             type Error = super::error::ConversionError;
             fn try_from(
                 value: ClusterListResponse,
@@ -1575,10 +1390,7 @@ pub mod types {
         }
         #[derive(Clone, Debug)]
         pub struct ClusterResponse {
-            code: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
+            code: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
             data: ::std::result::Result<
                 ::std::option::Option<super::TrainingCluster>,
                 ::std::string::String,
@@ -1610,23 +1422,17 @@ pub mod types {
             {
                 self.code = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for code: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for code: {e}"));
                 self
             }
             pub fn data<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<super::TrainingCluster>,
-                >,
+                T: ::std::convert::TryInto<::std::option::Option<super::TrainingCluster>>,
                 T::Error: ::std::fmt::Display,
             {
                 self.data = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for data: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for data: {e}"));
                 self
             }
             pub fn errors<T>(mut self, value: T) -> Self
@@ -1636,9 +1442,7 @@ pub mod types {
             {
                 self.errors = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for errors: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for errors: {e}"));
                 self
             }
             pub fn message<T>(mut self, value: T) -> Self
@@ -1648,9 +1452,7 @@ pub mod types {
             {
                 self.message = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for message: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for message: {e}"));
                 self
             }
         }
@@ -1706,9 +1508,7 @@ pub mod types {
             {
                 self.label = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for label: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for label: {e}"));
                 self
             }
             pub fn pk<T>(mut self, value: T) -> Self
@@ -1728,9 +1528,7 @@ pub mod types {
             {
                 self.ssh_key = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for ssh_key: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for ssh_key: {e}"));
                 self
             }
         }
@@ -1757,10 +1555,8 @@ pub mod types {
         }
         #[derive(Clone, Debug)]
         pub struct CreateClusterRequest {
-            dataset_mount_list: ::std::result::Result<
-                ::std::vec::Vec<super::DatasetMount>,
-                ::std::string::String,
-            >,
+            dataset_mount_list:
+                ::std::result::Result<::std::vec::Vec<super::DatasetMount>, ::std::string::String>,
             image_version_id: ::std::result::Result<i64, ::std::string::String>,
             lifecycle_script: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
@@ -1768,46 +1564,30 @@ pub mod types {
             >,
             name: ::std::result::Result<::std::string::String, ::std::string::String>,
             no_of_nodes: ::std::result::Result<i64, ::std::string::String>,
-            pfs_mount_list: ::std::result::Result<
-                ::std::vec::Vec<super::PfsMount>,
-                ::std::string::String,
-            >,
-            script_added: ::std::result::Result<
-                ::std::option::Option<bool>,
-                ::std::string::String,
-            >,
+            pfs_mount_list:
+                ::std::result::Result<::std::vec::Vec<super::PfsMount>, ::std::string::String>,
+            script_added: ::std::result::Result<::std::option::Option<bool>, ::std::string::String>,
             security_group_id: ::std::result::Result<i64, ::std::string::String>,
-            sfs_mount_list: ::std::result::Result<
-                ::std::vec::Vec<super::SfsMount>,
-                ::std::string::String,
-            >,
+            sfs_mount_list:
+                ::std::result::Result<::std::vec::Vec<super::SfsMount>, ::std::string::String>,
             sku_id: ::std::result::Result<i64, ::std::string::String>,
             sku_item_price_id: ::std::result::Result<i64, ::std::string::String>,
-            ssh_key_ids: ::std::result::Result<
-                ::std::vec::Vec<i64>,
-                ::std::string::String,
-            >,
+            ssh_key_ids: ::std::result::Result<::std::vec::Vec<i64>, ::std::string::String>,
         }
         impl ::std::default::Default for CreateClusterRequest {
             fn default() -> Self {
                 Self {
                     dataset_mount_list: Ok(Default::default()),
-                    image_version_id: Err(
-                        "no value supplied for image_version_id".to_string(),
-                    ),
+                    image_version_id: Err("no value supplied for image_version_id".to_string()),
                     lifecycle_script: Ok(Default::default()),
                     name: Err("no value supplied for name".to_string()),
                     no_of_nodes: Err("no value supplied for no_of_nodes".to_string()),
                     pfs_mount_list: Ok(Default::default()),
                     script_added: Ok(Default::default()),
-                    security_group_id: Err(
-                        "no value supplied for security_group_id".to_string(),
-                    ),
+                    security_group_id: Err("no value supplied for security_group_id".to_string()),
                     sfs_mount_list: Ok(Default::default()),
                     sku_id: Err("no value supplied for sku_id".to_string()),
-                    sku_item_price_id: Err(
-                        "no value supplied for sku_item_price_id".to_string(),
-                    ),
+                    sku_item_price_id: Err("no value supplied for sku_item_price_id".to_string()),
                     ssh_key_ids: Err("no value supplied for ssh_key_ids".to_string()),
                 }
             }
@@ -1818,13 +1598,9 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::vec::Vec<super::DatasetMount>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.dataset_mount_list = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for dataset_mount_list: {e}"
-                        )
-                    });
+                self.dataset_mount_list = value.try_into().map_err(|e| {
+                    format!("error converting supplied value for dataset_mount_list: {e}")
+                });
                 self
             }
             pub fn image_version_id<T>(mut self, value: T) -> Self
@@ -1832,13 +1608,9 @@ pub mod types {
                 T: ::std::convert::TryInto<i64>,
                 T::Error: ::std::fmt::Display,
             {
-                self.image_version_id = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for image_version_id: {e}"
-                        )
-                    });
+                self.image_version_id = value.try_into().map_err(|e| {
+                    format!("error converting supplied value for image_version_id: {e}")
+                });
                 self
             }
             pub fn lifecycle_script<T>(mut self, value: T) -> Self
@@ -1846,13 +1618,9 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.lifecycle_script = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for lifecycle_script: {e}"
-                        )
-                    });
+                self.lifecycle_script = value.try_into().map_err(|e| {
+                    format!("error converting supplied value for lifecycle_script: {e}")
+                });
                 self
             }
             pub fn name<T>(mut self, value: T) -> Self
@@ -1862,9 +1630,7 @@ pub mod types {
             {
                 self.name = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for name: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for name: {e}"));
                 self
             }
             pub fn no_of_nodes<T>(mut self, value: T) -> Self
@@ -1874,9 +1640,7 @@ pub mod types {
             {
                 self.no_of_nodes = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for no_of_nodes: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for no_of_nodes: {e}"));
                 self
             }
             pub fn pfs_mount_list<T>(mut self, value: T) -> Self
@@ -1884,13 +1648,9 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::vec::Vec<super::PfsMount>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.pfs_mount_list = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for pfs_mount_list: {e}"
-                        )
-                    });
+                self.pfs_mount_list = value.try_into().map_err(|e| {
+                    format!("error converting supplied value for pfs_mount_list: {e}")
+                });
                 self
             }
             pub fn script_added<T>(mut self, value: T) -> Self
@@ -1900,9 +1660,7 @@ pub mod types {
             {
                 self.script_added = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for script_added: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for script_added: {e}"));
                 self
             }
             pub fn security_group_id<T>(mut self, value: T) -> Self
@@ -1910,13 +1668,9 @@ pub mod types {
                 T: ::std::convert::TryInto<i64>,
                 T::Error: ::std::fmt::Display,
             {
-                self.security_group_id = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for security_group_id: {e}"
-                        )
-                    });
+                self.security_group_id = value.try_into().map_err(|e| {
+                    format!("error converting supplied value for security_group_id: {e}")
+                });
                 self
             }
             pub fn sfs_mount_list<T>(mut self, value: T) -> Self
@@ -1924,13 +1678,9 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::vec::Vec<super::SfsMount>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.sfs_mount_list = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for sfs_mount_list: {e}"
-                        )
-                    });
+                self.sfs_mount_list = value.try_into().map_err(|e| {
+                    format!("error converting supplied value for sfs_mount_list: {e}")
+                });
                 self
             }
             pub fn sku_id<T>(mut self, value: T) -> Self
@@ -1940,9 +1690,7 @@ pub mod types {
             {
                 self.sku_id = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for sku_id: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for sku_id: {e}"));
                 self
             }
             pub fn sku_item_price_id<T>(mut self, value: T) -> Self
@@ -1950,13 +1698,9 @@ pub mod types {
                 T: ::std::convert::TryInto<i64>,
                 T::Error: ::std::fmt::Display,
             {
-                self.sku_item_price_id = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for sku_item_price_id: {e}"
-                        )
-                    });
+                self.sku_item_price_id = value.try_into().map_err(|e| {
+                    format!("error converting supplied value for sku_item_price_id: {e}")
+                });
                 self
             }
             pub fn ssh_key_ids<T>(mut self, value: T) -> Self
@@ -1966,14 +1710,11 @@ pub mod types {
             {
                 self.ssh_key_ids = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for ssh_key_ids: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for ssh_key_ids: {e}"));
                 self
             }
         }
-        impl ::std::convert::TryFrom<CreateClusterRequest>
-        for super::CreateClusterRequest {
+        impl ::std::convert::TryFrom<CreateClusterRequest> for super::CreateClusterRequest {
             type Error = super::error::ConversionError;
             fn try_from(
                 value: CreateClusterRequest,
@@ -2014,10 +1755,7 @@ pub mod types {
         }
         #[derive(Clone, Debug)]
         pub struct DeleteClusterResponse {
-            code: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
+            code: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
             data: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
@@ -2049,9 +1787,7 @@ pub mod types {
             {
                 self.code = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for code: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for code: {e}"));
                 self
             }
             pub fn data<T>(mut self, value: T) -> Self
@@ -2061,9 +1797,7 @@ pub mod types {
             {
                 self.data = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for data: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for data: {e}"));
                 self
             }
             pub fn errors<T>(mut self, value: T) -> Self
@@ -2073,9 +1807,7 @@ pub mod types {
             {
                 self.errors = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for errors: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for errors: {e}"));
                 self
             }
             pub fn message<T>(mut self, value: T) -> Self
@@ -2085,14 +1817,11 @@ pub mod types {
             {
                 self.message = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for message: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for message: {e}"));
                 self
             }
         }
-        impl ::std::convert::TryFrom<DeleteClusterResponse>
-        for super::DeleteClusterResponse {
+        impl ::std::convert::TryFrom<DeleteClusterResponse> for super::DeleteClusterResponse {
             type Error = super::error::ConversionError;
             fn try_from(
                 value: DeleteClusterResponse,
@@ -2105,8 +1834,7 @@ pub mod types {
                 })
             }
         }
-        impl ::std::convert::From<super::DeleteClusterResponse>
-        for DeleteClusterResponse {
+        impl ::std::convert::From<super::DeleteClusterResponse> for DeleteClusterResponse {
             fn from(value: super::DeleteClusterResponse) -> Self {
                 Self {
                     code: Ok(value.code),
@@ -2118,10 +1846,7 @@ pub mod types {
         }
         #[derive(Clone, Debug)]
         pub struct DeploymentImageListResponse {
-            code: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
+            code: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
             data: ::std::result::Result<
                 ::std::vec::Vec<super::DeploymentImage>,
                 ::std::string::String,
@@ -2153,9 +1878,7 @@ pub mod types {
             {
                 self.code = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for code: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for code: {e}"));
                 self
             }
             pub fn data<T>(mut self, value: T) -> Self
@@ -2165,9 +1888,7 @@ pub mod types {
             {
                 self.data = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for data: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for data: {e}"));
                 self
             }
             pub fn errors<T>(mut self, value: T) -> Self
@@ -2177,9 +1898,7 @@ pub mod types {
             {
                 self.errors = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for errors: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for errors: {e}"));
                 self
             }
             pub fn message<T>(mut self, value: T) -> Self
@@ -2189,14 +1908,11 @@ pub mod types {
             {
                 self.message = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for message: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for message: {e}"));
                 self
             }
         }
-        impl ::std::convert::TryFrom<DeploymentImageListResponse>
-        for super::DeploymentImageListResponse {
+        impl ::std::convert::TryFrom<DeploymentImageListResponse> for super::DeploymentImageListResponse {
             type Error = super::error::ConversionError;
             fn try_from(
                 value: DeploymentImageListResponse,
@@ -2209,8 +1925,7 @@ pub mod types {
                 })
             }
         }
-        impl ::std::convert::From<super::DeploymentImageListResponse>
-        for DeploymentImageListResponse {
+        impl ::std::convert::From<super::DeploymentImageListResponse> for DeploymentImageListResponse {
             fn from(value: super::DeploymentImageListResponse) -> Self {
                 Self {
                     code: Ok(value.code),
@@ -2222,10 +1937,7 @@ pub mod types {
         }
         #[derive(Clone, Debug)]
         pub struct E2eError {
-            code: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
+            code: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
             detail: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
@@ -2238,10 +1950,7 @@ pub mod types {
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
             >,
-            status_code: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
+            status_code: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
         }
         impl ::std::default::Default for E2eError {
             fn default() -> Self {
@@ -2262,9 +1971,7 @@ pub mod types {
             {
                 self.code = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for code: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for code: {e}"));
                 self
             }
             pub fn detail<T>(mut self, value: T) -> Self
@@ -2274,9 +1981,7 @@ pub mod types {
             {
                 self.detail = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for detail: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for detail: {e}"));
                 self
             }
             pub fn errors<T>(mut self, value: T) -> Self
@@ -2286,9 +1991,7 @@ pub mod types {
             {
                 self.errors = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for errors: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for errors: {e}"));
                 self
             }
             pub fn message<T>(mut self, value: T) -> Self
@@ -2298,9 +2001,7 @@ pub mod types {
             {
                 self.message = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for message: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for message: {e}"));
                 self
             }
             pub fn status_code<T>(mut self, value: T) -> Self
@@ -2310,9 +2011,7 @@ pub mod types {
             {
                 self.status_code = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for status_code: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for status_code: {e}"));
                 self
             }
         }
@@ -2352,10 +2051,7 @@ pub mod types {
                 ::std::string::String,
             >,
             id: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
-            is_internal: ::std::result::Result<
-                ::std::option::Option<bool>,
-                ::std::string::String,
-            >,
+            is_internal: ::std::result::Result<::std::option::Option<bool>, ::std::string::String>,
             name: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
@@ -2395,9 +2091,7 @@ pub mod types {
             {
                 self.description = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for description: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for description: {e}"));
                 self
             }
             pub fn framework<T>(mut self, value: T) -> Self
@@ -2407,9 +2101,7 @@ pub mod types {
             {
                 self.framework = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for framework: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for framework: {e}"));
                 self
             }
             pub fn id<T>(mut self, value: T) -> Self
@@ -2429,9 +2121,7 @@ pub mod types {
             {
                 self.is_internal = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for is_internal: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for is_internal: {e}"));
                 self
             }
             pub fn name<T>(mut self, value: T) -> Self
@@ -2441,9 +2131,7 @@ pub mod types {
             {
                 self.name = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for name: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for name: {e}"));
                 self
             }
             pub fn slug_name<T>(mut self, value: T) -> Self
@@ -2453,9 +2141,7 @@ pub mod types {
             {
                 self.slug_name = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for slug_name: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for slug_name: {e}"));
                 self
             }
             pub fn tags<T>(mut self, value: T) -> Self
@@ -2465,9 +2151,7 @@ pub mod types {
             {
                 self.tags = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for tags: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for tags: {e}"));
                 self
             }
             pub fn version<T>(mut self, value: T) -> Self
@@ -2477,9 +2161,7 @@ pub mod types {
             {
                 self.version = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for version: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for version: {e}"));
                 self
             }
         }
@@ -2516,14 +2198,8 @@ pub mod types {
         }
         #[derive(Clone, Debug)]
         pub struct PlanListResponse {
-            code: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            data: ::std::result::Result<
-                ::std::vec::Vec<super::ClusterPlan>,
-                ::std::string::String,
-            >,
+            code: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
+            data: ::std::result::Result<::std::vec::Vec<super::ClusterPlan>, ::std::string::String>,
             errors: ::std::result::Result<
                 ::std::option::Option<::serde_json::Value>,
                 ::std::string::String,
@@ -2551,9 +2227,7 @@ pub mod types {
             {
                 self.code = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for code: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for code: {e}"));
                 self
             }
             pub fn data<T>(mut self, value: T) -> Self
@@ -2563,9 +2237,7 @@ pub mod types {
             {
                 self.data = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for data: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for data: {e}"));
                 self
             }
             pub fn errors<T>(mut self, value: T) -> Self
@@ -2575,9 +2247,7 @@ pub mod types {
             {
                 self.errors = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for errors: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for errors: {e}"));
                 self
             }
             pub fn message<T>(mut self, value: T) -> Self
@@ -2587,9 +2257,7 @@ pub mod types {
             {
                 self.message = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for message: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for message: {e}"));
                 self
             }
         }
@@ -2655,9 +2323,7 @@ pub mod types {
             {
                 self.mount_path = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for mount_path: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for mount_path: {e}"));
                 self
             }
             pub fn name<T>(mut self, value: T) -> Self
@@ -2667,9 +2333,7 @@ pub mod types {
             {
                 self.name = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for name: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for name: {e}"));
                 self
             }
         }
@@ -2696,10 +2360,8 @@ pub mod types {
         }
         #[derive(Clone, Debug)]
         pub struct SkuDetails {
-            plan: ::std::result::Result<
-                ::std::option::Option<super::SkuPlan>,
-                ::std::string::String,
-            >,
+            plan:
+                ::std::result::Result<::std::option::Option<super::SkuPlan>, ::std::string::String>,
             specs: ::std::result::Result<
                 ::std::option::Option<super::SkuSpecs>,
                 ::std::string::String,
@@ -2721,9 +2383,7 @@ pub mod types {
             {
                 self.plan = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for plan: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for plan: {e}"));
                 self
             }
             pub fn specs<T>(mut self, value: T) -> Self
@@ -2733,9 +2393,7 @@ pub mod types {
             {
                 self.specs = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for specs: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for specs: {e}"));
                 self
             }
         }
@@ -2760,10 +2418,8 @@ pub mod types {
         }
         #[derive(Clone, Debug)]
         pub struct SkuPlan {
-            committed_days: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
+            committed_days:
+                ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
             currency: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
@@ -2772,26 +2428,18 @@ pub mod types {
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
             >,
-            is_active: ::std::result::Result<
-                ::std::option::Option<bool>,
-                ::std::string::String,
-            >,
+            is_active: ::std::result::Result<::std::option::Option<bool>, ::std::string::String>,
             location: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
             >,
-            sku_item_price_id: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
+            sku_item_price_id:
+                ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
             sku_type: ::std::result::Result<
                 ::std::option::Option<crate::types::PlanSkuType>,
                 ::std::string::String,
             >,
-            unit_price: ::std::result::Result<
-                ::std::option::Option<f64>,
-                ::std::string::String,
-            >,
+            unit_price: ::std::result::Result<::std::option::Option<f64>, ::std::string::String>,
         }
         impl ::std::default::Default for SkuPlan {
             fn default() -> Self {
@@ -2813,13 +2461,9 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<i64>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.committed_days = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for committed_days: {e}"
-                        )
-                    });
+                self.committed_days = value.try_into().map_err(|e| {
+                    format!("error converting supplied value for committed_days: {e}")
+                });
                 self
             }
             pub fn currency<T>(mut self, value: T) -> Self
@@ -2829,9 +2473,7 @@ pub mod types {
             {
                 self.currency = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for currency: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for currency: {e}"));
                 self
             }
             pub fn description<T>(mut self, value: T) -> Self
@@ -2841,9 +2483,7 @@ pub mod types {
             {
                 self.description = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for description: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for description: {e}"));
                 self
             }
             pub fn is_active<T>(mut self, value: T) -> Self
@@ -2853,9 +2493,7 @@ pub mod types {
             {
                 self.is_active = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for is_active: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for is_active: {e}"));
                 self
             }
             pub fn location<T>(mut self, value: T) -> Self
@@ -2865,9 +2503,7 @@ pub mod types {
             {
                 self.location = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for location: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for location: {e}"));
                 self
             }
             pub fn sku_item_price_id<T>(mut self, value: T) -> Self
@@ -2875,27 +2511,19 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<i64>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.sku_item_price_id = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for sku_item_price_id: {e}"
-                        )
-                    });
+                self.sku_item_price_id = value.try_into().map_err(|e| {
+                    format!("error converting supplied value for sku_item_price_id: {e}")
+                });
                 self
             }
             pub fn sku_type<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<crate::types::PlanSkuType>,
-                >,
+                T: ::std::convert::TryInto<::std::option::Option<crate::types::PlanSkuType>>,
                 T::Error: ::std::fmt::Display,
             {
                 self.sku_type = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for sku_type: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for sku_type: {e}"));
                 self
             }
             pub fn unit_price<T>(mut self, value: T) -> Self
@@ -2905,9 +2533,7 @@ pub mod types {
             {
                 self.unit_price = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for unit_price: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for unit_price: {e}"));
                 self
             }
         }
@@ -2948,58 +2574,30 @@ pub mod types {
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
             >,
-            cpu: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            ephemeral_storage: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            gpu: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
+            cpu: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
+            ephemeral_storage:
+                ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
+            gpu: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
             gpu_card_type: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
             >,
-            gpu_memory: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            is_active: ::std::result::Result<
-                ::std::option::Option<bool>,
-                ::std::string::String,
-            >,
-            is_free: ::std::result::Result<
-                ::std::option::Option<bool>,
-                ::std::string::String,
-            >,
-            local_storage_in_gb: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            memory: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
+            gpu_memory: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
+            is_active: ::std::result::Result<::std::option::Option<bool>, ::std::string::String>,
+            is_free: ::std::result::Result<::std::option::Option<bool>, ::std::string::String>,
+            local_storage_in_gb:
+                ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
+            memory: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
             name: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
             >,
-            no_of_nodes: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
+            no_of_nodes: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
             series: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
             >,
-            sku_id: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
+            sku_id: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
             sku_type: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
@@ -3039,9 +2637,7 @@ pub mod types {
             {
                 self.category = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for category: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for category: {e}"));
                 self
             }
             pub fn cpu<T>(mut self, value: T) -> Self
@@ -3051,9 +2647,7 @@ pub mod types {
             {
                 self.cpu = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for cpu: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for cpu: {e}"));
                 self
             }
             pub fn ephemeral_storage<T>(mut self, value: T) -> Self
@@ -3061,13 +2655,9 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<i64>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.ephemeral_storage = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for ephemeral_storage: {e}"
-                        )
-                    });
+                self.ephemeral_storage = value.try_into().map_err(|e| {
+                    format!("error converting supplied value for ephemeral_storage: {e}")
+                });
                 self
             }
             pub fn gpu<T>(mut self, value: T) -> Self
@@ -3077,9 +2667,7 @@ pub mod types {
             {
                 self.gpu = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for gpu: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for gpu: {e}"));
                 self
             }
             pub fn gpu_card_type<T>(mut self, value: T) -> Self
@@ -3089,9 +2677,7 @@ pub mod types {
             {
                 self.gpu_card_type = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for gpu_card_type: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for gpu_card_type: {e}"));
                 self
             }
             pub fn gpu_memory<T>(mut self, value: T) -> Self
@@ -3101,9 +2687,7 @@ pub mod types {
             {
                 self.gpu_memory = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for gpu_memory: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for gpu_memory: {e}"));
                 self
             }
             pub fn is_active<T>(mut self, value: T) -> Self
@@ -3113,9 +2697,7 @@ pub mod types {
             {
                 self.is_active = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for is_active: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for is_active: {e}"));
                 self
             }
             pub fn is_free<T>(mut self, value: T) -> Self
@@ -3125,9 +2707,7 @@ pub mod types {
             {
                 self.is_free = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for is_free: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for is_free: {e}"));
                 self
             }
             pub fn local_storage_in_gb<T>(mut self, value: T) -> Self
@@ -3135,13 +2715,9 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<i64>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.local_storage_in_gb = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for local_storage_in_gb: {e}"
-                        )
-                    });
+                self.local_storage_in_gb = value.try_into().map_err(|e| {
+                    format!("error converting supplied value for local_storage_in_gb: {e}")
+                });
                 self
             }
             pub fn memory<T>(mut self, value: T) -> Self
@@ -3151,9 +2727,7 @@ pub mod types {
             {
                 self.memory = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for memory: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for memory: {e}"));
                 self
             }
             pub fn name<T>(mut self, value: T) -> Self
@@ -3163,9 +2737,7 @@ pub mod types {
             {
                 self.name = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for name: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for name: {e}"));
                 self
             }
             pub fn no_of_nodes<T>(mut self, value: T) -> Self
@@ -3175,9 +2747,7 @@ pub mod types {
             {
                 self.no_of_nodes = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for no_of_nodes: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for no_of_nodes: {e}"));
                 self
             }
             pub fn series<T>(mut self, value: T) -> Self
@@ -3187,9 +2757,7 @@ pub mod types {
             {
                 self.series = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for series: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for series: {e}"));
                 self
             }
             pub fn sku_id<T>(mut self, value: T) -> Self
@@ -3199,9 +2767,7 @@ pub mod types {
             {
                 self.sku_id = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for sku_id: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for sku_id: {e}"));
                 self
             }
             pub fn sku_type<T>(mut self, value: T) -> Self
@@ -3211,9 +2777,7 @@ pub mod types {
             {
                 self.sku_type = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for sku_type: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for sku_type: {e}"));
                 self
             }
             pub fn variant<T>(mut self, value: T) -> Self
@@ -3223,9 +2787,7 @@ pub mod types {
             {
                 self.variant = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for variant: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for variant: {e}"));
                 self
             }
         }
@@ -3278,14 +2840,8 @@ pub mod types {
         }
         #[derive(Clone, Debug)]
         pub struct TrainingCluster {
-            available_cpu: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            available_gpu: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
+            available_cpu: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
+            available_gpu: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
             available_memory: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
@@ -3302,14 +2858,10 @@ pub mod types {
                 ::std::option::Option<super::ClusterCreator>,
                 ::std::string::String,
             >,
-            has_floating_ip: ::std::result::Result<
-                ::std::option::Option<bool>,
-                ::std::string::String,
-            >,
-            has_local_storage: ::std::result::Result<
-                ::std::option::Option<bool>,
-                ::std::string::String,
-            >,
+            has_floating_ip:
+                ::std::result::Result<::std::option::Option<bool>, ::std::string::String>,
+            has_local_storage:
+                ::std::result::Result<::std::option::Option<bool>, ::std::string::String>,
             id: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
             image_pull_policy: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
@@ -3319,38 +2871,27 @@ pub mod types {
                 ::std::option::Option<super::ImageVersion>,
                 ::std::string::String,
             >,
-            local_storage_per_node: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
+            local_storage_per_node:
+                ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
             name: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
             >,
-            no_of_nodes: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            private_cloud_id: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
+            no_of_nodes: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
+            private_cloud_id:
+                ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
             private_cloud_name: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
             >,
-            reserve_ip: ::std::result::Result<
-                ::std::vec::Vec<super::ReservedIp>,
-                ::std::string::String,
-            >,
+            reserve_ip:
+                ::std::result::Result<::std::vec::Vec<super::ReservedIp>, ::std::string::String>,
             sku_details: ::std::result::Result<
                 ::std::option::Option<super::SkuDetails>,
                 ::std::string::String,
             >,
-            ssh_keys: ::std::result::Result<
-                ::std::vec::Vec<super::ClusterSshKey>,
-                ::std::string::String,
-            >,
+            ssh_keys:
+                ::std::result::Result<::std::vec::Vec<super::ClusterSshKey>, ::std::string::String>,
             ssh_public_ip: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
@@ -3359,22 +2900,14 @@ pub mod types {
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
             >,
-            total_cpu: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            total_gpu: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
+            total_cpu: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
+            total_gpu: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
             total_memory: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
             >,
-            worker_nodes: ::std::result::Result<
-                ::std::vec::Vec<super::WorkerNode>,
-                ::std::string::String,
-            >,
+            worker_nodes:
+                ::std::result::Result<::std::vec::Vec<super::WorkerNode>, ::std::string::String>,
         }
         impl ::std::default::Default for TrainingCluster {
             fn default() -> Self {
@@ -3415,9 +2948,7 @@ pub mod types {
             {
                 self.available_cpu = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for available_cpu: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for available_cpu: {e}"));
                 self
             }
             pub fn available_gpu<T>(mut self, value: T) -> Self
@@ -3427,9 +2958,7 @@ pub mod types {
             {
                 self.available_gpu = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for available_gpu: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for available_gpu: {e}"));
                 self
             }
             pub fn available_memory<T>(mut self, value: T) -> Self
@@ -3437,41 +2966,31 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.available_memory = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for available_memory: {e}"
-                        )
-                    });
+                self.available_memory = value.try_into().map_err(|e| {
+                    format!("error converting supplied value for available_memory: {e}")
+                });
                 self
             }
             pub fn clone_data<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<super::ClusterCloneData>,
-                >,
+                T: ::std::convert::TryInto<::std::option::Option<super::ClusterCloneData>>,
                 T::Error: ::std::fmt::Display,
             {
                 self.clone_data = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for clone_data: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for clone_data: {e}"));
                 self
             }
             pub fn created_at<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<
-                    ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
-                >,
+                        ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+                    >,
                 T::Error: ::std::fmt::Display,
             {
                 self.created_at = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for created_at: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for created_at: {e}"));
                 self
             }
             pub fn created_by<T>(mut self, value: T) -> Self
@@ -3481,9 +3000,7 @@ pub mod types {
             {
                 self.created_by = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for created_by: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for created_by: {e}"));
                 self
             }
             pub fn has_floating_ip<T>(mut self, value: T) -> Self
@@ -3491,13 +3008,9 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<bool>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.has_floating_ip = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for has_floating_ip: {e}"
-                        )
-                    });
+                self.has_floating_ip = value.try_into().map_err(|e| {
+                    format!("error converting supplied value for has_floating_ip: {e}")
+                });
                 self
             }
             pub fn has_local_storage<T>(mut self, value: T) -> Self
@@ -3505,13 +3018,9 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<bool>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.has_local_storage = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for has_local_storage: {e}"
-                        )
-                    });
+                self.has_local_storage = value.try_into().map_err(|e| {
+                    format!("error converting supplied value for has_local_storage: {e}")
+                });
                 self
             }
             pub fn id<T>(mut self, value: T) -> Self
@@ -3529,13 +3038,9 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.image_pull_policy = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for image_pull_policy: {e}"
-                        )
-                    });
+                self.image_pull_policy = value.try_into().map_err(|e| {
+                    format!("error converting supplied value for image_pull_policy: {e}")
+                });
                 self
             }
             pub fn image_version<T>(mut self, value: T) -> Self
@@ -3545,9 +3050,7 @@ pub mod types {
             {
                 self.image_version = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for image_version: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for image_version: {e}"));
                 self
             }
             pub fn local_storage_per_node<T>(mut self, value: T) -> Self
@@ -3555,13 +3058,9 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<i64>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.local_storage_per_node = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for local_storage_per_node: {e}"
-                        )
-                    });
+                self.local_storage_per_node = value.try_into().map_err(|e| {
+                    format!("error converting supplied value for local_storage_per_node: {e}")
+                });
                 self
             }
             pub fn name<T>(mut self, value: T) -> Self
@@ -3571,9 +3070,7 @@ pub mod types {
             {
                 self.name = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for name: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for name: {e}"));
                 self
             }
             pub fn no_of_nodes<T>(mut self, value: T) -> Self
@@ -3583,9 +3080,7 @@ pub mod types {
             {
                 self.no_of_nodes = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for no_of_nodes: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for no_of_nodes: {e}"));
                 self
             }
             pub fn private_cloud_id<T>(mut self, value: T) -> Self
@@ -3593,13 +3088,9 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<i64>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.private_cloud_id = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for private_cloud_id: {e}"
-                        )
-                    });
+                self.private_cloud_id = value.try_into().map_err(|e| {
+                    format!("error converting supplied value for private_cloud_id: {e}")
+                });
                 self
             }
             pub fn private_cloud_name<T>(mut self, value: T) -> Self
@@ -3607,13 +3098,9 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.private_cloud_name = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for private_cloud_name: {e}"
-                        )
-                    });
+                self.private_cloud_name = value.try_into().map_err(|e| {
+                    format!("error converting supplied value for private_cloud_name: {e}")
+                });
                 self
             }
             pub fn reserve_ip<T>(mut self, value: T) -> Self
@@ -3623,9 +3110,7 @@ pub mod types {
             {
                 self.reserve_ip = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for reserve_ip: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for reserve_ip: {e}"));
                 self
             }
             pub fn sku_details<T>(mut self, value: T) -> Self
@@ -3635,9 +3120,7 @@ pub mod types {
             {
                 self.sku_details = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for sku_details: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for sku_details: {e}"));
                 self
             }
             pub fn ssh_keys<T>(mut self, value: T) -> Self
@@ -3647,9 +3130,7 @@ pub mod types {
             {
                 self.ssh_keys = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for ssh_keys: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for ssh_keys: {e}"));
                 self
             }
             pub fn ssh_public_ip<T>(mut self, value: T) -> Self
@@ -3659,9 +3140,7 @@ pub mod types {
             {
                 self.ssh_public_ip = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for ssh_public_ip: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for ssh_public_ip: {e}"));
                 self
             }
             pub fn status<T>(mut self, value: T) -> Self
@@ -3671,9 +3150,7 @@ pub mod types {
             {
                 self.status = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for status: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for status: {e}"));
                 self
             }
             pub fn total_cpu<T>(mut self, value: T) -> Self
@@ -3683,9 +3160,7 @@ pub mod types {
             {
                 self.total_cpu = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for total_cpu: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for total_cpu: {e}"));
                 self
             }
             pub fn total_gpu<T>(mut self, value: T) -> Self
@@ -3695,9 +3170,7 @@ pub mod types {
             {
                 self.total_gpu = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for total_gpu: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for total_gpu: {e}"));
                 self
             }
             pub fn total_memory<T>(mut self, value: T) -> Self
@@ -3707,9 +3180,7 @@ pub mod types {
             {
                 self.total_memory = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for total_memory: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for total_memory: {e}"));
                 self
             }
             pub fn worker_nodes<T>(mut self, value: T) -> Self
@@ -3719,9 +3190,7 @@ pub mod types {
             {
                 self.worker_nodes = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for worker_nodes: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for worker_nodes: {e}"));
                 self
             }
         }
@@ -3797,18 +3266,12 @@ pub mod types {
         pub struct ConversionError(::std::borrow::Cow<'static, str>);
         impl ::std::error::Error for ConversionError {}
         impl ::std::fmt::Display for ConversionError {
-            fn fmt(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> Result<(), ::std::fmt::Error> {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> Result<(), ::std::fmt::Error> {
                 ::std::fmt::Display::fmt(&self.0, f)
             }
         }
         impl ::std::fmt::Debug for ConversionError {
-            fn fmt(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> Result<(), ::std::fmt::Error> {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> Result<(), ::std::fmt::Error> {
                 ::std::fmt::Debug::fmt(&self.0, f)
             }
         }
@@ -4112,7 +3575,9 @@ impl Client {
         #[cfg(not(target_arch = "wasm32"))]
         let client = {
             let dur = ::std::time::Duration::from_secs(60u64);
-            reqwest::ClientBuilder::new().connect_timeout(dur).timeout(dur)
+            reqwest::ClientBuilder::new()
+                .connect_timeout(dur)
+                .timeout(dur)
         };
         #[cfg(target_arch = "wasm32")]
         let client = reqwest::ClientBuilder::new();
@@ -4155,188 +3620,189 @@ const _: () = {
     fn assert_client_hooks()
     where
         Client: ClientHooks<crate::auth::Credentials>,
-    {}
+    {
+    }
 };
 impl Client {
     /**List training clusters
 
-Lists the project's training clusters in the given location, one page at a time.
+    Lists the project's training clusters in the given location, one page at a time.
 
-Sends a `GET` request to `/distributed_jobs_v2/cluster/`
+    Sends a `GET` request to `/distributed_jobs_v2/cluster/`
 
-Arguments:
-- `active_iam`: Id of the IAM account to act as, to reach a contact person's account (the `id` from `GET /users/iam-accounts/`).
-- `location`: Region the cluster lives in.
-- `page_no`: Page number to return.
-- `per_page`: Number of clusters per page.
-- `project_id`: Project the cluster belongs to.
-```ignore
-let response = client.list_clusters()
-    .active_iam(active_iam)
-    .location(location)
-    .page_no(page_no)
-    .per_page(per_page)
-    .project_id(project_id)
-    .send()
-    .await;
-```*/
+    Arguments:
+    - `active_iam`: Id of the IAM account to act as, to reach a contact person's account (the `id` from `GET /users/iam-accounts/`).
+    - `location`: Region the cluster lives in.
+    - `page_no`: Page number to return.
+    - `per_page`: Number of clusters per page.
+    - `project_id`: Project the cluster belongs to.
+    ```ignore
+    let response = client.list_clusters()
+        .active_iam(active_iam)
+        .location(location)
+        .page_no(page_no)
+        .per_page(per_page)
+        .project_id(project_id)
+        .send()
+        .await;
+    ```*/
     pub fn list_clusters(&self) -> builder::ListClusters<'_> {
         builder::ListClusters::new(self)
     }
     /**Create a training cluster
 
-Creates a training cluster (Slurm or NeMo image) with the given node type, plan and number of nodes.
+    Creates a training cluster (Slurm or NeMo image) with the given node type, plan and number of nodes.
 
-Sends a `POST` request to `/distributed_jobs_v2/cluster/`
+    Sends a `POST` request to `/distributed_jobs_v2/cluster/`
 
-Arguments:
-- `active_iam`: Id of the IAM account to act as, to reach a contact person's account (the `id` from `GET /users/iam-accounts/`).
-- `location`: Region the cluster lives in.
-- `project_id`: Project the cluster belongs to.
-- `body`
-```ignore
-let response = client.create_cluster()
-    .active_iam(active_iam)
-    .location(location)
-    .project_id(project_id)
-    .body(body)
-    .send()
-    .await;
-```*/
+    Arguments:
+    - `active_iam`: Id of the IAM account to act as, to reach a contact person's account (the `id` from `GET /users/iam-accounts/`).
+    - `location`: Region the cluster lives in.
+    - `project_id`: Project the cluster belongs to.
+    - `body`
+    ```ignore
+    let response = client.create_cluster()
+        .active_iam(active_iam)
+        .location(location)
+        .project_id(project_id)
+        .body(body)
+        .send()
+        .await;
+    ```*/
     pub fn create_cluster(&self) -> builder::CreateCluster<'_> {
         builder::CreateCluster::new(self)
     }
     /**List training cluster plans
 
-Lists the node types and price plans available for training clusters. Plan prices (`sku_item_price_id`) are region-specific.
+    Lists the node types and price plans available for training clusters. Plan prices (`sku_item_price_id`) are region-specific.
 
-Sends a `GET` request to `/distributed_jobs_v2/cluster/plans/`
+    Sends a `GET` request to `/distributed_jobs_v2/cluster/plans/`
 
-Arguments:
-- `active_iam`: Id of the IAM account to act as, to reach a contact person's account (the `id` from `GET /users/iam-accounts/`).
-- `location`: Region the cluster lives in.
-- `project_id`: Project the cluster belongs to.
-- `variant`: Cluster variant to list plans for (e.g. `e2e`; allowed values are not documented).
-```ignore
-let response = client.list_plans()
-    .active_iam(active_iam)
-    .location(location)
-    .project_id(project_id)
-    .variant(variant)
-    .send()
-    .await;
-```*/
+    Arguments:
+    - `active_iam`: Id of the IAM account to act as, to reach a contact person's account (the `id` from `GET /users/iam-accounts/`).
+    - `location`: Region the cluster lives in.
+    - `project_id`: Project the cluster belongs to.
+    - `variant`: Cluster variant to list plans for (e.g. `e2e`; allowed values are not documented).
+    ```ignore
+    let response = client.list_plans()
+        .active_iam(active_iam)
+        .location(location)
+        .project_id(project_id)
+        .variant(variant)
+        .send()
+        .await;
+    ```*/
     pub fn list_plans(&self) -> builder::ListPlans<'_> {
         builder::ListPlans::new(self)
     }
     /**Get a training cluster
 
-Returns one training cluster.
+    Returns one training cluster.
 
-Sends a `GET` request to `/distributed_jobs_v2/cluster/{cluster_id}/`
+    Sends a `GET` request to `/distributed_jobs_v2/cluster/{cluster_id}/`
 
-Arguments:
-- `cluster_id`: Id of the training cluster.
-- `active_iam`: Id of the IAM account to act as, to reach a contact person's account (the `id` from `GET /users/iam-accounts/`).
-- `location`: Region the cluster lives in.
-- `project_id`: Project the cluster belongs to.
-```ignore
-let response = client.get_cluster()
-    .cluster_id(cluster_id)
-    .active_iam(active_iam)
-    .location(location)
-    .project_id(project_id)
-    .send()
-    .await;
-```*/
+    Arguments:
+    - `cluster_id`: Id of the training cluster.
+    - `active_iam`: Id of the IAM account to act as, to reach a contact person's account (the `id` from `GET /users/iam-accounts/`).
+    - `location`: Region the cluster lives in.
+    - `project_id`: Project the cluster belongs to.
+    ```ignore
+    let response = client.get_cluster()
+        .cluster_id(cluster_id)
+        .active_iam(active_iam)
+        .location(location)
+        .project_id(project_id)
+        .send()
+        .await;
+    ```*/
     pub fn get_cluster(&self) -> builder::GetCluster<'_> {
         builder::GetCluster::new(self)
     }
     /**Run an action on a training cluster
 
-Performs one action on the cluster, selected by `action`; each action
-reads only its own fields:
+    Performs one action on the cluster, selected by `action`; each action
+    reads only its own fields:
 
-- `update_ssh_keys`: `ssh_key_ids`
-- `update_image`: `image_version_id`
-- `restart_workers`, `restart_cluster`: no extra field
-- `scale_cluster`: `additional_nodes` (nodes to add)
-- `attach_ip`: `reserved_ip_id`
-- `detach_ip`: `reserved_ip_id`, `ip_type`
-- `add_security_group`: `security_groups_ids`
-- `remove_security_group`: `security_group_id`
+    - `update_ssh_keys`: `ssh_key_ids`
+    - `update_image`: `image_version_id`
+    - `restart_workers`, `restart_cluster`: no extra field
+    - `scale_cluster`: `additional_nodes` (nodes to add)
+    - `attach_ip`: `reserved_ip_id`
+    - `detach_ip`: `reserved_ip_id`, `ip_type`
+    - `add_security_group`: `security_groups_ids`
+    - `remove_security_group`: `security_group_id`
 
-What `data` holds depends on the action: the cluster for the first five,
-a reserved-IP object for `attach_ip`, an empty object for `detach_ip`
-and a confirmation string for the security-group actions.
+    What `data` holds depends on the action: the cluster for the first five,
+    a reserved-IP object for `attach_ip`, an empty object for `detach_ip`
+    and a confirmation string for the security-group actions.
 
 
-Sends a `PUT` request to `/distributed_jobs_v2/cluster/{cluster_id}/`
+    Sends a `PUT` request to `/distributed_jobs_v2/cluster/{cluster_id}/`
 
-Arguments:
-- `cluster_id`: Id of the training cluster.
-- `active_iam`: Id of the IAM account to act as, to reach a contact person's account (the `id` from `GET /users/iam-accounts/`).
-- `location`: Region the cluster lives in.
-- `project_id`: Project the cluster belongs to.
-- `body`
-```ignore
-let response = client.update_cluster()
-    .cluster_id(cluster_id)
-    .active_iam(active_iam)
-    .location(location)
-    .project_id(project_id)
-    .body(body)
-    .send()
-    .await;
-```*/
+    Arguments:
+    - `cluster_id`: Id of the training cluster.
+    - `active_iam`: Id of the IAM account to act as, to reach a contact person's account (the `id` from `GET /users/iam-accounts/`).
+    - `location`: Region the cluster lives in.
+    - `project_id`: Project the cluster belongs to.
+    - `body`
+    ```ignore
+    let response = client.update_cluster()
+        .cluster_id(cluster_id)
+        .active_iam(active_iam)
+        .location(location)
+        .project_id(project_id)
+        .body(body)
+        .send()
+        .await;
+    ```*/
     pub fn update_cluster(&self) -> builder::UpdateCluster<'_> {
         builder::UpdateCluster::new(self)
     }
     /**Delete a training cluster
 
-Deletes the cluster.
+    Deletes the cluster.
 
-Sends a `DELETE` request to `/distributed_jobs_v2/cluster/{cluster_id}/`
+    Sends a `DELETE` request to `/distributed_jobs_v2/cluster/{cluster_id}/`
 
-Arguments:
-- `cluster_id`: Id of the training cluster.
-- `active_iam`: Id of the IAM account to act as, to reach a contact person's account (the `id` from `GET /users/iam-accounts/`).
-- `location`: Region the cluster lives in.
-- `project_id`: Project the cluster belongs to.
-```ignore
-let response = client.delete_cluster()
-    .cluster_id(cluster_id)
-    .active_iam(active_iam)
-    .location(location)
-    .project_id(project_id)
-    .send()
-    .await;
-```*/
+    Arguments:
+    - `cluster_id`: Id of the training cluster.
+    - `active_iam`: Id of the IAM account to act as, to reach a contact person's account (the `id` from `GET /users/iam-accounts/`).
+    - `location`: Region the cluster lives in.
+    - `project_id`: Project the cluster belongs to.
+    ```ignore
+    let response = client.delete_cluster()
+        .cluster_id(cluster_id)
+        .active_iam(active_iam)
+        .location(location)
+        .project_id(project_id)
+        .send()
+        .await;
+    ```*/
     pub fn delete_cluster(&self) -> builder::DeleteCluster<'_> {
         builder::DeleteCluster::new(self)
     }
     /**List deployment images
 
-Lists the node images (with their versions) of one framework; an image version's id is the `image_version_id` of `create_cluster`.
+    Lists the node images (with their versions) of one framework; an image version's id is the `image_version_id` of `create_cluster`.
 
-Sends a `GET` request to `/distributed_jobs_v2/deployment_images/{framework}/`
+    Sends a `GET` request to `/distributed_jobs_v2/deployment_images/{framework}/`
 
-Arguments:
-- `framework`: Framework whose images to list (allowed values are not documented; the example image has framework `Slurm`, slug `ubuntu-slurm`).
-- `active_iam`: Id of the IAM account to act as, to reach a contact person's account (the `id` from `GET /users/iam-accounts/`).
-- `job_type`: Must be the same value as the `framework` path segment.
-- `location`: Region the cluster lives in.
-- `project_id`: Project the cluster belongs to.
-```ignore
-let response = client.list_images()
-    .framework(framework)
-    .active_iam(active_iam)
-    .job_type(job_type)
-    .location(location)
-    .project_id(project_id)
-    .send()
-    .await;
-```*/
+    Arguments:
+    - `framework`: Framework whose images to list (allowed values are not documented; the example image has framework `Slurm`, slug `ubuntu-slurm`).
+    - `active_iam`: Id of the IAM account to act as, to reach a contact person's account (the `id` from `GET /users/iam-accounts/`).
+    - `job_type`: Must be the same value as the `framework` path segment.
+    - `location`: Region the cluster lives in.
+    - `project_id`: Project the cluster belongs to.
+    ```ignore
+    let response = client.list_images()
+        .framework(framework)
+        .active_iam(active_iam)
+        .job_type(job_type)
+        .location(location)
+        .project_id(project_id)
+        .send()
+        .await;
+    ```*/
     pub fn list_images(&self) -> builder::ListImages<'_> {
         builder::ListImages::new(self)
     }
@@ -4347,12 +3813,12 @@ pub mod builder {
     use super::types;
     #[allow(unused_imports)]
     use super::{
-        encode_path, ByteStream, ClientInfo, ClientHooks, Error, OperationInfo,
-        RequestBuilderExt, ResponseValue,
+        ByteStream, ClientHooks, ClientInfo, Error, OperationInfo, RequestBuilderExt,
+        ResponseValue, encode_path,
     };
     /**Builder for [`Client::list_clusters`]
 
-[`Client::list_clusters`]: super::Client::list_clusters*/
+    [`Client::list_clusters`]: super::Client::list_clusters*/
     #[derive(Debug, Clone)]
     pub struct ListClusters<'a> {
         client: &'a super::Client,
@@ -4387,12 +3853,9 @@ pub mod builder {
         where
             V: std::convert::TryInto<crate::types::Location>,
         {
-            self.location = value
-                .try_into()
-                .map_err(|_| {
-                    "conversion to `crate :: types :: Location` for location failed"
-                        .to_string()
-                });
+            self.location = value.try_into().map_err(|_| {
+                "conversion to `crate :: types :: Location` for location failed".to_string()
+            });
             self
         }
         pub fn page_no<V>(mut self, value: V) -> Self
@@ -4428,7 +3891,14 @@ pub mod builder {
         pub async fn send(
             self,
         ) -> Result<ResponseValue<types::ClusterListResponse>, Error<types::E2eError>> {
-            let Self { client, active_iam, location, page_no, per_page, project_id } = self;
+            let Self {
+                client,
+                active_iam,
+                location,
+                page_no,
+                per_page,
+                project_id,
+            } = self;
             let active_iam = active_iam.map_err(Error::InvalidRequest)?;
             let location = location.map_err(Error::InvalidRequest)?;
             let page_no = page_no.map_err(Error::InvalidRequest)?;
@@ -4436,13 +3906,10 @@ pub mod builder {
             let project_id = project_id.map_err(Error::InvalidRequest)?;
             let url = format!("{}/distributed_jobs_v2/cluster/", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -4451,11 +3918,17 @@ pub mod builder {
                     ::reqwest::header::ACCEPT,
                     ::reqwest::header::HeaderValue::from_static("application/json"),
                 )
-                .query(&progenitor_client::QueryParam::new("active_iam", &active_iam))
+                .query(&progenitor_client::QueryParam::new(
+                    "active_iam",
+                    &active_iam,
+                ))
                 .query(&progenitor_client::QueryParam::new("location", &location))
                 .query(&progenitor_client::QueryParam::new("page_no", &page_no))
                 .query(&progenitor_client::QueryParam::new("per_page", &per_page))
-                .query(&progenitor_client::QueryParam::new("project_id", &project_id))
+                .query(&progenitor_client::QueryParam::new(
+                    "project_id",
+                    &project_id,
+                ))
                 .headers(header_map)
                 .build()?;
             let info = OperationInfo {
@@ -4467,27 +3940,19 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                400u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                401u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                400u16 => Err(Error::ErrorResponse(
+                    ResponseValue::from_response(response).await?,
+                )),
+                401u16 => Err(Error::ErrorResponse(
+                    ResponseValue::from_response(response).await?,
+                )),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
     }
     /**Builder for [`Client::create_cluster`]
 
-[`Client::create_cluster`]: super::Client::create_cluster*/
+    [`Client::create_cluster`]: super::Client::create_cluster*/
     #[derive(Debug, Clone)]
     pub struct CreateCluster<'a> {
         client: &'a super::Client,
@@ -4520,12 +3985,9 @@ pub mod builder {
         where
             V: std::convert::TryInto<crate::types::Location>,
         {
-            self.location = value
-                .try_into()
-                .map_err(|_| {
-                    "conversion to `crate :: types :: Location` for location failed"
-                        .to_string()
-                });
+            self.location = value.try_into().map_err(|_| {
+                "conversion to `crate :: types :: Location` for location failed".to_string()
+            });
             self
         }
         pub fn project_id<V>(mut self, value: V) -> Self
@@ -4540,25 +4002,21 @@ pub mod builder {
         pub fn body<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<types::CreateClusterRequest>,
-            <V as std::convert::TryInto<
-                types::CreateClusterRequest,
-            >>::Error: std::fmt::Display,
+            <V as std::convert::TryInto<types::CreateClusterRequest>>::Error: std::fmt::Display,
         {
-            self.body = value
-                .try_into()
-                .map(From::from)
-                .map_err(|s| {
-                    format!(
-                        "conversion to `CreateClusterRequest` for body failed: {}", s
-                    )
-                });
+            self.body = value.try_into().map(From::from).map_err(|s| {
+                format!(
+                    "conversion to `CreateClusterRequest` for body failed: {}",
+                    s
+                )
+            });
             self
         }
         pub fn body_map<F>(mut self, f: F) -> Self
         where
             F: std::ops::FnOnce(
-                types::builder::CreateClusterRequest,
-            ) -> types::builder::CreateClusterRequest,
+                    types::builder::CreateClusterRequest,
+                ) -> types::builder::CreateClusterRequest,
         {
             self.body = self.body.map(f);
             self
@@ -4567,24 +4025,25 @@ pub mod builder {
         pub async fn send(
             self,
         ) -> Result<ResponseValue<types::ClusterResponse>, Error<types::E2eError>> {
-            let Self { client, active_iam, location, project_id, body } = self;
+            let Self {
+                client,
+                active_iam,
+                location,
+                project_id,
+                body,
+            } = self;
             let active_iam = active_iam.map_err(Error::InvalidRequest)?;
             let location = location.map_err(Error::InvalidRequest)?;
             let project_id = project_id.map_err(Error::InvalidRequest)?;
             let body = body
-                .and_then(|v| {
-                    types::CreateClusterRequest::try_from(v).map_err(|e| e.to_string())
-                })
+                .and_then(|v| types::CreateClusterRequest::try_from(v).map_err(|e| e.to_string()))
                 .map_err(Error::InvalidRequest)?;
             let url = format!("{}/distributed_jobs_v2/cluster/", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -4594,9 +4053,15 @@ pub mod builder {
                     ::reqwest::header::HeaderValue::from_static("application/json"),
                 )
                 .json(&body)
-                .query(&progenitor_client::QueryParam::new("active_iam", &active_iam))
+                .query(&progenitor_client::QueryParam::new(
+                    "active_iam",
+                    &active_iam,
+                ))
                 .query(&progenitor_client::QueryParam::new("location", &location))
-                .query(&progenitor_client::QueryParam::new("project_id", &project_id))
+                .query(&progenitor_client::QueryParam::new(
+                    "project_id",
+                    &project_id,
+                ))
                 .headers(header_map)
                 .build()?;
             let info = OperationInfo {
@@ -4608,27 +4073,19 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 201u16 => ResponseValue::from_response(response).await,
-                400u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                401u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                400u16 => Err(Error::ErrorResponse(
+                    ResponseValue::from_response(response).await?,
+                )),
+                401u16 => Err(Error::ErrorResponse(
+                    ResponseValue::from_response(response).await?,
+                )),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
     }
     /**Builder for [`Client::list_plans`]
 
-[`Client::list_plans`]: super::Client::list_plans*/
+    [`Client::list_plans`]: super::Client::list_plans*/
     #[derive(Debug, Clone)]
     pub struct ListPlans<'a> {
         client: &'a super::Client,
@@ -4661,12 +4118,9 @@ pub mod builder {
         where
             V: std::convert::TryInto<crate::types::Location>,
         {
-            self.location = value
-                .try_into()
-                .map_err(|_| {
-                    "conversion to `crate :: types :: Location` for location failed"
-                        .to_string()
-                });
+            self.location = value.try_into().map_err(|_| {
+                "conversion to `crate :: types :: Location` for location failed".to_string()
+            });
             self
         }
         pub fn project_id<V>(mut self, value: V) -> Self
@@ -4682,32 +4136,32 @@ pub mod builder {
         where
             V: std::convert::TryInto<::std::string::String>,
         {
-            self.variant = value
-                .try_into()
-                .map_err(|_| {
-                    "conversion to `:: std :: string :: String` for variant failed"
-                        .to_string()
-                });
+            self.variant = value.try_into().map_err(|_| {
+                "conversion to `:: std :: string :: String` for variant failed".to_string()
+            });
             self
         }
         ///Sends a `GET` request to `/distributed_jobs_v2/cluster/plans/`
         pub async fn send(
             self,
         ) -> Result<ResponseValue<types::PlanListResponse>, Error<types::E2eError>> {
-            let Self { client, active_iam, location, project_id, variant } = self;
+            let Self {
+                client,
+                active_iam,
+                location,
+                project_id,
+                variant,
+            } = self;
             let active_iam = active_iam.map_err(Error::InvalidRequest)?;
             let location = location.map_err(Error::InvalidRequest)?;
             let project_id = project_id.map_err(Error::InvalidRequest)?;
             let variant = variant.map_err(Error::InvalidRequest)?;
             let url = format!("{}/distributed_jobs_v2/cluster/plans/", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -4716,9 +4170,15 @@ pub mod builder {
                     ::reqwest::header::ACCEPT,
                     ::reqwest::header::HeaderValue::from_static("application/json"),
                 )
-                .query(&progenitor_client::QueryParam::new("active_iam", &active_iam))
+                .query(&progenitor_client::QueryParam::new(
+                    "active_iam",
+                    &active_iam,
+                ))
                 .query(&progenitor_client::QueryParam::new("location", &location))
-                .query(&progenitor_client::QueryParam::new("project_id", &project_id))
+                .query(&progenitor_client::QueryParam::new(
+                    "project_id",
+                    &project_id,
+                ))
                 .query(&progenitor_client::QueryParam::new("variant", &variant))
                 .headers(header_map)
                 .build()?;
@@ -4731,27 +4191,19 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                400u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                401u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                400u16 => Err(Error::ErrorResponse(
+                    ResponseValue::from_response(response).await?,
+                )),
+                401u16 => Err(Error::ErrorResponse(
+                    ResponseValue::from_response(response).await?,
+                )),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
     }
     /**Builder for [`Client::get_cluster`]
 
-[`Client::get_cluster`]: super::Client::get_cluster*/
+    [`Client::get_cluster`]: super::Client::get_cluster*/
     #[derive(Debug, Clone)]
     pub struct GetCluster<'a> {
         client: &'a super::Client,
@@ -4793,12 +4245,9 @@ pub mod builder {
         where
             V: std::convert::TryInto<crate::types::Location>,
         {
-            self.location = value
-                .try_into()
-                .map_err(|_| {
-                    "conversion to `crate :: types :: Location` for location failed"
-                        .to_string()
-                });
+            self.location = value.try_into().map_err(|_| {
+                "conversion to `crate :: types :: Location` for location failed".to_string()
+            });
             self
         }
         pub fn project_id<V>(mut self, value: V) -> Self
@@ -4814,23 +4263,27 @@ pub mod builder {
         pub async fn send(
             self,
         ) -> Result<ResponseValue<types::ClusterResponse>, Error<types::E2eError>> {
-            let Self { client, cluster_id, active_iam, location, project_id } = self;
+            let Self {
+                client,
+                cluster_id,
+                active_iam,
+                location,
+                project_id,
+            } = self;
             let cluster_id = cluster_id.map_err(Error::InvalidRequest)?;
             let active_iam = active_iam.map_err(Error::InvalidRequest)?;
             let location = location.map_err(Error::InvalidRequest)?;
             let project_id = project_id.map_err(Error::InvalidRequest)?;
             let url = format!(
-                "{}/distributed_jobs_v2/cluster/{}/", client.baseurl, encode_path(&
-                cluster_id.to_string()),
+                "{}/distributed_jobs_v2/cluster/{}/",
+                client.baseurl,
+                encode_path(&cluster_id.to_string()),
             );
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -4839,9 +4292,15 @@ pub mod builder {
                     ::reqwest::header::ACCEPT,
                     ::reqwest::header::HeaderValue::from_static("application/json"),
                 )
-                .query(&progenitor_client::QueryParam::new("active_iam", &active_iam))
+                .query(&progenitor_client::QueryParam::new(
+                    "active_iam",
+                    &active_iam,
+                ))
                 .query(&progenitor_client::QueryParam::new("location", &location))
-                .query(&progenitor_client::QueryParam::new("project_id", &project_id))
+                .query(&progenitor_client::QueryParam::new(
+                    "project_id",
+                    &project_id,
+                ))
                 .headers(header_map)
                 .build()?;
             let info = OperationInfo {
@@ -4853,27 +4312,19 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                400u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                401u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                400u16 => Err(Error::ErrorResponse(
+                    ResponseValue::from_response(response).await?,
+                )),
+                401u16 => Err(Error::ErrorResponse(
+                    ResponseValue::from_response(response).await?,
+                )),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
     }
     /**Builder for [`Client::update_cluster`]
 
-[`Client::update_cluster`]: super::Client::update_cluster*/
+    [`Client::update_cluster`]: super::Client::update_cluster*/
     #[derive(Debug, Clone)]
     pub struct UpdateCluster<'a> {
         client: &'a super::Client,
@@ -4917,12 +4368,9 @@ pub mod builder {
         where
             V: std::convert::TryInto<crate::types::Location>,
         {
-            self.location = value
-                .try_into()
-                .map_err(|_| {
-                    "conversion to `crate :: types :: Location` for location failed"
-                        .to_string()
-                });
+            self.location = value.try_into().map_err(|_| {
+                "conversion to `crate :: types :: Location` for location failed".to_string()
+            });
             self
         }
         pub fn project_id<V>(mut self, value: V) -> Self
@@ -4937,25 +4385,21 @@ pub mod builder {
         pub fn body<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<types::ClusterActionRequest>,
-            <V as std::convert::TryInto<
-                types::ClusterActionRequest,
-            >>::Error: std::fmt::Display,
+            <V as std::convert::TryInto<types::ClusterActionRequest>>::Error: std::fmt::Display,
         {
-            self.body = value
-                .try_into()
-                .map(From::from)
-                .map_err(|s| {
-                    format!(
-                        "conversion to `ClusterActionRequest` for body failed: {}", s
-                    )
-                });
+            self.body = value.try_into().map(From::from).map_err(|s| {
+                format!(
+                    "conversion to `ClusterActionRequest` for body failed: {}",
+                    s
+                )
+            });
             self
         }
         pub fn body_map<F>(mut self, f: F) -> Self
         where
             F: std::ops::FnOnce(
-                types::builder::ClusterActionRequest,
-            ) -> types::builder::ClusterActionRequest,
+                    types::builder::ClusterActionRequest,
+                ) -> types::builder::ClusterActionRequest,
         {
             self.body = self.body.map(f);
             self
@@ -4963,32 +4407,32 @@ pub mod builder {
         ///Sends a `PUT` request to `/distributed_jobs_v2/cluster/{cluster_id}/`
         pub async fn send(
             self,
-        ) -> Result<
-            ResponseValue<types::ClusterActionResponse>,
-            Error<types::E2eError>,
-        > {
-            let Self { client, cluster_id, active_iam, location, project_id, body } = self;
+        ) -> Result<ResponseValue<types::ClusterActionResponse>, Error<types::E2eError>> {
+            let Self {
+                client,
+                cluster_id,
+                active_iam,
+                location,
+                project_id,
+                body,
+            } = self;
             let cluster_id = cluster_id.map_err(Error::InvalidRequest)?;
             let active_iam = active_iam.map_err(Error::InvalidRequest)?;
             let location = location.map_err(Error::InvalidRequest)?;
             let project_id = project_id.map_err(Error::InvalidRequest)?;
             let body = body
-                .and_then(|v| {
-                    types::ClusterActionRequest::try_from(v).map_err(|e| e.to_string())
-                })
+                .and_then(|v| types::ClusterActionRequest::try_from(v).map_err(|e| e.to_string()))
                 .map_err(Error::InvalidRequest)?;
             let url = format!(
-                "{}/distributed_jobs_v2/cluster/{}/", client.baseurl, encode_path(&
-                cluster_id.to_string()),
+                "{}/distributed_jobs_v2/cluster/{}/",
+                client.baseurl,
+                encode_path(&cluster_id.to_string()),
             );
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -4998,9 +4442,15 @@ pub mod builder {
                     ::reqwest::header::HeaderValue::from_static("application/json"),
                 )
                 .json(&body)
-                .query(&progenitor_client::QueryParam::new("active_iam", &active_iam))
+                .query(&progenitor_client::QueryParam::new(
+                    "active_iam",
+                    &active_iam,
+                ))
                 .query(&progenitor_client::QueryParam::new("location", &location))
-                .query(&progenitor_client::QueryParam::new("project_id", &project_id))
+                .query(&progenitor_client::QueryParam::new(
+                    "project_id",
+                    &project_id,
+                ))
                 .headers(header_map)
                 .build()?;
             let info = OperationInfo {
@@ -5012,27 +4462,19 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                400u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                401u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                400u16 => Err(Error::ErrorResponse(
+                    ResponseValue::from_response(response).await?,
+                )),
+                401u16 => Err(Error::ErrorResponse(
+                    ResponseValue::from_response(response).await?,
+                )),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
     }
     /**Builder for [`Client::delete_cluster`]
 
-[`Client::delete_cluster`]: super::Client::delete_cluster*/
+    [`Client::delete_cluster`]: super::Client::delete_cluster*/
     #[derive(Debug, Clone)]
     pub struct DeleteCluster<'a> {
         client: &'a super::Client,
@@ -5074,12 +4516,9 @@ pub mod builder {
         where
             V: std::convert::TryInto<crate::types::Location>,
         {
-            self.location = value
-                .try_into()
-                .map_err(|_| {
-                    "conversion to `crate :: types :: Location` for location failed"
-                        .to_string()
-                });
+            self.location = value.try_into().map_err(|_| {
+                "conversion to `crate :: types :: Location` for location failed".to_string()
+            });
             self
         }
         pub fn project_id<V>(mut self, value: V) -> Self
@@ -5094,27 +4533,28 @@ pub mod builder {
         ///Sends a `DELETE` request to `/distributed_jobs_v2/cluster/{cluster_id}/`
         pub async fn send(
             self,
-        ) -> Result<
-            ResponseValue<types::DeleteClusterResponse>,
-            Error<types::E2eError>,
-        > {
-            let Self { client, cluster_id, active_iam, location, project_id } = self;
+        ) -> Result<ResponseValue<types::DeleteClusterResponse>, Error<types::E2eError>> {
+            let Self {
+                client,
+                cluster_id,
+                active_iam,
+                location,
+                project_id,
+            } = self;
             let cluster_id = cluster_id.map_err(Error::InvalidRequest)?;
             let active_iam = active_iam.map_err(Error::InvalidRequest)?;
             let location = location.map_err(Error::InvalidRequest)?;
             let project_id = project_id.map_err(Error::InvalidRequest)?;
             let url = format!(
-                "{}/distributed_jobs_v2/cluster/{}/", client.baseurl, encode_path(&
-                cluster_id.to_string()),
+                "{}/distributed_jobs_v2/cluster/{}/",
+                client.baseurl,
+                encode_path(&cluster_id.to_string()),
             );
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -5123,9 +4563,15 @@ pub mod builder {
                     ::reqwest::header::ACCEPT,
                     ::reqwest::header::HeaderValue::from_static("application/json"),
                 )
-                .query(&progenitor_client::QueryParam::new("active_iam", &active_iam))
+                .query(&progenitor_client::QueryParam::new(
+                    "active_iam",
+                    &active_iam,
+                ))
                 .query(&progenitor_client::QueryParam::new("location", &location))
-                .query(&progenitor_client::QueryParam::new("project_id", &project_id))
+                .query(&progenitor_client::QueryParam::new(
+                    "project_id",
+                    &project_id,
+                ))
                 .headers(header_map)
                 .build()?;
             let info = OperationInfo {
@@ -5137,27 +4583,19 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                400u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                401u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                400u16 => Err(Error::ErrorResponse(
+                    ResponseValue::from_response(response).await?,
+                )),
+                401u16 => Err(Error::ErrorResponse(
+                    ResponseValue::from_response(response).await?,
+                )),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
     }
     /**Builder for [`Client::list_images`]
 
-[`Client::list_images`]: super::Client::list_images*/
+    [`Client::list_images`]: super::Client::list_images*/
     #[derive(Debug, Clone)]
     pub struct ListImages<'a> {
         client: &'a super::Client,
@@ -5182,12 +4620,9 @@ pub mod builder {
         where
             V: std::convert::TryInto<::std::string::String>,
         {
-            self.framework = value
-                .try_into()
-                .map_err(|_| {
-                    "conversion to `:: std :: string :: String` for framework failed"
-                        .to_string()
-                });
+            self.framework = value.try_into().map_err(|_| {
+                "conversion to `:: std :: string :: String` for framework failed".to_string()
+            });
             self
         }
         pub fn active_iam<V>(mut self, value: V) -> Self
@@ -5204,24 +4639,18 @@ pub mod builder {
         where
             V: std::convert::TryInto<::std::string::String>,
         {
-            self.job_type = value
-                .try_into()
-                .map_err(|_| {
-                    "conversion to `:: std :: string :: String` for job_type failed"
-                        .to_string()
-                });
+            self.job_type = value.try_into().map_err(|_| {
+                "conversion to `:: std :: string :: String` for job_type failed".to_string()
+            });
             self
         }
         pub fn location<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<crate::types::Location>,
         {
-            self.location = value
-                .try_into()
-                .map_err(|_| {
-                    "conversion to `crate :: types :: Location` for location failed"
-                        .to_string()
-                });
+            self.location = value.try_into().map_err(|_| {
+                "conversion to `crate :: types :: Location` for location failed".to_string()
+            });
             self
         }
         pub fn project_id<V>(mut self, value: V) -> Self
@@ -5236,28 +4665,31 @@ pub mod builder {
         ///Sends a `GET` request to `/distributed_jobs_v2/deployment_images/{framework}/`
         pub async fn send(
             self,
-        ) -> Result<
-            ResponseValue<types::DeploymentImageListResponse>,
-            Error<types::E2eError>,
-        > {
-            let Self { client, framework, active_iam, job_type, location, project_id } = self;
+        ) -> Result<ResponseValue<types::DeploymentImageListResponse>, Error<types::E2eError>>
+        {
+            let Self {
+                client,
+                framework,
+                active_iam,
+                job_type,
+                location,
+                project_id,
+            } = self;
             let framework = framework.map_err(Error::InvalidRequest)?;
             let active_iam = active_iam.map_err(Error::InvalidRequest)?;
             let job_type = job_type.map_err(Error::InvalidRequest)?;
             let location = location.map_err(Error::InvalidRequest)?;
             let project_id = project_id.map_err(Error::InvalidRequest)?;
             let url = format!(
-                "{}/distributed_jobs_v2/deployment_images/{}/", client.baseurl,
-                encode_path(& framework.to_string()),
+                "{}/distributed_jobs_v2/deployment_images/{}/",
+                client.baseurl,
+                encode_path(&framework.to_string()),
             );
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -5266,10 +4698,16 @@ pub mod builder {
                     ::reqwest::header::ACCEPT,
                     ::reqwest::header::HeaderValue::from_static("application/json"),
                 )
-                .query(&progenitor_client::QueryParam::new("active_iam", &active_iam))
+                .query(&progenitor_client::QueryParam::new(
+                    "active_iam",
+                    &active_iam,
+                ))
                 .query(&progenitor_client::QueryParam::new("job_type", &job_type))
                 .query(&progenitor_client::QueryParam::new("location", &location))
-                .query(&progenitor_client::QueryParam::new("project_id", &project_id))
+                .query(&progenitor_client::QueryParam::new(
+                    "project_id",
+                    &project_id,
+                ))
                 .headers(header_map)
                 .build()?;
             let info = OperationInfo {
@@ -5281,20 +4719,12 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                400u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                401u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                400u16 => Err(Error::ErrorResponse(
+                    ResponseValue::from_response(response).await?,
+                )),
+                401u16 => Err(Error::ErrorResponse(
+                    ResponseValue::from_response(response).await?,
+                )),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -5304,3 +4734,6 @@ pub mod builder {
 pub mod prelude {
     pub use self::super::Client;
 }
+/// Array query parameters sent comma-joined (`style: form, explode: false`), by
+/// operation id; the crate's hooks join progenitor's repeated pairs accordingly.
+pub const COMMA_JOINED_QUERY_PARAMS: &[(&str, &str)] = &[];

@@ -39,13 +39,16 @@ pub use gpucloud_core::{BuildError, CredentialError, Secret};
 /// The production endpoint.
 pub const DEFAULT_BASE_URL: &str = "https://api.e2enetworks.com/myaccount/api/v1/gpu";
 
-gpucloud_core::impl_client_hooks!(Client, auth::Credentials);
+gpucloud_core::impl_client_hooks!(Client, auth::Credentials, COMMA_JOINED_QUERY_PARAMS);
 
 impl Client {
     /// A client for `base_url` with E2E's two credentials, over rustls, with gpucloud's default
     /// timeouts. Fails, naming the problem but never a secret, if the URL is not an absolute
     /// http(s) URL.
-    pub fn from_credentials(base_url: &str, credentials: auth::Credentials) -> Result<Self, BuildError> {
+    pub fn from_credentials(
+        base_url: &str,
+        credentials: auth::Credentials,
+    ) -> Result<Self, BuildError> {
         let http = gpucloud_core::http_client_builder(gpucloud_core::USER_AGENT).build()?;
         Self::from_parts(base_url, http, credentials)
     }

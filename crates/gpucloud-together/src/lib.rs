@@ -40,7 +40,7 @@ pub use gpucloud_core::{BuildError, CredentialError, Secret};
 /// The production endpoint.
 pub const DEFAULT_BASE_URL: &str = "https://api.together.ai/v1";
 
-gpucloud_core::impl_client_hooks!(Client, auth::Credentials);
+gpucloud_core::impl_client_hooks!(Client, auth::Credentials, COMMA_JOINED_QUERY_PARAMS);
 
 impl Client {
     /// A client for `base_url` that authenticates with `api_key`, over rustls, with gpucloud's

@@ -34,7 +34,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             println!("[{:>5.0}s] {}", p.elapsed.as_secs_f64(), p.cluster.state);
         })
         .await?;
-    println!("login node: {:?}", ready.nodes.first().and_then(|n| n.public_ip.clone()));
+    println!(
+        "login node: {:?}",
+        ready.nodes.first().and_then(|n| n.public_ip.clone())
+    );
 
     client.delete(&ready.id).await?;
     println!("deleted {}", ready.id);

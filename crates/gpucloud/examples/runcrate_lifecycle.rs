@@ -6,13 +6,18 @@
 //! ```
 //! Re-running with the same `IDEMPOTENCY_KEY` finds the cluster instead of starting another.
 
-use gpucloud::{ClusterClient, ClusterSize, ClusterSpec, RuncrateConfig, RuncrateOptions, SoftwareStack, WaitOptions};
+use gpucloud::{
+    ClusterClient, ClusterSize, ClusterSpec, RuncrateConfig, RuncrateOptions, SoftwareStack,
+    WaitOptions,
+};
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let name = args.next().unwrap_or_else(|| "gpucloud-example".into());
-    let offer_id = args.next().ok_or("usage: runcrate_lifecycle NAME OFFER_ID")?;
+    let offer_id = args
+        .next()
+        .ok_or("usage: runcrate_lifecycle NAME OFFER_ID")?;
 
     let client = ClusterClient::runcrate(RuncrateConfig::from_env()?)?;
     let spec = ClusterSpec::new(name, ClusterSize::Nodes(2))
@@ -29,17 +34,27 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     let ready = client
         .wait_until_ready(&created.cluster.id, &WaitOptions::default(), |p| {
-            println!("[{:>5.0}s] {} ({} nodes reachable)", p.elapsed.as_secs_f64(), p.cluster.state, p.cluster.nodes_reachable());
+            println!(
+                "[{:>5.0}s] {} ({} nodes reachable)",
+                p.elapsed.as_secs_f64(),
+                p.cluster.state,
+                p.cluster.nodes_reachable()
+            );
         })
         .await?;
     for node in &ready.nodes {
         println!("{}", node.ssh_command.as_deref().unwrap_or("(no ssh yet)"));
     }
     if let Some(price) = &ready.price {
-        println!("billing {:.2} {}/hour since up_at", price.per_hour, price.currency);
+        println!(
+            "billing {:.2} {}/hour since up_at",
+            price.per_hour, price.currency
+        );
     }
     match client.delete(&ready.id).await {
-        Err(gpucloud::Error::Unsupported { .. }) => println!("terminate {} from the Runcrate dashboard", ready.id),
+        Err(gpucloud::Error::Unsupported { .. }) => {
+            println!("terminate {} from the Runcrate dashboard", ready.id)
+        }
         other => other?,
     }
     Ok(())

@@ -5,7 +5,9 @@
 //! ```
 //! Set `TOGETHER_BASE_URL` to aim it at a proxy or a simulator.
 
-use gpucloud::{ClusterClient, ClusterSize, ClusterSpec, TogetherConfig, TogetherOptions, WaitOptions};
+use gpucloud::{
+    ClusterClient, ClusterSize, ClusterSpec, TogetherConfig, TogetherOptions, WaitOptions,
+};
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -18,15 +20,26 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let spec = ClusterSpec::new(name, ClusterSize::Gpus(8))
         .with_gpu_model("H100_SXM")
         .with_region(region)
-        .with_options(TogetherOptions { nvidia_version_id, ..Default::default() });
+        .with_options(TogetherOptions {
+            nvidia_version_id,
+            ..Default::default()
+        });
 
     println!("{}", client.plan(&spec)?);
     let created = client.create(&spec).await?;
-    println!("{:?}: cluster {} ({} POST)", created.outcome, created.cluster.id, created.attempts);
+    println!(
+        "{:?}: cluster {} ({} POST)",
+        created.outcome, created.cluster.id, created.attempts
+    );
 
     let ready = client
         .wait_until_ready(&created.cluster.id, &WaitOptions::default(), |p| {
-            println!("[{:>5.0}s] {} {}", p.elapsed.as_secs_f64(), p.cluster.state, p.cluster.phase.as_deref().unwrap_or(""));
+            println!(
+                "[{:>5.0}s] {} {}",
+                p.elapsed.as_secs_f64(),
+                p.cluster.state,
+                p.cluster.phase.as_deref().unwrap_or("")
+            );
         })
         .await?;
     for node in &ready.nodes {

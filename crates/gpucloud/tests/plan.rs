@@ -49,7 +49,6 @@ async fn together_plan_is_the_create_request() {
     let body = json!({
         "cluster_name": "train-42", "gpu_type": "H100_SXM", "num_gpus": 16, "region": "us-central-8",
         "billing_type": "ON_DEMAND", "nvidia_version_id": "cuda-12.8-driver-570",
-        "auto_scaled": false, "install_traefik": false,
     });
     assert_eq!(plan.body, body);
     let shown = plan.to_string();

@@ -40,8 +40,6 @@ fn expected_body() -> Value {
         "region": "us-central-8",
         "billing_type": "ON_DEMAND",
         "nvidia_version_id": "cuda-12.8-driver-570",
-        "auto_scaled": false,
-        "install_traefik": false,
     })
 }
 

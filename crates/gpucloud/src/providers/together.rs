@@ -270,7 +270,7 @@ pub fn create_request(spec: &ClusterSpec) -> Result<types::GpuClusterCreateReque
         .num_preemptible_gpus(options.num_preemptible_gpus.map(i64::from))
         .num_reserved_gpus(options.num_reserved_gpus.map(i64::from))
         .project_id(options.project_id.clone())
-        .install_traefik(options.install_traefik)
+        .install_traefik(options.install_traefik.then_some(true))
         .slurm_image(options.slurm_image.clone());
     builder = match &spec.billing {
         Billing::OnDemand => builder.billing_type(BillingType::OnDemand),
@@ -323,7 +323,7 @@ pub fn validate(request: &types::GpuClusterCreateRequest) -> Result<(), Error> {
     if request.region.trim().is_empty() {
         return Err(invalid("region", "must not be empty", CREATE_DOC));
     }
-    if request.auto_scale == Some(true) || request.auto_scaled {
+    if request.auto_scale == Some(true) || request.auto_scaled == Some(true) {
         match request.auto_scale_max_gpus {
             None => {
                 return Err(invalid(
