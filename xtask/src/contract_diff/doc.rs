@@ -1,0 +1,282 @@
+//! One side of a diff: the document tree, `$ref` resolution, and content hashes.
+//!
+//! Every `$ref` is checked when the document is loaded, so an unresolved or external reference
+//! fails the run (exit 2) with the file and the pointer of the `$ref`, instead of silently hiding
+//! part of the contract; after that, resolution cannot fail.
+//!
+//! The content hash identifies a subtree *with everything it references*, ignoring names and
+//! documentation. Equal hashes mean the two sides say the same thing, so the walk can skip them;
+//! this is what makes a renamed or inlined component "no change" cheaply.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
+
+use anyhow::{Result, bail};
+use serde_json::Value;
+
+use super::openapi31;
+use crate::spec::SpecFile;
+
+/// A loaded, normalised spec.
+#[derive(Debug)]
+pub struct Doc {
+    /// How messages name it: a path, or `REV:path`.
+    pub name: String,
+    pub tree: Value,
+    /// The input was OpenAPI 3.1 (normalised to 3.0 in memory).
+    pub was_31: bool,
+    /// Content hashes of `$ref` targets (by pointer) and of inline nodes (by address).
+    hashes: RefCell<HashMap<HashKey, u64>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum HashKey {
+    Pointer(String),
+    Address(usize),
+}
+
+/// Keys that never change what a message may contain.
+fn is_documentation(key: &str) -> bool {
+    matches!(
+        key,
+        "description" | "summary" | "example" | "examples" | "externalDocs" | "title" | "tags"
+    ) || (key.starts_with("x-") && key != "x-extensible-enum")
+}
+
+impl Doc {
+    /// Normalises and checks a parsed spec.
+    pub fn new(spec: SpecFile, name: String) -> Result<Doc> {
+        let mut tree = spec.tree;
+        let version = tree
+            .get("openapi")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+        if !(version.starts_with("3.0") || version.starts_with("3.1")) {
+            bail!("{name}: at /openapi: version {version:?} is not OpenAPI 3.0 or 3.1");
+        }
+        let was_31 = openapi31::normalise(&mut tree);
+        check_refs(&name, &tree, &tree, &mut String::new())?;
+        Ok(Doc {
+            name,
+            tree,
+            was_31,
+            hashes: RefCell::new(HashMap::new()),
+        })
+    }
+
+    /// Follows `value`'s `$ref` chain; returns the target and its pointer (or `value` and `ptr`).
+    pub fn resolve<'a>(&'a self, value: &'a Value, ptr: &str) -> (&'a Value, String) {
+        let (mut value, mut ptr) = (value, ptr.to_string());
+        // Chains are checked for loops at load time; the bound is a second safety net.
+        for _ in 0..64 {
+            let Some(target) = ref_target(value) else {
+                break;
+            };
+            match self.tree.pointer(&target) {
+                Some(next) => {
+                    value = next;
+                    ptr = target;
+                }
+                None => break,
+            }
+        }
+        (value, ptr)
+    }
+
+    /// The value at `ptr`, resolved.
+    pub fn at(&self, ptr: &str) -> Option<(&Value, String)> {
+        self.tree.pointer(ptr).map(|v| self.resolve(v, ptr))
+    }
+
+    /// Content hash of `value` with its references followed.
+    pub fn hash(&self, value: &Value) -> u64 {
+        self.hash_inner(value, &mut Vec::new(), &mut false)
+    }
+
+    fn hash_inner(&self, value: &Value, stack: &mut Vec<String>, cyclic: &mut bool) -> u64 {
+        if let Some(target) = ref_target(value) {
+            if let Some(h) = self.hashes.borrow().get(&HashKey::Pointer(target.clone())) {
+                return *h;
+            }
+            if stack.contains(&target) {
+                *cyclic = true;
+                let mut h = DefaultHasher::new();
+                ("cycle", &target).hash(&mut h);
+                return h.finish();
+            }
+            let Some(next) = self.tree.pointer(&target) else {
+                return 0;
+            };
+            stack.push(target.clone());
+            let mut inner = false;
+            let h = self.hash_inner(next, stack, &mut inner);
+            stack.pop();
+            if inner {
+                *cyclic = true;
+            } else {
+                self.hashes.borrow_mut().insert(HashKey::Pointer(target), h);
+            }
+            return h;
+        }
+        let address = HashKey::Address(value as *const Value as usize);
+        if let Some(h) = self.hashes.borrow().get(&address) {
+            return *h;
+        }
+        let mut h = DefaultHasher::new();
+        let mut inner = false;
+        match value {
+            Value::Object(map) => {
+                "object".hash(&mut h);
+                let mut keys: Vec<&String> = map.keys().filter(|k| !is_documentation(k)).collect();
+                keys.sort();
+                for key in keys {
+                    key.hash(&mut h);
+                    self.hash_inner(&map[key], stack, &mut inner).hash(&mut h);
+                }
+            }
+            Value::Array(items) => {
+                ("array", items.len()).hash(&mut h);
+                for item in items {
+                    self.hash_inner(item, stack, &mut inner).hash(&mut h);
+                }
+            }
+            other => other.to_string().hash(&mut h),
+        }
+        let result = h.finish();
+        if inner {
+            *cyclic = true;
+        } else if matches!(value, Value::Object(_) | Value::Array(_)) {
+            self.hashes.borrow_mut().insert(address, result);
+        }
+        result
+    }
+}
+
+/// The JSON pointer a `{"$ref": "#/…"}` object points at.
+pub fn ref_target(value: &Value) -> Option<String> {
+    let reference = value.get("$ref")?.as_str()?;
+    let fragment = reference.strip_prefix('#')?;
+    Some(percent_decode(fragment))
+}
+
+/// The last token of a `$ref` (the component name), for matching renamed `oneOf` branches.
+pub fn ref_name(value: &Value) -> Option<&str> {
+    value.get("$ref")?.as_str()?.rsplit('/').next()
+}
+
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && i + 2 < bytes.len()
+            && let Some(b) = std::str::from_utf8(&bytes[i + 1..i + 3])
+                .ok()
+                .and_then(|hex| u8::from_str_radix(hex, 16).ok())
+        {
+            out.push(b);
+            i += 3;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Fails on the first `$ref` that is external, dangling, or part of a pure reference loop.
+fn check_refs(name: &str, root: &Value, value: &Value, ptr: &mut String) -> Result<()> {
+    match value {
+        Value::Object(map) => {
+            if let Some(reference) = map.get("$ref") {
+                let text = reference.as_str().unwrap_or_default();
+                let Some(target) = ref_target(value) else {
+                    bail!(
+                        "{name}: at {ptr}/$ref: unsupported $ref {text:?} (only references inside the document, `#/…`)"
+                    );
+                };
+                let mut seen = vec![target.clone()];
+                let mut current = root.pointer(&target);
+                while let Some(next) = current.and_then(ref_target) {
+                    if seen.contains(&next) {
+                        bail!("{name}: at {ptr}/$ref: $ref {text:?} is a loop of references");
+                    }
+                    seen.push(next.clone());
+                    current = root.pointer(&next);
+                }
+                if current.is_none() {
+                    bail!(
+                        "{name}: at {ptr}/$ref: unresolved $ref {text:?} ({} does not exist)",
+                        seen.last().map(String::as_str).unwrap_or_default()
+                    );
+                }
+            }
+            for (key, child) in map {
+                let len = ptr.len();
+                ptr.push('/');
+                ptr.push_str(&crate::spec::escape_pointer_token(key));
+                check_refs(name, root, child, ptr)?;
+                ptr.truncate(len);
+            }
+        }
+        Value::Array(items) => {
+            for (i, child) in items.iter().enumerate() {
+                let len = ptr.len();
+                ptr.push_str(&format!("/{i}"));
+                check_refs(name, root, child, ptr)?;
+                ptr.truncate(len);
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use std::path::Path;
+
+    fn doc(text: &str) -> Result<Doc> {
+        let spec = SpecFile::parse(Path::new("t.yaml"), text)?;
+        Doc::new(spec, "t.yaml".into())
+    }
+
+    #[test]
+    fn unresolved_ref_names_file_and_pointer() {
+        let err = doc("openapi: 3.0.3\npaths:\n  /a:\n    get:\n      parameters:\n        - $ref: '#/components/parameters/Nope'\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("t.yaml: at /paths/~1a/get/parameters/0/$ref: unresolved $ref"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn renamed_component_hashes_equal() {
+        let d = doc("openapi: 3.0.3\ncomponents:\n  schemas:\n    A: {type: object, description: a, properties: {x: {$ref: '#/components/schemas/S'}}}\n    B: {type: object, properties: {x: {$ref: '#/components/schemas/T'}}}\n    S: {type: string, enum: [a]}\n    T: {type: string, enum: [a], title: other}\n").unwrap();
+        let a = d.tree.pointer("/components/schemas/A").unwrap();
+        let b = d.tree.pointer("/components/schemas/B").unwrap();
+        assert_eq!(d.hash(a), d.hash(b));
+        assert_ne!(d.hash(a), d.hash(&json!({"type": "object"})));
+    }
+
+    #[test]
+    fn cycles_hash_and_resolve() {
+        let d = doc("openapi: 3.0.3\ncomponents:\n  schemas:\n    N: {type: object, properties: {next: {$ref: '#/components/schemas/N'}}}\n").unwrap();
+        let n = d.tree.pointer("/components/schemas/N").unwrap();
+        assert_eq!(d.hash(n), d.hash(n));
+        let (_, ptr) = d.resolve(&n["properties"]["next"], "/x");
+        assert_eq!(ptr, "/components/schemas/N");
+    }
+
+    #[test]
+    fn percent_decoding() {
+        assert_eq!(percent_decode("/paths/~1a%7Bid%7D"), "/paths/~1a{id}");
+    }
+}

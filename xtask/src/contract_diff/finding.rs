@@ -1,0 +1,206 @@
+//! What a comparison produces: a [`Change`] (a rule, where, and how it moves the set of valid
+//! messages) and the [`Finding`] it becomes once the level table has judged it.
+//!
+//! Levels are never set per rule. A rule states its *effect* on the set of valid values at its
+//! location; [`level`] turns (direction, effect, guard) into ERR/WARN/INFO with one small table,
+//! the model oasdiff adopted in v1.30 (CONTRACT-DIFF.md §4.1): narrowing breaks the side that
+//! *sends* (requests), widening breaks the side that *receives* (responses), incomparable breaks
+//! both, unknown asks a human.
+
+use serde::Serialize;
+
+use crate::spec::sha256_hex;
+
+/// How bad a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum Level {
+    #[serde(rename = "INFO")]
+    Info,
+    #[serde(rename = "WARN")]
+    Warn,
+    #[serde(rename = "ERR")]
+    Err,
+}
+
+impl Level {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Info => "INFO",
+            Level::Warn => "WARN",
+            Level::Err => "ERR",
+        }
+    }
+
+    /// Parses `ERR`, `WARN`, `INFO` (any case).
+    pub fn parse(text: &str) -> Option<Level> {
+        match text.to_ascii_uppercase().as_str() {
+            "ERR" | "ERROR" => Some(Level::Err),
+            "WARN" | "WARNING" => Some(Level::Warn),
+            "INFO" => Some(Level::Info),
+            _ => None,
+        }
+    }
+}
+
+/// Who sends the value a change is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    /// The client sends it (parameters, request bodies, credentials).
+    Request,
+    /// The server sends it (response bodies and headers, status codes).
+    Response,
+    /// Neither: the existence of operations and specs.
+    None,
+}
+
+impl Direction {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Direction::Request => "request",
+            Direction::Response => "response",
+            Direction::None => "none",
+        }
+    }
+}
+
+/// How a change moves the set of values (or operations, credentials) that are valid at its
+/// location.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    /// More values are valid than before.
+    Widen,
+    /// Fewer values are valid than before.
+    Narrow,
+    /// Some values became valid and others invalid (a type swap).
+    Incomparable,
+    /// The spec does not say enough to decide (a pattern rewritten, a default changed).
+    Unknown,
+    /// No value changes validity (documentation, an optional field added).
+    None,
+}
+
+/// A circumstance that re-aims or neutralises an effect (oasdiff's "guards").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Guard {
+    /// The removed thing was `deprecated: true` in BASE: its removal was announced.
+    Deprecated,
+    /// The client chooses it (a response media type is picked by `Accept`).
+    Negotiated,
+    /// The change only touches error responses, which a client already treats as failures.
+    NonSuccess,
+    /// The property may be left out: tightening its nullability only breaks clients that send an
+    /// explicit `null` instead of omitting it (ours omit: `skip_serializing_if`).
+    Omittable,
+    /// The enum is open in the clients we generate (a named string enum gets an `Unknown(..)`
+    /// variant, see `codegen/open_enum.rs`), or marked `x-extensible-enum: true`.
+    OpenEnum,
+}
+
+/// The level table. Everything else in the diff only states facts.
+pub fn level(direction: Direction, effect: Effect, guard: Option<Guard>) -> Level {
+    match (guard, direction, effect) {
+        (Some(Guard::Deprecated), _, _) => Level::Info,
+        (Some(Guard::Negotiated | Guard::NonSuccess), _, Effect::Widen) => Level::Info,
+        // Explicit exception: a received enum that grows is WARN, not ERR, when the generated
+        // type keeps unknown values (strict clients of other generators still break).
+        (Some(Guard::OpenEnum), Direction::Response, Effect::Widen) => Level::Warn,
+        (Some(Guard::Omittable), Direction::Request, Effect::Narrow) => Level::Warn,
+        (_, _, Effect::Incomparable) => Level::Err,
+        (_, _, Effect::Unknown) => Level::Warn,
+        (_, _, Effect::None) => Level::Info,
+        (_, Direction::Response, Effect::Widen) => Level::Err,
+        (_, Direction::Response, Effect::Narrow) => Level::Info,
+        (_, Direction::Request | Direction::None, Effect::Narrow) => Level::Err,
+        (_, Direction::Request | Direction::None, Effect::Widen) => Level::Info,
+    }
+}
+
+/// One fact found by comparing BASE with REVISION, before judgement.
+#[derive(Debug, Clone)]
+pub struct Change {
+    pub id: String,
+    pub direction: Direction,
+    pub effect: Effect,
+    pub guard: Option<Guard>,
+    /// `METHOD /path` as written in REVISION (BASE for removals); empty for spec-wide changes.
+    pub operation: String,
+    /// JSON pointer into REVISION for things that exist there, into BASE for removals.
+    pub location: String,
+    /// `location` points into BASE (the thing is gone from REVISION).
+    pub in_base: bool,
+    /// The stable argument of the change (a property name, an enum value), hashed into the
+    /// fingerprint so two findings at one location stay apart while wording may change.
+    pub detail: String,
+    pub message: String,
+}
+
+/// A judged change, as printed.
+#[derive(Debug, Clone, Serialize)]
+pub struct Finding {
+    pub id: String,
+    pub level: Level,
+    pub direction: Direction,
+    pub operation: String,
+    pub location: String,
+    pub message: String,
+    pub fingerprint: String,
+}
+
+impl Change {
+    /// Judges the change with the level table.
+    pub fn into_finding(self) -> Finding {
+        let fingerprint = fingerprint(&self.id, &self.operation, &self.location, &self.detail);
+        Finding {
+            level: level(self.direction, self.effect, self.guard),
+            id: self.id,
+            direction: self.direction,
+            operation: self.operation,
+            location: self.location,
+            message: self.message,
+            fingerprint,
+        }
+    }
+}
+
+/// 12 hex characters of SHA-256 over the stable parts of a finding (never its message), so an
+/// acknowledgement survives rewording.
+pub fn fingerprint(id: &str, operation: &str, location: &str, detail: &str) -> String {
+    let text = format!("{id}\u{0}{operation}\u{0}{location}\u{0}{detail}");
+    sha256_hex(text.as_bytes())[..12].to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_follows_direction() {
+        let (req, resp, none) = (Direction::Request, Direction::Response, Direction::None);
+        assert_eq!(level(req, Effect::Narrow, None), Level::Err);
+        assert_eq!(level(req, Effect::Widen, None), Level::Info);
+        assert_eq!(level(resp, Effect::Widen, None), Level::Err);
+        assert_eq!(level(resp, Effect::Narrow, None), Level::Info);
+        assert_eq!(level(resp, Effect::Incomparable, None), Level::Err);
+        assert_eq!(level(req, Effect::Unknown, None), Level::Warn);
+        assert_eq!(
+            level(resp, Effect::Widen, Some(Guard::OpenEnum)),
+            Level::Warn
+        );
+        assert_eq!(
+            level(req, Effect::Widen, Some(Guard::OpenEnum)),
+            Level::Info
+        );
+        assert_eq!(
+            level(none, Effect::Narrow, Some(Guard::Deprecated)),
+            Level::Info
+        );
+    }
+
+    #[test]
+    fn fingerprint_ignores_message() {
+        let a = fingerprint("x", "GET /a", "/paths", "v");
+        assert_eq!(a.len(), 12);
+        assert_ne!(a, fingerprint("x", "GET /a", "/paths", "w"));
+    }
+}

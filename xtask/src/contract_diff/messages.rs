@@ -1,0 +1,312 @@
+//! Request bodies and responses: requiredness, media types, status codes, response headers, and
+//! the body schemas (walked with the direction they travel in).
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use super::emit::Loc;
+use super::finding::Direction;
+use super::operations::Operation;
+use super::rules::{Rule, Subject};
+use super::schema::{At, Walker};
+use super::schema_view::Schema;
+use crate::spec::escape_pointer_token;
+
+/// Media type → (media type object, pointer); keys lower-cased without parameters, so
+/// `application/json; charset=utf-8` is `application/json`.
+fn content<'v>(node: &'v Value, ptr: &str) -> BTreeMap<String, (&'v Value, String)> {
+    let mut out = BTreeMap::new();
+    if let Some(Value::Object(map)) = node.get("content") {
+        for (media, entry) in map {
+            let key = media
+                .split(';')
+                .next()
+                .unwrap_or(media)
+                .trim()
+                .to_ascii_lowercase();
+            out.insert(
+                key,
+                (
+                    entry,
+                    format!("{ptr}/content/{}", escape_pointer_token(media)),
+                ),
+            );
+        }
+    }
+    out
+}
+
+/// Compares the request bodies of two matched operations.
+pub fn compare_request_body<'a>(w: &mut Walker<'a, '_>, b: &Operation<'a>, r: &Operation<'a>) {
+    let body = |doc: &'a super::doc::Doc, op: &Operation<'a>| {
+        op.node
+            .get("requestBody")
+            .map(|v| doc.resolve(v, &format!("{}/requestBody", op.ptr)))
+    };
+    let required = |v: &Value| v.get("required").and_then(Value::as_bool) == Some(true);
+    match (body(w.base, b), body(w.rev, r)) {
+        (None, None) => {}
+        (None, Some((rv, rp))) => {
+            let (rule, what) = if required(rv) {
+                (Rule::NewRequiredBody, "required")
+            } else {
+                (Rule::NewOptionalBody, "optional")
+            };
+            w.out.rule(
+                rule,
+                None,
+                Loc::Rev(rp),
+                "",
+                format!("request body added ({what})"),
+            );
+        }
+        (Some((_, bp)), None) => w.out.rule(
+            Rule::RequestBodyRemoved,
+            None,
+            Loc::Base(bp),
+            "",
+            "request body removed".into(),
+        ),
+        (Some((bv, bp)), Some((rv, rp))) => {
+            match (required(bv), required(rv)) {
+                (false, true) => w.out.rule(
+                    Rule::RequestBodyBecameRequired,
+                    None,
+                    Loc::Rev(rp.clone()),
+                    "",
+                    "request body became required".into(),
+                ),
+                (true, false) => w.out.rule(
+                    Rule::RequestBodyBecameOptional,
+                    None,
+                    Loc::Rev(rp.clone()),
+                    "",
+                    "request body became optional".into(),
+                ),
+                _ => {}
+            }
+            let media = MediaRules {
+                added: Rule::RequestMediaTypeAdded,
+                removed: Rule::RequestMediaTypeRemoved,
+            };
+            compare_content(
+                w,
+                Direction::Request,
+                "request body",
+                &media,
+                (bv, &bp),
+                (rv, &rp),
+            );
+        }
+    }
+}
+
+/// The media-type rules of one direction (their guards come with the rule).
+struct MediaRules {
+    added: Rule,
+    removed: Rule,
+}
+
+fn compare_content<'a>(
+    w: &mut Walker<'a, '_>,
+    direction: Direction,
+    root: &str,
+    rules: &MediaRules,
+    (bv, bp): (&'a Value, &str),
+    (rv, rp): (&'a Value, &str),
+) {
+    let (bc, rc) = (content(bv, bp), content(rv, rp));
+    for (media, (bentry, bptr)) in &bc {
+        let Some((rentry, rptr)) = rc.get(media) else {
+            w.out.rule(
+                rules.removed,
+                None,
+                Loc::Base(bptr.clone()),
+                media,
+                format!("{root}: media type `{media}` removed"),
+            );
+            continue;
+        };
+        let (Some(bs), Some(rs)) = (bentry.get("schema"), rentry.get("schema")) else {
+            continue;
+        };
+        let at = At {
+            direction,
+            subject: Subject::Body,
+            root: if bc.len() > 1 {
+                format!("{root} ({media})")
+            } else {
+                root.to_string()
+            },
+            path: String::new(),
+            optional: false,
+        };
+        let bs = Schema::new(w.base, bs, &format!("{bptr}/schema"));
+        let rs = Schema::new(w.rev, rs, &format!("{rptr}/schema"));
+        w.compare(&at, &bs, &rs);
+    }
+    for (media, (_, rptr)) in &rc {
+        if !bc.contains_key(media) {
+            w.out.rule(
+                rules.added,
+                None,
+                Loc::Rev(rptr.clone()),
+                media,
+                format!("{root}: media type `{media}` added"),
+            );
+        }
+    }
+}
+
+fn responses<'a>(
+    doc: &'a super::doc::Doc,
+    op: &Operation<'a>,
+) -> BTreeMap<String, (&'a Value, String)> {
+    let mut out = BTreeMap::new();
+    if let Some(Value::Object(map)) = op.node.get("responses") {
+        for (status, v) in map {
+            let ptr = format!("{}/responses/{}", op.ptr, escape_pointer_token(status));
+            out.insert(status.to_ascii_uppercase(), doc.resolve(v, &ptr));
+        }
+    }
+    out
+}
+
+/// Compares the responses of two matched operations.
+pub fn compare_responses<'a>(w: &mut Walker<'a, '_>, b: &Operation<'a>, r: &Operation<'a>) {
+    let (br, rr) = (responses(w.base, b), responses(w.rev, r));
+    let success = |status: &str| status.starts_with('2');
+    for (status, (bv, bp)) in &br {
+        let Some((rv, rp)) = rr.get(status) else {
+            let rule = if success(status) {
+                Rule::SuccessStatusRemoved
+            } else {
+                Rule::NonSuccessStatusRemoved
+            };
+            w.out.rule(
+                rule,
+                None,
+                Loc::Base(bp.clone()),
+                status,
+                format!("response status {status} removed"),
+            );
+            continue;
+        };
+        let media = MediaRules {
+            added: Rule::ResponseMediaTypeAdded,
+            removed: Rule::ResponseMediaTypeRemoved,
+        };
+        let root = format!("response body ({status})");
+        compare_content(w, Direction::Response, &root, &media, (bv, bp), (rv, rp));
+        compare_headers(w, status, (bv, bp), (rv, rp));
+    }
+    for (status, (_, rp)) in &rr {
+        if !br.contains_key(status) {
+            let (rule, note) = if success(status) {
+                (
+                    Rule::SuccessStatusAdded,
+                    ": clients generated from BASE treat it as an unexpected response",
+                )
+            } else {
+                (Rule::NonSuccessStatusAdded, "")
+            };
+            w.out.rule(
+                rule,
+                None,
+                Loc::Rev(rp.clone()),
+                status,
+                format!("response status {status} added{note}"),
+            );
+        }
+    }
+}
+
+fn headers<'a>(
+    doc: &'a super::doc::Doc,
+    (v, ptr): (&'a Value, &str),
+) -> BTreeMap<String, (&'a str, &'a Value, String)> {
+    let mut out = BTreeMap::new();
+    if let Some(Value::Object(map)) = v.get("headers") {
+        for (name, h) in map {
+            let key = name.to_ascii_lowercase();
+            if key == "content-type" {
+                continue; // ignored by OpenAPI; the media type says it
+            }
+            let (h, hptr) =
+                doc.resolve(h, &format!("{ptr}/headers/{}", escape_pointer_token(name)));
+            out.insert(key, (name.as_str(), h, hptr));
+        }
+    }
+    out
+}
+
+fn compare_headers<'a>(
+    w: &mut Walker<'a, '_>,
+    status: &str,
+    b: (&'a Value, &str),
+    r: (&'a Value, &str),
+) {
+    let (bh, rh) = (headers(w.base, b), headers(w.rev, r));
+    let required = |v: &Value| v.get("required").and_then(Value::as_bool) == Some(true);
+    for (key, (name, bv, bp)) in &bh {
+        let label = format!("response header `{name}` ({status})");
+        let Some((rname, rv, rp)) = rh.get(key) else {
+            let rule = if required(bv) {
+                Rule::RequiredHeaderRemoved
+            } else {
+                Rule::OptionalHeaderRemoved
+            };
+            w.out.rule(
+                rule,
+                None,
+                Loc::Base(bp.clone()),
+                key,
+                format!("{label} removed"),
+            );
+            continue;
+        };
+        match (required(bv), required(rv)) {
+            (true, false) => w.out.rule(
+                Rule::HeaderBecameOptional,
+                None,
+                Loc::Rev(rp.clone()),
+                key,
+                format!("{label} became optional"),
+            ),
+            (false, true) => w.out.rule(
+                Rule::HeaderBecameRequired,
+                None,
+                Loc::Rev(rp.clone()),
+                key,
+                format!("{label} became required"),
+            ),
+            _ => {}
+        }
+        if let (Some(bs), Some(rs)) = (bv.get("schema"), rv.get("schema")) {
+            let at = At {
+                direction: Direction::Response,
+                subject: Subject::Header,
+                root: "response header".into(),
+                path: rname.to_string(),
+                optional: false,
+            };
+            let (bs, rs) = (
+                Schema::new(w.base, bs, &format!("{bp}/schema")),
+                Schema::new(w.rev, rs, &format!("{rp}/schema")),
+            );
+            w.compare(&at, &bs, &rs);
+        }
+    }
+    for (key, (name, _, rp)) in &rh {
+        if !bh.contains_key(key) {
+            w.out.rule(
+                Rule::HeaderAdded,
+                None,
+                Loc::Rev(rp.clone()),
+                key,
+                format!("response header `{name}` ({status}) added"),
+            );
+        }
+    }
+}

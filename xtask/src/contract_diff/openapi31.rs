@@ -1,0 +1,149 @@
+//! OpenAPI 3.1 → 3.0 in memory, for the provider documents `--against` reads.
+//!
+//! Only the constructs that change what the diff sees are rewritten, and every rewrite keeps the
+//! JSON pointers of schemas and properties, so locations still point into the original file:
+//! - `type: [T, "null"]` → `type: T` + `nullable: true` (several non-null types → `anyOf`);
+//! - a `{type: "null"}` branch of `anyOf`/`oneOf` → `nullable: true` on the parent;
+//! - `const: v` → `enum: [v]`;
+//! - numeric `exclusiveMinimum`/`exclusiveMaximum` → `minimum`/`maximum` + boolean;
+//! - `$ref` with meaningful siblings (3.1 applies them, 3.0 ignores them) → `allOf: [{$ref}]` +
+//!   the siblings. Documentation siblings (`description`, `summary`) are dropped.
+
+use serde_json::{Map, Value, json};
+
+/// Rewrites `tree` in place if it is a 3.1 document; returns whether it was one.
+pub fn normalise(tree: &mut Value) -> bool {
+    let is_31 = tree
+        .get("openapi")
+        .and_then(Value::as_str)
+        .is_some_and(|v| v.starts_with("3.1"));
+    if is_31 {
+        rewrite(tree);
+        if let Some(map) = tree.as_object_mut() {
+            map.insert("openapi".into(), json!("3.0.3"));
+        }
+    }
+    is_31
+}
+
+fn rewrite(value: &mut Value) {
+    match value {
+        Value::Array(items) => items.iter_mut().for_each(rewrite),
+        Value::Object(map) => {
+            rewrite_object(map);
+            map.values_mut().for_each(rewrite);
+        }
+        _ => {}
+    }
+}
+
+fn rewrite_object(map: &mut Map<String, Value>) {
+    if map.contains_key("$ref") && map.len() > 1 {
+        map.retain(|k, _| {
+            k == "$ref" || !(k == "description" || k == "summary" || k.starts_with("x-"))
+        });
+        if map.len() > 1 {
+            let reference = map.remove("$ref").unwrap_or(Value::Null);
+            map.insert("allOf".into(), json!([{ "$ref": reference }]));
+        }
+    }
+    if let Some(Value::Array(types)) = map.get("type").cloned() {
+        let mut others: Vec<Value> = types.into_iter().filter(|t| t != "null").collect();
+        let had_null =
+            map.get("type").and_then(Value::as_array).map(Vec::len) != Some(others.len());
+        if had_null {
+            map.insert("nullable".into(), Value::Bool(true));
+        }
+        match others.len() {
+            0 => {
+                map.remove("type");
+            }
+            1 => {
+                map.insert("type".into(), others.remove(0));
+            }
+            _ => {
+                map.remove("type");
+                let branches: Vec<Value> =
+                    others.into_iter().map(|t| json!({ "type": t })).collect();
+                map.insert("anyOf".into(), Value::Array(branches));
+            }
+        }
+    }
+    for key in ["anyOf", "oneOf"] {
+        if let Some(Value::Array(branches)) = map.get_mut(key) {
+            let before = branches.len();
+            branches.retain(|b| !is_null_schema(b));
+            if branches.len() != before {
+                map.insert("nullable".into(), Value::Bool(true));
+            }
+        }
+    }
+    if let Some(constant) = map.remove("const") {
+        map.entry("enum")
+            .or_insert_with(|| Value::Array(vec![constant]));
+    }
+    for (exclusive, bound) in [
+        ("exclusiveMinimum", "minimum"),
+        ("exclusiveMaximum", "maximum"),
+    ] {
+        if let Some(Value::Number(n)) = map.get(exclusive).cloned() {
+            map.insert(bound.into(), Value::Number(n));
+            map.insert(exclusive.into(), Value::Bool(true));
+        }
+    }
+}
+
+/// `{type: "null"}` or `{type: ["null"]}` (documentation keys aside).
+fn is_null_schema(value: &Value) -> bool {
+    let Some(map) = value.as_object() else {
+        return false;
+    };
+    let null_type = match map.get("type") {
+        Some(Value::String(t)) => t == "null",
+        Some(Value::Array(ts)) => ts.len() == 1 && ts[0] == "null",
+        _ => false,
+    };
+    null_type
+        && map
+            .keys()
+            .all(|k| k == "type" || k == "description" || k == "title")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rewrites_the_3_1_constructs() {
+        let mut tree = json!({
+            "openapi": "3.1.0",
+            "components": {"schemas": {
+                "A": {"type": ["string", "null"], "const": "x"},
+                "B": {"anyOf": [{"$ref": "#/components/schemas/A"}, {"type": "null"}]},
+                "C": {"$ref": "#/components/schemas/A", "description": "doc only"},
+                "D": {"$ref": "#/components/schemas/A", "readOnly": true},
+                "E": {"type": "integer", "exclusiveMinimum": 0}
+            }}
+        });
+        assert!(normalise(&mut tree));
+        let s = &tree["components"]["schemas"];
+        assert_eq!(
+            s["A"],
+            json!({"type": "string", "nullable": true, "enum": ["x"]})
+        );
+        assert_eq!(s["B"]["nullable"], json!(true));
+        assert_eq!(s["B"]["anyOf"].as_array().map(Vec::len), Some(1));
+        assert_eq!(s["C"], json!({"$ref": "#/components/schemas/A"}));
+        assert_eq!(s["D"]["allOf"][0]["$ref"], json!("#/components/schemas/A"));
+        assert_eq!(s["E"]["minimum"], json!(0));
+        assert_eq!(s["E"]["exclusiveMinimum"], json!(true));
+    }
+
+    #[test]
+    fn leaves_3_0_alone() {
+        let mut tree = json!({"openapi": "3.0.3", "x": {"type": ["a"]}});
+        let before = tree.clone();
+        assert!(!normalise(&mut tree));
+        assert_eq!(tree, before);
+    }
+}

@@ -1,0 +1,170 @@
+//! Request parameters: path-level and operation-level merged (the operation wins, as OpenAPI
+//! says; oasdiff issues #378 and #608), matched by location and name, with path parameters
+//! matched by their position in the template so a rename is not a removal. Header names are
+//! case-insensitive.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use super::emit::Loc;
+use super::finding::Direction;
+use super::operations::{Operation, deprecation};
+use super::rules::{Rule, Subject};
+use super::schema::{At, Walker};
+use super::schema_view::Schema;
+
+struct Param<'a> {
+    name: &'a str,
+    location: &'a str,
+    node: &'a Value,
+    ptr: String,
+}
+
+impl<'a> Param<'a> {
+    fn required(&self) -> bool {
+        self.location == "path" || self.node.get("required").and_then(Value::as_bool) == Some(true)
+    }
+
+    /// `schema`, or the schema of the first `content` entry.
+    fn schema(&self) -> Option<(&'a Value, String)> {
+        if let Some(s) = self.node.get("schema") {
+            return Some((s, format!("{}/schema", self.ptr)));
+        }
+        let (media, entry) = self.node.get("content")?.as_object()?.iter().next()?;
+        let s = entry.get("schema")?;
+        let media = crate::spec::escape_pointer_token(media);
+        Some((s, format!("{}/content/{media}/schema", self.ptr)))
+    }
+}
+
+fn params<'a>(
+    doc: &'a super::doc::Doc,
+    op: &Operation<'a>,
+) -> BTreeMap<(String, String), Param<'a>> {
+    let template: Vec<&str> = op
+        .path
+        .split('{')
+        .skip(1)
+        .filter_map(|s| s.split('}').next())
+        .collect();
+    let mut out = BTreeMap::new();
+    let lists = [
+        (
+            op.path_item.get("parameters"),
+            format!("{}/parameters", op.path_item_ptr),
+        ),
+        (op.node.get("parameters"), format!("{}/parameters", op.ptr)),
+    ];
+    for (list, list_ptr) in lists {
+        let Some(Value::Array(list)) = list else {
+            continue;
+        };
+        for (i, raw) in list.iter().enumerate() {
+            let (node, ptr) = doc.resolve(raw, &format!("{list_ptr}/{i}"));
+            let (Some(name), Some(location)) = (
+                node.get("name").and_then(Value::as_str),
+                node.get("in").and_then(Value::as_str),
+            ) else {
+                continue;
+            };
+            let key = match location {
+                "path" => match template.iter().position(|t| *t == name) {
+                    Some(index) => format!("#{index}"),
+                    None => name.to_string(),
+                },
+                "header" => name.to_ascii_lowercase(),
+                _ => name.to_string(),
+            };
+            out.insert(
+                (location.to_string(), key),
+                Param {
+                    name,
+                    location,
+                    node,
+                    ptr,
+                },
+            );
+        }
+    }
+    out
+}
+
+/// Compares the parameters of two matched operations.
+pub fn compare<'a>(w: &mut Walker<'a, '_>, b: &Operation<'a>, r: &Operation<'a>) {
+    let (bp, rp) = (params(w.base, b), params(w.rev, r));
+    for (key, p) in &bp {
+        let label = format!("{} parameter `{}`", p.location, p.name);
+        let Some(q) = rp.get(key) else {
+            let guard = deprecation(p.node);
+            w.out.rule(
+                Rule::ParameterRemoved,
+                guard,
+                Loc::Base(p.ptr.clone()),
+                &key.1,
+                format!("{label} removed"),
+            );
+            continue;
+        };
+        let loc = Loc::Rev(q.ptr.clone());
+        if p.location == "path" && p.name != q.name {
+            let message = format!(
+                "{label} renamed to `{}` (same position in the path)",
+                q.name
+            );
+            w.out.rule(
+                Rule::PathParameterRenamed,
+                None,
+                loc.clone(),
+                &key.1,
+                message,
+            );
+        }
+        match (p.required(), q.required()) {
+            (false, true) => w.out.rule(
+                Rule::ParameterBecameRequired,
+                None,
+                loc,
+                &key.1,
+                format!("{label} became required"),
+            ),
+            (true, false) => w.out.rule(
+                Rule::ParameterBecameOptional,
+                None,
+                loc,
+                &key.1,
+                format!("{label} became optional"),
+            ),
+            _ => {}
+        }
+        if let (Some((bs, bptr)), Some((rs, rptr))) = (p.schema(), q.schema()) {
+            let at = At {
+                direction: Direction::Request,
+                subject: Subject::Parameter,
+                root: format!("{} parameter", q.location),
+                path: q.name.to_string(),
+                optional: false,
+            };
+            let (bs, rs) = (
+                Schema::new(w.base, bs, &bptr),
+                Schema::new(w.rev, rs, &rptr),
+            );
+            w.compare(&at, &bs, &rs);
+        }
+    }
+    for (key, q) in &rp {
+        if bp.contains_key(key) {
+            continue;
+        }
+        let required = q.required();
+        let rule = if required {
+            Rule::NewRequiredParameter
+        } else {
+            Rule::NewOptionalParameter
+        };
+        let what = if required { "required" } else { "optional" };
+        let message = format!("{} parameter `{}` added ({what})", q.location, q.name);
+        w.out
+            .rule(rule, None, Loc::Rev(q.ptr.clone()), &key.1, message);
+    }
+}

@@ -1,0 +1,340 @@
+//! The rule catalogue: every id the diff can emit, with the *effect* it has. Levels come from
+//! the table in `finding.rs`, never from here.
+//!
+//! Ids follow oasdiff's `<direction>-<subject>-<what>` style (CONTRACT-DIFF.md §4.2) so people who
+//! know that tool can read ours. Schema keyword rules are one slug combined with a direction and a
+//! subject (`request-property-` + `enum-value-removed`); the others are listed one by one.
+
+use super::finding::{Direction, Effect, Guard};
+
+/// Where a schema sits, which names the rule family (`request-body-…`, `response-header-…`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Subject {
+    /// The top-level schema of a request or response media type.
+    Body,
+    /// Anything reached through `properties`.
+    Property,
+    /// A request parameter (path, query, header, cookie).
+    Parameter,
+    /// A response header.
+    Header,
+}
+
+impl Subject {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Subject::Body => "body",
+            Subject::Property => "property",
+            Subject::Parameter => "parameter",
+            Subject::Header => "header",
+        }
+    }
+}
+
+/// Numeric, length, size and count bounds; each has the same four changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bound {
+    Max,
+    Min,
+    MaxLength,
+    MinLength,
+    MaxItems,
+    MinItems,
+    MaxProperties,
+    MinProperties,
+}
+
+impl Bound {
+    pub const ALL: [Bound; 8] = [
+        Bound::Max,
+        Bound::Min,
+        Bound::MaxLength,
+        Bound::MinLength,
+        Bound::MaxItems,
+        Bound::MinItems,
+        Bound::MaxProperties,
+        Bound::MinProperties,
+    ];
+
+    /// The keyword in the schema.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Bound::Max => "maximum",
+            Bound::Min => "minimum",
+            Bound::MaxLength => "maxLength",
+            Bound::MinLength => "minLength",
+            Bound::MaxItems => "maxItems",
+            Bound::MinItems => "minItems",
+            Bound::MaxProperties => "maxProperties",
+            Bound::MinProperties => "minProperties",
+        }
+    }
+
+    fn slug(self) -> &'static str {
+        match self {
+            Bound::Max => "max",
+            Bound::Min => "min",
+            Bound::MaxLength => "max-length",
+            Bound::MinLength => "min-length",
+            Bound::MaxItems => "max-items",
+            Bound::MinItems => "min-items",
+            Bound::MaxProperties => "max-properties",
+            Bound::MinProperties => "min-properties",
+        }
+    }
+
+    /// An upper bound narrows when it decreases; a lower bound when it increases.
+    pub fn is_upper(self) -> bool {
+        matches!(
+            self,
+            Bound::Max | Bound::MaxLength | Bound::MaxItems | Bound::MaxProperties
+        )
+    }
+}
+
+/// How a bound moved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BoundChange {
+    Increased,
+    Decreased,
+    Set,
+    Removed,
+}
+
+macro_rules! slug_rules {
+    ($(#[$meta:meta])* $name:ident { $($variant:ident = $slug:literal => $effect:ident,)* }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum $name { $($variant,)* }
+        impl $name {
+            pub const ALL: &[$name] = &[$($name::$variant,)*];
+            pub fn slug(self) -> &'static str { match self { $($name::$variant => $slug,)* } }
+            pub fn effect(self) -> Effect { match self { $($name::$variant => Effect::$effect,)* } }
+        }
+    };
+}
+
+slug_rules! {
+    /// A schema keyword change; the same slug serves bodies, properties, parameters and headers.
+    Keyword {
+        TypeChanged = "type-changed" => Incomparable,
+        TypeGeneralized = "type-generalized" => Widen,
+        TypeSpecialized = "type-specialized" => Narrow,
+        FormatChanged = "format-changed" => Incomparable,
+        FormatGeneralized = "format-generalized" => Widen,
+        FormatSpecialized = "format-specialized" => Narrow,
+        FormatSet = "format-set" => Narrow,
+        FormatRemoved = "format-removed" => Widen,
+        BecameNullable = "became-nullable" => Widen,
+        BecameNotNullable = "became-not-nullable" => Narrow,
+        EnumValueAdded = "enum-value-added" => Widen,
+        EnumValueRemoved = "enum-value-removed" => Narrow,
+        BecameEnum = "became-enum" => Narrow,
+        EnumRemoved = "enum-removed" => Widen,
+        DefaultValueChanged = "default-value-changed" => Unknown,
+        DefaultValueSet = "default-value-set" => None,
+        DefaultValueRemoved = "default-value-removed" => None,
+        MultipleOfSet = "multiple-of-set" => Narrow,
+        MultipleOfRemoved = "multiple-of-removed" => Widen,
+        MultipleOfChanged = "multiple-of-changed" => Incomparable,
+        UniqueItemsSet = "unique-items-set" => Narrow,
+        UniqueItemsRemoved = "unique-items-removed" => Widen,
+        PatternSet = "pattern-set" => Narrow,
+        PatternRemoved = "pattern-removed" => Widen,
+        PatternChanged = "pattern-changed" => Unknown,
+        AdditionalPropertiesRestricted = "additional-properties-restricted" => Narrow,
+        AdditionalPropertiesRelaxed = "additional-properties-relaxed" => Widen,
+        OneOfAdded = "one-of-added" => Widen,
+        OneOfRemoved = "one-of-removed" => Narrow,
+        AnyOfAdded = "any-of-added" => Widen,
+        AnyOfRemoved = "any-of-removed" => Narrow,
+        OneOfConstraintAdded = "one-of-constraint-added" => Narrow,
+        OneOfConstraintRemoved = "one-of-constraint-removed" => Widen,
+        AnyOfConstraintAdded = "any-of-constraint-added" => Narrow,
+        AnyOfConstraintRemoved = "any-of-constraint-removed" => Widen,
+        OneOfBecameAnyOf = "one-of-became-any-of" => Widen,
+        AnyOfBecameOneOf = "any-of-became-one-of" => Narrow,
+        DiscriminatorChanged = "discriminator-property-changed" => Incomparable,
+    }
+}
+
+/// A schema rule: a keyword change or a bound change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SchemaRule {
+    Keyword(Keyword),
+    Bound(Bound, BoundChange),
+}
+
+impl SchemaRule {
+    pub fn id(self, direction: Direction, subject: Subject) -> String {
+        let what = match self {
+            SchemaRule::Keyword(k) => k.slug().to_string(),
+            SchemaRule::Bound(b, c) => {
+                let change = match c {
+                    BoundChange::Increased => "increased",
+                    BoundChange::Decreased => "decreased",
+                    BoundChange::Set => "set",
+                    BoundChange::Removed => "removed",
+                };
+                format!("{}-{change}", b.slug())
+            }
+        };
+        format!("{}-{}-{what}", direction.as_str(), subject.as_str())
+    }
+
+    pub fn effect(self) -> Effect {
+        match self {
+            SchemaRule::Keyword(k) => k.effect(),
+            SchemaRule::Bound(_, BoundChange::Set) => Effect::Narrow,
+            SchemaRule::Bound(_, BoundChange::Removed) => Effect::Widen,
+            SchemaRule::Bound(b, BoundChange::Increased) if b.is_upper() => Effect::Widen,
+            SchemaRule::Bound(b, BoundChange::Decreased) if b.is_upper() => Effect::Narrow,
+            SchemaRule::Bound(_, BoundChange::Increased) => Effect::Narrow,
+            SchemaRule::Bound(_, BoundChange::Decreased) => Effect::Widen,
+        }
+    }
+}
+
+macro_rules! api_rules {
+    ($($variant:ident = $id:literal => $dir:ident $effect:ident $($guard:ident)?,)*) => {
+        /// A rule with a fixed id: existence, requiredness, lifecycle, status codes, security.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum Rule { $($variant,)* }
+        impl Rule {
+            pub const ALL: &[Rule] = &[$(Rule::$variant,)*];
+            pub fn id(self) -> &'static str { match self { $(Rule::$variant => $id,)* } }
+            pub fn direction(self) -> Direction { match self { $(Rule::$variant => Direction::$dir,)* } }
+            pub fn effect(self) -> Effect { match self { $(Rule::$variant => Effect::$effect,)* } }
+            /// A guard that always holds for this rule (`…-with-deprecation`).
+            pub fn guard(self) -> Option<Guard> {
+                match self { $(Rule::$variant => api_rules!(@guard $($guard)?),)* }
+            }
+        }
+    };
+    (@guard) => { None };
+    (@guard $guard:ident) => { Some(Guard::$guard) };
+}
+
+api_rules! {
+    SpecAdded = "spec-added" => None Widen,
+    SpecRemoved = "spec-removed" => None Narrow,
+    PathAdded = "api-path-added" => None Widen,
+    PathRemovedWithoutDeprecation = "api-path-removed-without-deprecation" => None Narrow,
+    PathRemovedWithDeprecation = "api-path-removed-with-deprecation" => None Narrow Deprecated,
+    OperationAdded = "api-operation-added" => None Widen,
+    RemovedWithoutDeprecation = "api-removed-without-deprecation" => None Narrow,
+    RemovedWithDeprecation = "api-removed-with-deprecation" => None Narrow Deprecated,
+    Deprecated = "api-deprecated" => None None,
+    Reactivated = "api-reactivated" => None None,
+    OperationIdChanged = "api-operation-id-changed" => None Unknown,
+    PathParameterRenamed = "request-path-parameter-renamed" => Request None,
+    NewRequiredParameter = "new-required-request-parameter" => Request Narrow,
+    NewOptionalParameter = "new-optional-request-parameter" => Request None,
+    ParameterRemoved = "request-parameter-removed" => Request Unknown,
+    ParameterBecameRequired = "request-parameter-became-required" => Request Narrow,
+    ParameterBecameOptional = "request-parameter-became-optional" => Request Widen,
+    NewRequiredBody = "new-required-request-body" => Request Narrow,
+    NewOptionalBody = "new-optional-request-body" => Request None,
+    RequestBodyRemoved = "request-body-removed" => Request Unknown,
+    RequestBodyBecameRequired = "request-body-became-required" => Request Narrow,
+    RequestBodyBecameOptional = "request-body-became-optional" => Request Widen,
+    RequestMediaTypeAdded = "request-body-media-type-added" => Request Widen,
+    RequestMediaTypeRemoved = "request-body-media-type-removed" => Request Narrow,
+    ResponseMediaTypeAdded = "response-body-media-type-added" => Response Widen Negotiated,
+    ResponseMediaTypeRemoved = "response-body-media-type-removed" => Response Incomparable,
+    SuccessStatusAdded = "response-success-status-added" => Response Widen,
+    SuccessStatusRemoved = "response-success-status-removed" => Response Narrow,
+    NonSuccessStatusAdded = "response-non-success-status-added" => Response Widen NonSuccess,
+    NonSuccessStatusRemoved = "response-non-success-status-removed" => Response Narrow,
+    HeaderAdded = "response-header-added" => Response None,
+    RequiredHeaderRemoved = "response-required-header-removed" => Response Widen,
+    OptionalHeaderRemoved = "response-optional-header-removed" => Response None,
+    HeaderBecameOptional = "response-header-became-optional" => Response Widen,
+    HeaderBecameRequired = "response-header-became-required" => Response Narrow,
+    NewRequiredRequestProperty = "new-required-request-property" => Request Narrow,
+    NewOptionalRequestProperty = "new-optional-request-property" => Request None,
+    RequestPropertyRemoved = "request-property-removed" => Request Unknown,
+    RequestPropertyBecameRequired = "request-property-became-required" => Request Narrow,
+    RequestPropertyBecameOptional = "request-property-became-optional" => Request Widen,
+    RequestPropertyBecameReadOnly = "request-property-became-read-only" => Request Narrow,
+    RequestPropertyBecameNotReadOnly = "request-property-became-not-read-only" => Request Widen,
+    ResponseRequiredPropertyAdded = "response-required-property-added" => Response Narrow,
+    ResponseOptionalPropertyAdded = "response-optional-property-added" => Response None,
+    ResponseRequiredPropertyRemoved = "response-required-property-removed" => Response Widen,
+    ResponseOptionalPropertyRemoved = "response-optional-property-removed" => Response Unknown,
+    ResponsePropertyBecameOptional = "response-property-became-optional" => Response Widen,
+    ResponsePropertyBecameRequired = "response-property-became-required" => Response Narrow,
+    ResponsePropertyBecameWriteOnly = "response-property-became-write-only" => Response Widen,
+    ResponsePropertyBecameNotWriteOnly = "response-property-became-not-write-only" => Response Narrow,
+    AuthenticationAdded = "api-authentication-added" => Request Narrow,
+    AuthenticationRemoved = "api-authentication-removed" => Request Widen,
+    SecuritySchemeAdded = "api-security-scheme-added" => Request Widen,
+    SecuritySchemeRemoved = "api-security-scheme-removed" => Request Narrow,
+    SecurityScopeAdded = "api-security-scope-added" => Request Narrow,
+    SecurityScopeRemoved = "api-security-scope-removed" => Request Widen,
+}
+
+/// Every id the diff can emit, with its direction and effect (for `--list-rules` and tests).
+pub fn catalogue() -> Vec<(String, Direction, Effect)> {
+    let mut out: Vec<(String, Direction, Effect)> = Rule::ALL
+        .iter()
+        .map(|r| (r.id().to_string(), r.direction(), r.effect()))
+        .collect();
+    let mut schema_rules: Vec<SchemaRule> = Keyword::ALL
+        .iter()
+        .map(|k| SchemaRule::Keyword(*k))
+        .collect();
+    for b in Bound::ALL {
+        for c in [
+            BoundChange::Increased,
+            BoundChange::Decreased,
+            BoundChange::Set,
+            BoundChange::Removed,
+        ] {
+            schema_rules.push(SchemaRule::Bound(b, c));
+        }
+    }
+    let places = [
+        (Direction::Request, Subject::Body),
+        (Direction::Request, Subject::Property),
+        (Direction::Request, Subject::Parameter),
+        (Direction::Response, Subject::Body),
+        (Direction::Response, Subject::Property),
+        (Direction::Response, Subject::Header),
+    ];
+    for (direction, subject) in places {
+        for rule in &schema_rules {
+            out.push((rule.id(direction, subject), direction, rule.effect()));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn ids_are_unique_and_kebab_case() {
+        let all = catalogue();
+        let unique: BTreeSet<&str> = all.iter().map(|(id, _, _)| id.as_str()).collect();
+        assert_eq!(unique.len(), all.len());
+        assert!(
+            all.iter()
+                .all(|(id, _, _)| id.chars().all(|c| c.is_ascii_lowercase() || c == '-'))
+        );
+    }
+
+    #[test]
+    fn bound_effects() {
+        let max_down = SchemaRule::Bound(Bound::Max, BoundChange::Decreased);
+        assert_eq!(max_down.effect(), Effect::Narrow);
+        assert_eq!(
+            max_down.id(Direction::Request, Subject::Property),
+            "request-property-max-decreased"
+        );
+        let min_down = SchemaRule::Bound(Bound::MinLength, BoundChange::Decreased);
+        assert_eq!(min_down.effect(), Effect::Widen);
+    }
+}

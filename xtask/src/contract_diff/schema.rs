@@ -1,0 +1,299 @@
+//! Walks a BASE schema and a REVISION schema side by side, with the direction carried down, so a
+//! shared component is judged at each use: the same enum growth is harmless where the client
+//! sends it and breaking where it receives it.
+//!
+//! Cycles end at a (direction, subject, BASE pointer, REVISION pointer) already walked for this
+//! operation; identical subtrees (content hash, names ignored) are skipped outright.
+
+use std::collections::HashSet;
+
+use super::doc::Doc;
+use super::emit::{Emitter, Loc};
+use super::finding::{Direction, Guard};
+use super::rules::{Keyword, Rule, SchemaRule, Subject};
+use super::schema_view::{Additional, Schema};
+use super::{composition, keywords};
+
+/// Where in a message the walk is.
+#[derive(Debug, Clone)]
+pub struct At {
+    pub direction: Direction,
+    pub subject: Subject,
+    /// What the walk started from: `request body`, `query parameter`, `response header`.
+    pub root: String,
+    /// Dotted property path below the root (`clusters[].status`), or the parameter name.
+    pub path: String,
+    /// An optional property on both sides (a client may leave it out).
+    pub optional: bool,
+}
+
+impl At {
+    /// How messages name this place.
+    pub fn label(&self) -> String {
+        match (self.subject, self.path.is_empty()) {
+            (Subject::Property, _) => {
+                format!("{} property `{}`", self.direction.as_str(), self.path)
+            }
+            (_, true) => self.root.clone(),
+            (_, false) => format!("{} `{}`", self.root, self.path),
+        }
+    }
+
+    fn property(&self, name: &str) -> At {
+        let path = if self.path.is_empty() {
+            name.to_string()
+        } else {
+            format!("{}.{name}", self.path)
+        };
+        At {
+            subject: Subject::Property,
+            path,
+            optional: false,
+            ..self.clone()
+        }
+    }
+
+    fn suffixed(&self, suffix: &str) -> At {
+        At {
+            path: format!("{}{suffix}", self.path),
+            ..self.clone()
+        }
+    }
+}
+
+/// Compares schemas for one operation.
+#[derive(Debug)]
+pub struct Walker<'a, 'e> {
+    pub base: &'a Doc,
+    pub rev: &'a Doc,
+    pub out: &'e mut Emitter,
+    visited: HashSet<(Direction, Subject, String, String)>,
+}
+
+impl<'a, 'e> Walker<'a, 'e> {
+    pub fn new(base: &'a Doc, rev: &'a Doc, out: &'e mut Emitter) -> Walker<'a, 'e> {
+        Walker {
+            base,
+            rev,
+            out,
+            visited: HashSet::new(),
+        }
+    }
+
+    /// Compares two schemas written at the given places.
+    pub fn compare(&mut self, at: &At, b: &Schema<'a>, r: &Schema<'a>) {
+        let key = (at.direction, at.subject, b.ptr.clone(), r.ptr.clone());
+        if !self.visited.insert(key) || b.hash(self.base) == r.hash(self.rev) {
+            return;
+        }
+        let (bb, rb) = (b.branches(), r.branches());
+        if (bb.is_some() || rb.is_some()) && composition::compare(self, at, (b, bb), (r, rb)) {
+            return; // one side is only a wrapper of alternatives: judged branch by branch
+        }
+        if !keywords::compare(self.out, at, b, r) {
+            return; // incomparable types: nothing below means the same thing any more
+        }
+        self.properties(at, b, r);
+        self.additional(at, b, r);
+        if let (Some((bi, bp)), Some((ri, rp))) = (b.get("items"), r.get("items")) {
+            let (bs, rs) = (
+                Schema::new(self.base, bi, &bp),
+                Schema::new(self.rev, ri, &rp),
+            );
+            self.compare(&at.suffixed("[]"), &bs, &rs);
+        }
+    }
+
+    fn properties(&mut self, at: &At, b: &Schema<'a>, r: &Schema<'a>) {
+        let (bprops, rprops) = (b.properties(), r.properties());
+        let (breq, rreq) = (b.required(), r.required());
+        let request = at.direction == Direction::Request;
+        for (name, defs) in &bprops {
+            let bs = Schema::union(self.base, defs);
+            let mut child = at.property(name);
+            child.optional = !breq.contains(name) && !rreq.contains(name);
+            let label = child.label();
+            let Some(rdefs) = rprops.get(name) else {
+                // Gone from REVISION.
+                if (request && bs.read_only()) || (!request && bs.write_only()) {
+                    continue;
+                }
+                let guard = bs.deprecated().then_some(Guard::Deprecated);
+                let rule = match (request, breq.contains(name)) {
+                    (true, _) => Rule::RequestPropertyRemoved,
+                    (false, true) => Rule::ResponseRequiredPropertyRemoved,
+                    (false, false) => Rule::ResponseOptionalPropertyRemoved,
+                };
+                self.out.rule(
+                    rule,
+                    guard,
+                    Loc::Base(defs[0].1.clone()),
+                    name,
+                    format!("{label} removed"),
+                );
+                continue;
+            };
+            let rs = Schema::union(self.rev, rdefs);
+            let loc = Loc::Rev(rdefs[0].1.clone());
+            if request {
+                if bs.read_only() && rs.read_only() {
+                    continue; // never sent
+                }
+                match (bs.read_only(), rs.read_only()) {
+                    (false, true) => self.out.rule(
+                        Rule::RequestPropertyBecameReadOnly,
+                        None,
+                        loc.clone(),
+                        name,
+                        format!("{label} became read-only"),
+                    ),
+                    (true, false) => self.out.rule(
+                        Rule::RequestPropertyBecameNotReadOnly,
+                        None,
+                        loc.clone(),
+                        name,
+                        format!("{label} is no longer read-only"),
+                    ),
+                    _ => {}
+                }
+                match (breq.contains(name), rreq.contains(name)) {
+                    (false, true) if !rs.read_only() => self.out.rule(
+                        Rule::RequestPropertyBecameRequired,
+                        None,
+                        loc.clone(),
+                        name,
+                        format!("{label} became required"),
+                    ),
+                    (true, false) => self.out.rule(
+                        Rule::RequestPropertyBecameOptional,
+                        None,
+                        loc.clone(),
+                        name,
+                        format!("{label} became optional"),
+                    ),
+                    _ => {}
+                }
+            } else {
+                if bs.write_only() && rs.write_only() {
+                    continue; // never received
+                }
+                match (bs.write_only(), rs.write_only()) {
+                    (false, true) => self.out.rule(
+                        Rule::ResponsePropertyBecameWriteOnly,
+                        None,
+                        loc.clone(),
+                        name,
+                        format!("{label} became write-only (no longer returned)"),
+                    ),
+                    (true, false) => self.out.rule(
+                        Rule::ResponsePropertyBecameNotWriteOnly,
+                        None,
+                        loc.clone(),
+                        name,
+                        format!("{label} is no longer write-only"),
+                    ),
+                    _ => {}
+                }
+                match (breq.contains(name), rreq.contains(name)) {
+                    (false, true) => self.out.rule(
+                        Rule::ResponsePropertyBecameRequired,
+                        None,
+                        loc.clone(),
+                        name,
+                        format!("{label} became required"),
+                    ),
+                    (true, false) => self.out.rule(
+                        Rule::ResponsePropertyBecameOptional,
+                        None,
+                        loc.clone(),
+                        name,
+                        format!("{label} became optional"),
+                    ),
+                    _ => {}
+                }
+            }
+            self.compare(&child, &bs, &rs);
+        }
+        for (name, defs) in &rprops {
+            if bprops.contains_key(name) {
+                continue;
+            }
+            let rs = Schema::union(self.rev, defs);
+            if (request && rs.read_only()) || (!request && rs.write_only()) {
+                continue;
+            }
+            let label = at.property(name).label();
+            let required = rreq.contains(name);
+            let rule = match (request, required) {
+                (true, true) => Rule::NewRequiredRequestProperty,
+                (true, false) => Rule::NewOptionalRequestProperty,
+                (false, true) => Rule::ResponseRequiredPropertyAdded,
+                (false, false) => Rule::ResponseOptionalPropertyAdded,
+            };
+            let what = if required { "required" } else { "optional" };
+            self.out.rule(
+                rule,
+                None,
+                Loc::Rev(defs[0].1.clone()),
+                name,
+                format!("{label} added ({what})"),
+            );
+        }
+    }
+
+    fn additional(&mut self, at: &At, b: &Schema<'a>, r: &Schema<'a>) {
+        let (ba, ra) = (b.additional(), r.additional());
+        let restricted = SchemaRule::Keyword(Keyword::AdditionalPropertiesRestricted);
+        let relaxed = SchemaRule::Keyword(Keyword::AdditionalPropertiesRelaxed);
+        let rev_loc = || {
+            Loc::Rev(
+                r.get("additionalProperties")
+                    .map(|(_, p)| p)
+                    .unwrap_or_else(|| r.ptr.clone()),
+            )
+        };
+        let describe = |a: &Additional| match a {
+            Additional::Any => "any",
+            Additional::Never => "false",
+            Additional::Schema(..) => "a schema",
+        };
+        let message = format!(
+            "{}: additionalProperties changed from {} to {}",
+            at.label(),
+            describe(&ba),
+            describe(&ra)
+        );
+        match (&ba, &ra) {
+            (Additional::Any, Additional::Any) | (Additional::Never, Additional::Never) => {}
+            (Additional::Schema(bv, bp), Additional::Schema(rv, rp)) => {
+                let (bs, rs) = (
+                    Schema::new(self.base, bv, bp),
+                    Schema::new(self.rev, rv, rp),
+                );
+                let child = At {
+                    subject: Subject::Property,
+                    ..at.suffixed("{*}")
+                };
+                self.compare(&child, &bs, &rs);
+            }
+            (Additional::Any, _) | (Additional::Schema(..), Additional::Never) => self.out.schema(
+                restricted,
+                at.direction,
+                at.subject,
+                None,
+                rev_loc(),
+                "additionalProperties",
+                message,
+            ),
+            (Additional::Never, _) | (Additional::Schema(..), Additional::Any) => self.out.schema(
+                relaxed,
+                at.direction,
+                at.subject,
+                None,
+                rev_loc(),
+                "additionalProperties",
+                message,
+            ),
+        }
+    }
+}

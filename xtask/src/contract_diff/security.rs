@@ -1,0 +1,210 @@
+//! Security requirements, per operation (its own `security`, else the document's).
+//!
+//! A requirement list is a set of alternatives; each alternative is a set of schemes that must
+//! all be satisfied. Schemes are compared by what a client sends (`http bearer`, `apiKey in
+//! header X-Key`, …), not by their component name, so renaming `bearerAuth` is no change while
+//! turning it into an API key is a scheme removed (ERR) and a scheme added (INFO). Our generated
+//! clients add credentials in hooks, but the caller still has to hold the right credential.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::Value;
+
+use super::doc::Doc;
+use super::emit::{Emitter, Loc};
+use super::operations::Operation;
+use super::rules::Rule;
+
+/// Scheme identity → (scheme name as written, scopes).
+type Alternative = BTreeMap<String, (String, BTreeSet<String>)>;
+
+struct Requirements {
+    alternatives: Vec<(Alternative, String)>,
+    /// Some alternative needs nothing (or there is no requirement at all).
+    anonymous: bool,
+    ptr: String,
+}
+
+/// What a client must send for scheme `name`.
+fn identity(doc: &Doc, name: &str) -> String {
+    let ptr = format!(
+        "/components/securitySchemes/{}",
+        crate::spec::escape_pointer_token(name)
+    );
+    let Some((scheme, _)) = doc.at(&ptr) else {
+        return format!("undefined:{name}");
+    };
+    let field = |k: &str| {
+        scheme
+            .get(k)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
+    match field("type").as_str() {
+        "http" => format!("http {}", field("scheme").to_ascii_lowercase()),
+        "apiKey" => {
+            let key = if field("in") == "header" {
+                field("name").to_ascii_lowercase()
+            } else {
+                field("name")
+            };
+            format!("apiKey in {} {key}", field("in"))
+        }
+        "openIdConnect" => format!("openIdConnect {}", field("openIdConnectUrl")),
+        other => other.to_string(),
+    }
+}
+
+fn requirements(doc: &Doc, op: &Operation) -> Requirements {
+    let (list, ptr) = match op.node.get("security") {
+        Some(list) => (Some(list), format!("{}/security", op.ptr)),
+        None => (doc.tree.get("security"), "/security".to_string()),
+    };
+    let mut alternatives = Vec::new();
+    let mut anonymous = true;
+    if let Some(Value::Array(list)) = list {
+        anonymous = list.is_empty();
+        for (i, alt) in list.iter().enumerate() {
+            let Some(map) = alt.as_object() else {
+                continue;
+            };
+            if map.is_empty() {
+                anonymous = true;
+                continue;
+            }
+            let alternative: Alternative = map
+                .iter()
+                .map(|(name, scopes)| {
+                    let scopes = scopes
+                        .as_array()
+                        .map(|s| {
+                            s.iter()
+                                .filter_map(Value::as_str)
+                                .map(str::to_string)
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    (identity(doc, name), (name.clone(), scopes))
+                })
+                .collect();
+            alternatives.push((alternative, format!("{ptr}/{i}")));
+        }
+    }
+    Requirements {
+        alternatives,
+        anonymous,
+        ptr,
+    }
+}
+
+fn describe(alt: &Alternative) -> String {
+    let names: Vec<String> = alt
+        .iter()
+        .map(|(id, (name, _))| format!("`{name}` ({id})"))
+        .collect();
+    names.join(" + ")
+}
+
+/// Compares the security of two matched operations.
+pub fn compare(base: &Doc, rev: &Doc, out: &mut Emitter, b: &Operation, r: &Operation) {
+    let (bs, rs) = (requirements(base, b), requirements(rev, r));
+    let all = |reqs: &Requirements| -> Vec<String> {
+        reqs.alternatives.iter().map(|(a, _)| describe(a)).collect()
+    };
+    if bs.anonymous && !rs.anonymous {
+        let message = format!(
+            "operation became authenticated: it now requires {}",
+            all(&rs).join(" or ")
+        );
+        out.rule(
+            Rule::AuthenticationAdded,
+            None,
+            Loc::Rev(rs.ptr.clone()),
+            "",
+            message,
+        );
+        return;
+    }
+    if !bs.anonymous && rs.anonymous {
+        out.rule(
+            Rule::AuthenticationRemoved,
+            None,
+            Loc::Rev(rs.ptr.clone()),
+            "",
+            "operation no longer requires authentication".into(),
+        );
+        return;
+    }
+    let same_schemes = |x: &Alternative, y: &Alternative| x.keys().eq(y.keys());
+    for (balt, bptr) in &bs.alternatives {
+        let Some((ralt, rptr)) = rs
+            .alternatives
+            .iter()
+            .find(|(ralt, _)| same_schemes(balt, ralt))
+        else {
+            let message = format!(
+                "security requirement {} removed: callers using it are rejected",
+                describe(balt)
+            );
+            out.rule(
+                Rule::SecuritySchemeRemoved,
+                None,
+                Loc::Base(bptr.clone()),
+                &key(balt),
+                message,
+            );
+            continue;
+        };
+        for (id, (name, bscopes)) in balt {
+            let Some((_, rscopes)) = ralt.get(id) else {
+                continue;
+            };
+            for scope in rscopes.difference(bscopes) {
+                let message = format!(
+                    "security scope `{scope}` of `{name}` added: existing tokens may lack it"
+                );
+                out.rule(
+                    Rule::SecurityScopeAdded,
+                    None,
+                    Loc::Rev(rptr.clone()),
+                    &format!("{id} {scope}"),
+                    message,
+                );
+            }
+            for scope in bscopes.difference(rscopes) {
+                let message = format!("security scope `{scope}` of `{name}` removed");
+                out.rule(
+                    Rule::SecurityScopeRemoved,
+                    None,
+                    Loc::Rev(rptr.clone()),
+                    &format!("{id} {scope}"),
+                    message,
+                );
+            }
+        }
+    }
+    for (ralt, rptr) in &rs.alternatives {
+        if !bs
+            .alternatives
+            .iter()
+            .any(|(balt, _)| same_schemes(balt, ralt))
+        {
+            let message = format!(
+                "security requirement {} added as an alternative",
+                describe(ralt)
+            );
+            out.rule(
+                Rule::SecuritySchemeAdded,
+                None,
+                Loc::Rev(rptr.clone()),
+                &key(ralt),
+                message,
+            );
+        }
+    }
+}
+
+fn key(alt: &Alternative) -> String {
+    alt.keys().cloned().collect::<Vec<_>>().join("+")
+}

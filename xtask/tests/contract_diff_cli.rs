@@ -1,0 +1,377 @@
+//! The command's interface: sides from git, `--all`, exit statuses, the acknowledgement file,
+//! output formats, the real specs, and the drift check against Together's own document.
+
+// Test helpers outside `#[test]` functions may panic too (clippy.toml allows it only inside).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
+use std::path::Path;
+
+use serde_json::Value;
+use support::{Run, git, run_xtask, workspace};
+
+const BASE: &str = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /c:\n    post:\n      requestBody:\n        required: true\n        content:\n          application/json:\n            schema: {type: object, properties: {name: {type: string}}}\n      responses:\n        '200': {description: ok}\n";
+
+/// BASE with `name` made required: one ERR.
+fn breaking() -> String {
+    BASE.replace(
+        "properties: {name: {type: string}}}",
+        "properties: {name: {type: string}}, required: [name]}",
+    )
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+/// `xtask --root DIR contract-diff ARGS`.
+fn diff(root: &Path, args: &[&str]) -> Run {
+    let root = root.display().to_string();
+    let mut all = vec!["--root", root.as_str(), "contract-diff"];
+    all.extend_from_slice(args);
+    run_xtask(Path::new(&root), &all)
+}
+
+fn json(run: &Run) -> Value {
+    serde_json::from_str(&run.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}\n{}", run.stdout, run.stderr))
+}
+
+#[test]
+fn real_specs_against_themselves_report_nothing() {
+    for spec in [
+        "specs/together.yaml",
+        "specs/runcrate.yaml",
+        "specs/e2e.yaml",
+    ] {
+        let run = run_xtask(
+            &workspace(),
+            &["contract-diff", spec, spec, "--format", "json"],
+        );
+        assert_eq!(run.code, 0, "{spec}: {}", run.stderr);
+        assert_eq!(json(&run)["findings"], serde_json::json!([]), "{spec}");
+    }
+}
+
+#[test]
+fn drift_against_the_together_reference() {
+    let reference = workspace().join("../shared/reference/together-compute-openapi-3.1.json");
+    if !reference.exists() {
+        eprintln!(
+            "skipped: {} is not beside the workspace",
+            reference.display()
+        );
+        return;
+    }
+    let reference = reference.display().to_string();
+    let run = run_xtask(
+        &workspace(),
+        &[
+            "contract-diff",
+            "--against",
+            &reference,
+            "specs/together.yaml",
+            "--format",
+            "json",
+        ],
+    );
+    assert!(run.code == 0 || run.code == 1, "{}", run.stderr);
+    let report = json(&run);
+    let ids: Vec<&str> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["id"].as_str().unwrap())
+        .collect();
+    // The provider requires OIDC fields ours leaves optional, and keeps response fields required.
+    assert!(ids.contains(&"request-property-became-required"), "{ids:?}");
+    assert!(
+        ids.contains(&"response-property-became-required"),
+        "{ids:?}"
+    );
+    // Filtered to our paths; operationIds are our naming, not contract.
+    assert!(!ids.contains(&"api-path-added") && !ids.contains(&"api-operation-id-changed"));
+}
+
+#[test]
+fn exit_statuses_and_one_line_reasons() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = write(dir.path(), "base.yaml", BASE);
+    let rev = write(dir.path(), "rev.yaml", &breaking());
+    assert_eq!(diff(dir.path(), &[&base, &base]).code, 0);
+    let run = diff(dir.path(), &[&base, &rev]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout.contains("ERR  request-property-became-required"),
+        "{}",
+        run.stdout
+    );
+
+    let missing = diff(dir.path(), &[&base, "nope.yaml"]);
+    assert_eq!(missing.code, 2);
+    assert!(
+        missing
+            .stderr
+            .starts_with("error: nope.yaml: cannot read the file"),
+        "{}",
+        missing.stderr
+    );
+
+    let bad = write(dir.path(), "bad.yaml", "openapi: 3.0.3\npaths: [1, 2\n");
+    let run = diff(dir.path(), &[&base, &bad]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("bad.yaml: invalid YAML"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.stderr.trim_end().lines().count(), 1, "{}", run.stderr);
+
+    let dangling = write(
+        dir.path(),
+        "dangling.yaml",
+        &BASE.replace(
+            "{type: object, properties: {name: {type: string}}}",
+            "{$ref: '#/components/schemas/Gone'}",
+        ),
+    );
+    let run = diff(dir.path(), &[&base, &dangling]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("dangling.yaml: at /paths/~1c/post/requestBody/content/application~1json/schema/$ref: unresolved $ref"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn fail_on_warn_and_formats() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = write(dir.path(), "base.yaml", BASE);
+    // Removing a request property is WARN: passes by default, fails with --fail-on WARN.
+    let rev = write(
+        dir.path(),
+        "rev.yaml",
+        &BASE.replace("properties: {name: {type: string}}", "properties: {}"),
+    );
+    assert_eq!(diff(dir.path(), &[&base, &rev]).code, 0);
+    assert_eq!(
+        diff(dir.path(), &[&base, &rev, "--fail-on", "WARN"]).code,
+        1
+    );
+
+    let rev = write(dir.path(), "rev2.yaml", &breaking());
+    let md = diff(dir.path(), &[&base, &rev, "--format", "markdown"]);
+    assert!(
+        md.stdout.contains("| level | rule | operation |")
+            && md.stdout.contains("`request-property-became-required`"),
+        "{}",
+        md.stdout
+    );
+    let gh = diff(dir.path(), &[&base, &rev, "--format", "github"]);
+    assert!(gh.stdout.starts_with("::error file="), "{}", gh.stdout);
+    assert!(
+        gh.stdout
+            .contains("title=request-property-became-required::POST /c"),
+        "{}",
+        gh.stdout
+    );
+    let report = json(&diff(dir.path(), &[&base, &rev, "--format", "json"]));
+    let f = &report["findings"][0];
+    assert_eq!(report["breaking"], true);
+    assert_eq!(f["operation"], "POST /c");
+    assert_eq!(f["direction"], "request");
+    assert_eq!(
+        f["location"],
+        "/paths/~1c/post/requestBody/content/application~1json/schema/properties/name"
+    );
+    let keys: Vec<&String> = f.as_object().unwrap().keys().collect();
+    assert_eq!(
+        keys,
+        [
+            "direction",
+            "fingerprint",
+            "id",
+            "level",
+            "location",
+            "message",
+            "operation"
+        ]
+    );
+}
+
+#[test]
+fn acknowledgements_and_level_overrides() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = write(dir.path(), "base.yaml", BASE);
+    let rev = write(dir.path(), "rev.yaml", &breaking());
+    let report = json(&diff(dir.path(), &[&base, &rev, "--format", "json"]));
+    let fingerprint = report["findings"][0]["fingerprint"]
+        .as_str()
+        .unwrap()
+        .to_string();
+
+    // The fingerprint ignores wording and documentation: the same change with a new description.
+    let reworded = write(
+        dir.path(),
+        "rev-doc.yaml",
+        &breaking().replace("{description: ok}", "{description: fine}"),
+    );
+    let again = json(&diff(dir.path(), &[&base, &reworded, "--format", "json"]));
+    assert_eq!(again["findings"][0]["fingerprint"], fingerprint.as_str());
+
+    let ack = format!(
+        "acknowledged:\n  - fingerprint: {fingerprint}\n    id: request-property-became-required\n    reason: agreed with the provider\n"
+    );
+    write(dir.path(), "specs/contract-ack.yaml", &ack);
+    let run = diff(dir.path(), &[&base, &rev, "--format", "json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let report = json(&run);
+    assert_eq!(report["breaking"], false);
+    assert_eq!(
+        report["acknowledged"][0]["reason"],
+        "agreed with the provider"
+    );
+
+    let levels = write(
+        dir.path(),
+        "levels.yaml",
+        "levels:\n  request-property-became-required: WARN\n",
+    );
+    let run = diff(
+        dir.path(),
+        &[&base, &rev, "--ack", &levels, "--format", "json"],
+    );
+    assert_eq!(run.code, 0);
+    assert_eq!(json(&run)["findings"][0]["level"], "WARN");
+    assert_eq!(
+        diff(
+            dir.path(),
+            &[&base, &rev, "--ack", &levels, "--fail-on", "warn"]
+        )
+        .code,
+        1
+    );
+    let hidden = write(
+        dir.path(),
+        "none.yaml",
+        "levels:\n  request-property-became-required: NONE\n",
+    );
+    assert_eq!(
+        json(&diff(
+            dir.path(),
+            &[&base, &rev, "--ack", &hidden, "--format", "json"]
+        ))["findings"],
+        serde_json::json!([])
+    );
+
+    let bad = write(
+        dir.path(),
+        "bad-ack.yaml",
+        &format!("acknowledged:\n  - fingerprint: {fingerprint}\n    reason: ''\n"),
+    );
+    let run = diff(dir.path(), &[&base, &rev, "--ack", &bad]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("bad-ack.yaml: at /acknowledged/0/reason"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn git_sides_and_all() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    git(root, &["init", "-q"]);
+    write(root, "specs/a.yaml", BASE);
+    write(root, "specs/gone.yaml", BASE);
+    git(root, &["add", "."]);
+    git(root, &["commit", "-q", "-m", "one"]);
+
+    // A first commit has no HEAD~1: skipped, exit 0.
+    let run = diff(root, &["--all", "--base", "HEAD~1"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("skipped: HEAD~1 does not exist on a first commit"),
+        "{}",
+        run.stdout
+    );
+
+    write(root, "specs/a.yaml", &breaking());
+    std::fs::remove_file(root.join("specs/gone.yaml")).unwrap();
+    write(root, "specs/new.yaml", BASE);
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-q", "-m", "two"]);
+
+    let run = diff(
+        root,
+        &["HEAD~1:specs/a.yaml", "specs/a.yaml", "--format", "json"],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(
+        json(&run)["findings"][0]["id"],
+        "request-property-became-required"
+    );
+
+    let run = diff(root, &["--all", "--base", "HEAD~1", "--format", "json"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let report = json(&run);
+    let found: Vec<(String, String)> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["spec"].as_str().unwrap().to_string(),
+                f["id"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert!(
+        found.contains(&(
+            "specs/a.yaml".into(),
+            "request-property-became-required".into()
+        )),
+        "{found:?}"
+    );
+    assert!(
+        found.contains(&("specs/gone.yaml".into(), "spec-removed".into())),
+        "{found:?}"
+    );
+    assert!(
+        found.contains(&("specs/new.yaml".into(), "spec-added".into())),
+        "{found:?}"
+    );
+
+    // An unknown revision with history present is an error, not a skip.
+    let run = diff(root, &["--all", "--base", "no-such-rev"]);
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    let run = diff(root, &["no-such-rev:specs/a.yaml", "specs/a.yaml"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("no-such-rev:specs/a.yaml: unknown git revision"),
+        "{}",
+        run.stderr
+    );
+
+    // A shallow clone lacks HEAD~1: skipped.
+    let clone = tempfile::tempdir().unwrap();
+    let url = format!("file://{}", root.display());
+    git(clone.path(), &["clone", "-q", "--depth", "1", &url, "c"]);
+    let run = diff(&clone.path().join("c"), &["--all", "--base", "HEAD~1"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("skipped: HEAD~1 is not in this shallow clone"),
+        "{}",
+        run.stdout
+    );
+}
