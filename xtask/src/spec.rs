@@ -52,14 +52,79 @@ impl SpecFile {
             ));
         }
         serde_path_to_error::deserialize(&self.tree).map_err(|e| {
-            anyhow!(
-                "{}: at {}: {}",
-                self.path.display(),
-                json_pointer_from_serde_path(e.path()),
-                e.inner()
-            )
+            let mut pointer = json_pointer_from_serde_path(e.path());
+            let mut message = e.inner().to_string();
+            // openapiv3 flattens path items and operations, where serde loses the path; find
+            // the exact path item or schema by decoding each one on its own.
+            if let Some((deeper, inner)) = self.locate_in_children(&pointer) {
+                pointer = deeper;
+                message = inner;
+            }
+            anyhow!("{}: at {pointer}: {message}", self.path.display())
         })
     }
+}
+
+impl SpecFile {
+    /// Decodes each child of the map at `pointer` as the OpenAPI type it holds, returning the
+    /// first failure with its full pointer.
+    fn locate_in_children(&self, pointer: &str) -> Option<(String, String)> {
+        let children = self.tree.pointer(pointer)?.as_object()?;
+        for (key, child) in children {
+            let result = match pointer {
+                "/paths" => check::<openapiv3::ReferenceOr<openapiv3::PathItem>>(child),
+                "/components/schemas" => check::<openapiv3::ReferenceOr<openapiv3::Schema>>(child),
+                "/components/parameters" => {
+                    check::<openapiv3::ReferenceOr<openapiv3::Parameter>>(child)
+                }
+                "/components/responses" => {
+                    check::<openapiv3::ReferenceOr<openapiv3::Response>>(child)
+                }
+                _ => return None,
+            };
+            if let Err((path, message)) = result {
+                let inner = if path == "/" { String::new() } else { path };
+                let found = format!("{pointer}/{}{inner}", escape_pointer_token(key));
+                if pointer == "/paths"
+                    && inner.is_empty()
+                    && let Some(deeper) = self.locate_operation(&found)
+                {
+                    return Some(deeper);
+                }
+                return Some((found, message));
+            }
+        }
+        None
+    }
+}
+
+impl SpecFile {
+    /// The first operation of the path item at `pointer` that does not decode.
+    fn locate_operation(&self, pointer: &str) -> Option<(String, String)> {
+        let item = self.tree.pointer(pointer)?.as_object()?;
+        const METHODS: [&str; 8] = [
+            "get", "put", "post", "delete", "options", "head", "patch", "trace",
+        ];
+        METHODS.iter().find_map(|method| {
+            let (path, message) = check::<openapiv3::Operation>(item.get(*method)?).err()?;
+            let inner = if path == "/" { String::new() } else { path };
+            Some((format!("{pointer}/{method}{inner}"), message))
+        })
+    }
+}
+
+/// Decodes `value` as `T`, reporting the JSON pointer (relative to `value`) of a failure.
+fn check<T: serde::de::DeserializeOwned>(
+    value: &serde_json::Value,
+) -> Result<(), (String, String)> {
+    serde_path_to_error::deserialize::<_, T>(value)
+        .map(|_| ())
+        .map_err(|e| {
+            (
+                json_pointer_from_serde_path(e.path()),
+                e.inner().to_string(),
+            )
+        })
 }
 
 /// YAML (a superset of JSON) to a JSON tree. YAML 1.1 booleans (`yes`, `on`, `n`, …) stay strings:

@@ -20,6 +20,7 @@ pub use build_error::{BuildError, normalize_base_url};
 pub use credentials::{Authenticate, BearerToken, CredentialError, Secret};
 pub use transport::{
     RAW_ERROR_BODY_HEADER, REDACTED, execute, http_client_builder, raw_error_body, redact_url,
+    status_of_error_body,
 };
 
 /// The user agent the provider clients send.

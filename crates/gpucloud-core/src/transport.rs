@@ -33,6 +33,44 @@ pub fn raw_error_body(headers: &reqwest::header::HeaderMap) -> Option<Vec<u8>> {
     Some(percent_encoding::percent_decode(value.as_bytes()).collect())
 }
 
+/// How many recent error answers [`status_of_error_body`] remembers.
+const REMEMBERED_ERROR_BODIES: usize = 64;
+
+/// Recent error answers by a hash of their body: (hash, status, `Retry-After`).
+static RECENT_ERROR_BODIES: std::sync::Mutex<
+    std::collections::VecDeque<(u64, u16, Option<String>)>,
+> = std::sync::Mutex::new(std::collections::VecDeque::new());
+
+fn body_hash(bytes: &[u8]) -> u64 {
+    use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+    BuildHasherDefault::<DefaultHasher>::default().hash_one(bytes)
+}
+
+/// The HTTP status (and `Retry-After`) of a recent error answer with exactly this body.
+///
+/// When a 4xx/5xx body is not the JSON the spec declares (a proxy's HTML 502), progenitor
+/// reports only the bytes (`InvalidResponsePayload`), not the status; [`execute`] remembers
+/// the status of the last few error answers by body so the caller can still tell a 502 from a
+/// success it could not decode.
+pub fn status_of_error_body(bytes: &[u8]) -> Option<(u16, Option<String>)> {
+    let hash = body_hash(bytes);
+    let recent = RECENT_ERROR_BODIES.lock().ok()?;
+    recent
+        .iter()
+        .rev()
+        .find(|(h, _, _)| *h == hash)
+        .map(|(_, status, retry_after)| (*status, retry_after.clone()))
+}
+
+fn remember_error_body(bytes: &[u8], status: u16, retry_after: Option<String>) {
+    if let Ok(mut recent) = RECENT_ERROR_BODIES.lock() {
+        if recent.len() == REMEMBERED_ERROR_BODIES {
+            recent.pop_front();
+        }
+        recent.push_back((body_hash(bytes), status, retry_after));
+    }
+}
+
 /// What replaces a secret in a URL.
 pub const REDACTED: &str = "REDACTED";
 
@@ -160,6 +198,11 @@ async fn keep_error_body(response: reqwest::Response) -> reqwest::Result<reqwest
     let mut headers = response.headers().clone();
     let url = response.url().clone();
     let bytes = response.bytes().await?;
+    let retry_after = headers
+        .get(reqwest::header::RETRY_AFTER)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    remember_error_body(&bytes, status.as_u16(), retry_after);
     let kept = &bytes[..bytes.len().min(RAW_ERROR_BODY_LIMIT)];
     let encoded = percent_encoding::percent_encode(kept, HEADER_UNSAFE).to_string();
     if let Ok(value) = reqwest::header::HeaderValue::from_str(&encoded) {
@@ -252,6 +295,8 @@ mod tests {
         let request = client.get(server.uri()).build().unwrap();
         let response = execute(&client, request, &INFO, &[]).await.unwrap();
         assert_eq!(raw_error_body(response.headers()).unwrap(), body.as_bytes());
+        assert_eq!(status_of_error_body(body.as_bytes()), Some((502, None)));
+        assert_eq!(status_of_error_body(b"never answered"), None);
         assert_eq!(response.text().await.unwrap(), body);
     }
 

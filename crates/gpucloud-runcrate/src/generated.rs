@@ -6,7 +6,7 @@
 #[allow(unused_imports)]
 pub use progenitor_client::{ByteStream, ClientInfo, Error, ResponseValue};
 #[allow(unused_imports)]
-use progenitor_client::{ClientHooks, OperationInfo, RequestBuilderExt, encode_path};
+use progenitor_client::{encode_path, ClientHooks, OperationInfo, RequestBuilderExt};
 /// Types used as operation parameters and responses.
 #[allow(clippy::all)]
 pub mod types {
@@ -89,7 +89,9 @@ pub mod types {
         pub status: ::std::option::Option<::std::string::String>,
         ///When the cluster was terminated. Null while it exists.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub terminated_at: ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+        pub terminated_at: ::std::option::Option<
+            ::chrono::DateTime<::chrono::offset::Utc>,
+        >,
         ///When every machine was up and joined; billing starts here. Null before that.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub up_at: ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
@@ -104,7 +106,9 @@ pub mod types {
     pub struct ClusterBilling {
         ///When billing started (equals `up_at`). Null before every machine is up.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub billed_since: ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+        pub billed_since: ::std::option::Option<
+            ::chrono::DateTime<::chrono::offset::Utc>,
+        >,
         ///Number of machines being billed.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub nodes_billed: ::std::option::Option<i64>,
@@ -224,10 +228,10 @@ pub mod types {
         }
     }
     /**A machine type and host a cluster can be created from. The documentation
-    names only the fields below; every other field the API sends (including
-    the offer's identifier, which is the `offer_id` of `create_cluster`) is
-    kept as an additional property.
-    */
+names only the fields below; every other field the API sends (including
+the offer's identifier, which is the `offer_id` of `create_cluster`) is
+kept as an additional property.
+*/
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct ClusterOffer {
         ///When present, the only node counts this offer accepts.
@@ -292,7 +296,9 @@ pub mod types {
     pub struct ClusterTest {
         ///When the test finished. Null while it is running.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub finished_at: ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+        pub finished_at: ::std::option::Option<
+            ::chrono::DateTime<::chrono::offset::Utc>,
+        >,
         ///Test id.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub id: ::std::option::Option<::uuid::Uuid>,
@@ -378,15 +384,17 @@ pub mod types {
     }
     impl ::std::str::FromStr for CreateClusterIdempotencyKey {
         type Err = self::error::ConversionError;
-        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
             if value.chars().count() > 255usize {
                 return Err("longer than 255 characters".into());
             }
             if value.chars().count() < 1usize {
                 return Err("shorter than 1 characters".into());
             }
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
-                ::std::sync::LazyLock::new(|| ::regress::Regex::new("^[\\x21-\\x7e]+$").unwrap());
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+            { ::regress::Regex::new("^[\\x21-\\x7e]+$").unwrap() });
             if PATTERN.find(value).is_none() {
                 return Err("doesn't match pattern \"^[\\x21-\\x7e]+$\"".into());
             }
@@ -395,7 +403,9 @@ pub mod types {
     }
     impl ::std::convert::TryFrom<&str> for CreateClusterIdempotencyKey {
         type Error = self::error::ConversionError;
-        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -461,26 +471,30 @@ pub mod types {
     }
     impl ::std::str::FromStr for CreateClusterRequestName {
         type Err = self::error::ConversionError;
-        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
             if value.chars().count() > 63usize {
                 return Err("longer than 63 characters".into());
             }
             if value.chars().count() < 1usize {
                 return Err("shorter than 1 characters".into());
             }
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
-                ::std::sync::LazyLock::new(|| {
-                    ::regress::Regex::new("^[A-Za-z0-9][A-Za-z0-9-]{0,62}$").unwrap()
-                });
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+            { ::regress::Regex::new("^[A-Za-z0-9][A-Za-z0-9-]{0,62}$").unwrap() });
             if PATTERN.find(value).is_none() {
-                return Err("doesn't match pattern \"^[A-Za-z0-9][A-Za-z0-9-]{0,62}$\"".into());
+                return Err(
+                    "doesn't match pattern \"^[A-Za-z0-9][A-Za-z0-9-]{0,62}$\"".into(),
+                );
             }
             Ok(Self(value.to_string()))
         }
     }
     impl ::std::convert::TryFrom<&str> for CreateClusterRequestName {
         type Error = self::error::ConversionError;
-        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -636,8 +650,10 @@ pub mod types {
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
             >,
-            events:
-                ::std::result::Result<::std::vec::Vec<super::ClusterEvent>, ::std::string::String>,
+            events: ::std::result::Result<
+                ::std::vec::Vec<super::ClusterEvent>,
+                ::std::string::String,
+            >,
             failure_detail: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
@@ -650,14 +666,22 @@ pub mod types {
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
             >,
-            gpus_per_node: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
+            gpus_per_node: ::std::result::Result<
+                ::std::option::Option<i64>,
+                ::std::string::String,
+            >,
             host_tier: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
             >,
-            hourly_rate: ::std::result::Result<::std::option::Option<f64>, ::std::string::String>,
-            hourly_rate_per_node:
-                ::std::result::Result<::std::option::Option<f64>, ::std::string::String>,
+            hourly_rate: ::std::result::Result<
+                ::std::option::Option<f64>,
+                ::std::string::String,
+            >,
+            hourly_rate_per_node: ::std::result::Result<
+                ::std::option::Option<f64>,
+                ::std::string::String,
+            >,
             id: ::std::result::Result<::uuid::Uuid, ::std::string::String>,
             interconnect: ::std::result::Result<
                 ::std::option::Option<super::Interconnect>,
@@ -675,14 +699,22 @@ pub mod types {
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
             >,
-            node_count: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
-            nodes:
-                ::std::result::Result<::std::vec::Vec<super::ClusterNode>, ::std::string::String>,
+            node_count: ::std::result::Result<
+                ::std::option::Option<i64>,
+                ::std::string::String,
+            >,
+            nodes: ::std::result::Result<
+                ::std::vec::Vec<super::ClusterNode>,
+                ::std::string::String,
+            >,
             ready_at: ::std::result::Result<
                 ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
                 ::std::string::String,
             >,
-            resize: ::std::result::Result<::std::option::Option<bool>, ::std::string::String>,
+            resize: ::std::result::Result<
+                ::std::option::Option<bool>,
+                ::std::string::String,
+            >,
             shared: ::std::result::Result<
                 ::std::option::Option<super::SharedStorage>,
                 ::std::string::String,
@@ -755,17 +787,23 @@ pub mod types {
             {
                 self.billing = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for billing: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for billing: {e}")
+                    });
                 self
             }
             pub fn connection<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<super::ClusterConnection>>,
+                T: ::std::convert::TryInto<
+                    ::std::option::Option<super::ClusterConnection>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.connection = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for connection: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for connection: {e}")
+                    });
                 self
             }
             pub fn country_code<T>(mut self, value: T) -> Self
@@ -775,19 +813,23 @@ pub mod types {
             {
                 self.country_code = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for country_code: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for country_code: {e}")
+                    });
                 self
             }
             pub fn created_at<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<
-                        ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
-                    >,
+                    ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.created_at = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for created_at: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for created_at: {e}")
+                    });
                 self
             }
             pub fn deployment_type<T>(mut self, value: T) -> Self
@@ -795,9 +837,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.deployment_type = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for deployment_type: {e}")
-                });
+                self.deployment_type = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for deployment_type: {e}"
+                        )
+                    });
                 self
             }
             pub fn events<T>(mut self, value: T) -> Self
@@ -807,7 +853,9 @@ pub mod types {
             {
                 self.events = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for events: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for events: {e}")
+                    });
                 self
             }
             pub fn failure_detail<T>(mut self, value: T) -> Self
@@ -815,9 +863,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.failure_detail = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for failure_detail: {e}")
-                });
+                self.failure_detail = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for failure_detail: {e}"
+                        )
+                    });
                 self
             }
             pub fn failure_reason<T>(mut self, value: T) -> Self
@@ -825,9 +877,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.failure_reason = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for failure_reason: {e}")
-                });
+                self.failure_reason = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for failure_reason: {e}"
+                        )
+                    });
                 self
             }
             pub fn gpu_type<T>(mut self, value: T) -> Self
@@ -837,7 +893,9 @@ pub mod types {
             {
                 self.gpu_type = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for gpu_type: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for gpu_type: {e}")
+                    });
                 self
             }
             pub fn gpus_per_node<T>(mut self, value: T) -> Self
@@ -847,7 +905,9 @@ pub mod types {
             {
                 self.gpus_per_node = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for gpus_per_node: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for gpus_per_node: {e}")
+                    });
                 self
             }
             pub fn host_tier<T>(mut self, value: T) -> Self
@@ -857,7 +917,9 @@ pub mod types {
             {
                 self.host_tier = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for host_tier: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for host_tier: {e}")
+                    });
                 self
             }
             pub fn hourly_rate<T>(mut self, value: T) -> Self
@@ -867,7 +929,9 @@ pub mod types {
             {
                 self.hourly_rate = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for hourly_rate: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for hourly_rate: {e}")
+                    });
                 self
             }
             pub fn hourly_rate_per_node<T>(mut self, value: T) -> Self
@@ -875,9 +939,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<f64>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.hourly_rate_per_node = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for hourly_rate_per_node: {e}")
-                });
+                self.hourly_rate_per_node = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for hourly_rate_per_node: {e}"
+                        )
+                    });
                 self
             }
             pub fn id<T>(mut self, value: T) -> Self
@@ -897,7 +965,9 @@ pub mod types {
             {
                 self.interconnect = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for interconnect: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for interconnect: {e}")
+                    });
                 self
             }
             pub fn last_test<T>(mut self, value: T) -> Self
@@ -907,7 +977,9 @@ pub mod types {
             {
                 self.last_test = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for last_test: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for last_test: {e}")
+                    });
                 self
             }
             pub fn location<T>(mut self, value: T) -> Self
@@ -917,7 +989,9 @@ pub mod types {
             {
                 self.location = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for location: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for location: {e}")
+                    });
                 self
             }
             pub fn name<T>(mut self, value: T) -> Self
@@ -927,7 +1001,9 @@ pub mod types {
             {
                 self.name = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for name: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for name: {e}")
+                    });
                 self
             }
             pub fn node_count<T>(mut self, value: T) -> Self
@@ -937,7 +1013,9 @@ pub mod types {
             {
                 self.node_count = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for node_count: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for node_count: {e}")
+                    });
                 self
             }
             pub fn nodes<T>(mut self, value: T) -> Self
@@ -947,19 +1025,23 @@ pub mod types {
             {
                 self.nodes = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for nodes: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for nodes: {e}")
+                    });
                 self
             }
             pub fn ready_at<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<
-                        ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
-                    >,
+                    ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.ready_at = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for ready_at: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for ready_at: {e}")
+                    });
                 self
             }
             pub fn resize<T>(mut self, value: T) -> Self
@@ -969,7 +1051,9 @@ pub mod types {
             {
                 self.resize = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for resize: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for resize: {e}")
+                    });
                 self
             }
             pub fn shared<T>(mut self, value: T) -> Self
@@ -979,7 +1063,9 @@ pub mod types {
             {
                 self.shared = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for shared: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for shared: {e}")
+                    });
                 self
             }
             pub fn stack<T>(mut self, value: T) -> Self
@@ -989,7 +1075,9 @@ pub mod types {
             {
                 self.stack = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for stack: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for stack: {e}")
+                    });
                 self
             }
             pub fn stack_detail<T>(mut self, value: T) -> Self
@@ -999,7 +1087,9 @@ pub mod types {
             {
                 self.stack_detail = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for stack_detail: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for stack_detail: {e}")
+                    });
                 self
             }
             pub fn stack_status<T>(mut self, value: T) -> Self
@@ -1009,7 +1099,9 @@ pub mod types {
             {
                 self.stack_status = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for stack_status: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for stack_status: {e}")
+                    });
                 self
             }
             pub fn status<T>(mut self, value: T) -> Self
@@ -1019,31 +1111,37 @@ pub mod types {
             {
                 self.status = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for status: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for status: {e}")
+                    });
                 self
             }
             pub fn terminated_at<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<
-                        ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
-                    >,
+                    ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.terminated_at = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for terminated_at: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for terminated_at: {e}")
+                    });
                 self
             }
             pub fn up_at<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<
-                        ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
-                    >,
+                    ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.up_at = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for up_at: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for up_at: {e}")
+                    });
                 self
             }
         }
@@ -1126,7 +1224,10 @@ pub mod types {
                 ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
                 ::std::string::String,
             >,
-            nodes_billed: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
+            nodes_billed: ::std::result::Result<
+                ::std::option::Option<i64>,
+                ::std::string::String,
+            >,
         }
         impl ::std::default::Default for ClusterBilling {
             fn default() -> Self {
@@ -1140,13 +1241,15 @@ pub mod types {
             pub fn billed_since<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<
-                        ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
-                    >,
+                    ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.billed_since = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for billed_since: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for billed_since: {e}")
+                    });
                 self
             }
             pub fn nodes_billed<T>(mut self, value: T) -> Self
@@ -1156,7 +1259,9 @@ pub mod types {
             {
                 self.nodes_billed = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for nodes_billed: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for nodes_billed: {e}")
+                    });
                 self
             }
         }
@@ -1216,7 +1321,9 @@ pub mod types {
             {
                 self.env = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for env: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for env: {e}")
+                    });
                 self
             }
             pub fn head_ssh<T>(mut self, value: T) -> Self
@@ -1226,7 +1333,9 @@ pub mod types {
             {
                 self.head_ssh = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for head_ssh: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for head_ssh: {e}")
+                    });
                 self
             }
             pub fn hostfile<T>(mut self, value: T) -> Self
@@ -1236,17 +1345,23 @@ pub mod types {
             {
                 self.hostfile = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for hostfile: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for hostfile: {e}")
+                    });
                 self
             }
             pub fn snippets<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<super::ClusterSnippets>>,
+                T: ::std::convert::TryInto<
+                    ::std::option::Option<super::ClusterSnippets>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.snippets = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for snippets: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for snippets: {e}")
+                    });
                 self
             }
         }
@@ -1305,7 +1420,9 @@ pub mod types {
             {
                 self.master_addr = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for master_addr: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for master_addr: {e}")
+                    });
                 self
             }
             pub fn master_port<T>(mut self, value: T) -> Self
@@ -1315,7 +1432,9 @@ pub mod types {
             {
                 self.master_port = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for master_port: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for master_port: {e}")
+                    });
                 self
             }
             pub fn nccl_socket_ifname<T>(mut self, value: T) -> Self
@@ -1323,9 +1442,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.nccl_socket_ifname = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for nccl_socket_ifname: {e}")
-                });
+                self.nccl_socket_ifname = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for nccl_socket_ifname: {e}"
+                        )
+                    });
                 self
             }
         }
@@ -1365,7 +1488,10 @@ pub mod types {
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
             >,
-            rank: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
+            rank: ::std::result::Result<
+                ::std::option::Option<i64>,
+                ::std::string::String,
+            >,
         }
         impl ::std::default::Default for ClusterEvent {
             fn default() -> Self {
@@ -1382,8 +1508,8 @@ pub mod types {
             pub fn at<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<
-                        ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
-                    >,
+                    ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.at = value
@@ -1408,7 +1534,9 @@ pub mod types {
             {
                 self.kind = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for kind: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for kind: {e}")
+                    });
                 self
             }
             pub fn message<T>(mut self, value: T) -> Self
@@ -1418,7 +1546,9 @@ pub mod types {
             {
                 self.message = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for message: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for message: {e}")
+                    });
                 self
             }
             pub fn rank<T>(mut self, value: T) -> Self
@@ -1428,7 +1558,9 @@ pub mod types {
             {
                 self.rank = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for rank: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for rank: {e}")
+                    });
                 self
             }
         }
@@ -1459,9 +1591,14 @@ pub mod types {
         }
         #[derive(Clone, Debug)]
         pub struct ClusterNode {
-            gpus: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
-            instance_id:
-                ::std::result::Result<::std::option::Option<::uuid::Uuid>, ::std::string::String>,
+            gpus: ::std::result::Result<
+                ::std::option::Option<i64>,
+                ::std::string::String,
+            >,
+            instance_id: ::std::result::Result<
+                ::std::option::Option<::uuid::Uuid>,
+                ::std::string::String,
+            >,
             ip: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
@@ -1474,7 +1611,10 @@ pub mod types {
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
             >,
-            rank: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
+            rank: ::std::result::Result<
+                ::std::option::Option<i64>,
+                ::std::string::String,
+            >,
             role: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
@@ -1516,7 +1656,9 @@ pub mod types {
             {
                 self.gpus = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for gpus: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for gpus: {e}")
+                    });
                 self
             }
             pub fn instance_id<T>(mut self, value: T) -> Self
@@ -1526,7 +1668,9 @@ pub mod types {
             {
                 self.instance_id = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for instance_id: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for instance_id: {e}")
+                    });
                 self
             }
             pub fn ip<T>(mut self, value: T) -> Self
@@ -1546,7 +1690,9 @@ pub mod types {
             {
                 self.name = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for name: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for name: {e}")
+                    });
                 self
             }
             pub fn overlay_address<T>(mut self, value: T) -> Self
@@ -1554,9 +1700,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.overlay_address = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for overlay_address: {e}")
-                });
+                self.overlay_address = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for overlay_address: {e}"
+                        )
+                    });
                 self
             }
             pub fn rank<T>(mut self, value: T) -> Self
@@ -1566,7 +1716,9 @@ pub mod types {
             {
                 self.rank = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for rank: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for rank: {e}")
+                    });
                 self
             }
             pub fn role<T>(mut self, value: T) -> Self
@@ -1576,7 +1728,9 @@ pub mod types {
             {
                 self.role = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for role: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for role: {e}")
+                    });
                 self
             }
             pub fn ssh_command<T>(mut self, value: T) -> Self
@@ -1586,7 +1740,9 @@ pub mod types {
             {
                 self.ssh_command = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for ssh_command: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for ssh_command: {e}")
+                    });
                 self
             }
             pub fn stage<T>(mut self, value: T) -> Self
@@ -1596,7 +1752,9 @@ pub mod types {
             {
                 self.stage = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for stage: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for stage: {e}")
+                    });
                 self
             }
             pub fn status<T>(mut self, value: T) -> Self
@@ -1606,7 +1764,9 @@ pub mod types {
             {
                 self.status = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for status: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for status: {e}")
+                    });
                 self
             }
         }
@@ -1651,10 +1811,18 @@ pub mod types {
                 ::std::option::Option<::std::vec::Vec<i64>>,
                 ::std::string::String,
             >,
-            max_nodes: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
-            min_nodes: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
-            stacks:
-                ::std::result::Result<::std::vec::Vec<crate::types::Stack>, ::std::string::String>,
+            max_nodes: ::std::result::Result<
+                ::std::option::Option<i64>,
+                ::std::string::String,
+            >,
+            min_nodes: ::std::result::Result<
+                ::std::option::Option<i64>,
+                ::std::string::String,
+            >,
+            stacks: ::std::result::Result<
+                ::std::vec::Vec<crate::types::Stack>,
+                ::std::string::String,
+            >,
             extra: ::std::result::Result<
                 ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 ::std::string::String,
@@ -1677,9 +1845,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<::std::vec::Vec<i64>>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.allowed_node_counts = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for allowed_node_counts: {e}")
-                });
+                self.allowed_node_counts = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for allowed_node_counts: {e}"
+                        )
+                    });
                 self
             }
             pub fn max_nodes<T>(mut self, value: T) -> Self
@@ -1689,7 +1861,9 @@ pub mod types {
             {
                 self.max_nodes = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for max_nodes: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for max_nodes: {e}")
+                    });
                 self
             }
             pub fn min_nodes<T>(mut self, value: T) -> Self
@@ -1699,7 +1873,9 @@ pub mod types {
             {
                 self.min_nodes = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for min_nodes: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for min_nodes: {e}")
+                    });
                 self
             }
             pub fn stacks<T>(mut self, value: T) -> Self
@@ -1709,19 +1885,23 @@ pub mod types {
             {
                 self.stacks = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for stacks: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for stacks: {e}")
+                    });
                 self
             }
             pub fn extra<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<
-                        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                    >,
+                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.extra = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for extra: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for extra: {e}")
+                    });
                 self
             }
         }
@@ -1769,7 +1949,9 @@ pub mod types {
             {
                 self.data = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for data: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for data: {e}")
+                    });
                 self
             }
         }
@@ -1783,9 +1965,7 @@ pub mod types {
         }
         impl ::std::convert::From<super::ClusterResponse> for ClusterResponse {
             fn from(value: super::ClusterResponse) -> Self {
-                Self {
-                    data: Ok(value.data),
-                }
+                Self { data: Ok(value.data) }
             }
         }
         #[derive(Clone, Debug)]
@@ -1835,7 +2015,9 @@ pub mod types {
             {
                 self.deepspeed = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for deepspeed: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for deepspeed: {e}")
+                    });
                 self
             }
             pub fn kubectl_tunnel<T>(mut self, value: T) -> Self
@@ -1843,9 +2025,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.kubectl_tunnel = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for kubectl_tunnel: {e}")
-                });
+                self.kubectl_tunnel = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for kubectl_tunnel: {e}"
+                        )
+                    });
                 self
             }
             pub fn mpirun<T>(mut self, value: T) -> Self
@@ -1855,7 +2041,9 @@ pub mod types {
             {
                 self.mpirun = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for mpirun: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for mpirun: {e}")
+                    });
                 self
             }
             pub fn ray_tunnel<T>(mut self, value: T) -> Self
@@ -1865,7 +2053,9 @@ pub mod types {
             {
                 self.ray_tunnel = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for ray_tunnel: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for ray_tunnel: {e}")
+                    });
                 self
             }
             pub fn sbatch<T>(mut self, value: T) -> Self
@@ -1875,7 +2065,9 @@ pub mod types {
             {
                 self.sbatch = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for sbatch: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for sbatch: {e}")
+                    });
                 self
             }
             pub fn torchrun<T>(mut self, value: T) -> Self
@@ -1885,7 +2077,9 @@ pub mod types {
             {
                 self.torchrun = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for torchrun: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for torchrun: {e}")
+                    });
                 self
             }
         }
@@ -1922,7 +2116,10 @@ pub mod types {
                 ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
                 ::std::string::String,
             >,
-            id: ::std::result::Result<::std::option::Option<::uuid::Uuid>, ::std::string::String>,
+            id: ::std::result::Result<
+                ::std::option::Option<::uuid::Uuid>,
+                ::std::string::String,
+            >,
             kind: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
@@ -1956,13 +2153,15 @@ pub mod types {
             pub fn finished_at<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<
-                        ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
-                    >,
+                    ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.finished_at = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for finished_at: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for finished_at: {e}")
+                    });
                 self
             }
             pub fn id<T>(mut self, value: T) -> Self
@@ -1982,29 +2181,37 @@ pub mod types {
             {
                 self.kind = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for kind: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for kind: {e}")
+                    });
                 self
             }
             pub fn result<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<super::ClusterTestResult>>,
+                T: ::std::convert::TryInto<
+                    ::std::option::Option<super::ClusterTestResult>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.result = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for result: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for result: {e}")
+                    });
                 self
             }
             pub fn started_at<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<
-                        ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
-                    >,
+                    ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.started_at = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for started_at: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for started_at: {e}")
+                    });
                 self
             }
             pub fn status<T>(mut self, value: T) -> Self
@@ -2014,7 +2221,9 @@ pub mod types {
             {
                 self.status = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for status: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for status: {e}")
+                    });
                 self
             }
         }
@@ -2051,14 +2260,22 @@ pub mod types {
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
             >,
-            gpus: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
-            nodes: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
+            gpus: ::std::result::Result<
+                ::std::option::Option<i64>,
+                ::std::string::String,
+            >,
+            nodes: ::std::result::Result<
+                ::std::option::Option<i64>,
+                ::std::string::String,
+            >,
             note: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
             >,
-            peak_busbw_gb_s:
-                ::std::result::Result<::std::option::Option<f64>, ::std::string::String>,
+            peak_busbw_gb_s: ::std::result::Result<
+                ::std::option::Option<f64>,
+                ::std::string::String,
+            >,
             sizes: ::std::result::Result<
                 ::std::vec::Vec<super::ClusterTestSize>,
                 ::std::string::String,
@@ -2084,7 +2301,9 @@ pub mod types {
             {
                 self.error = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for error: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for error: {e}")
+                    });
                 self
             }
             pub fn gpus<T>(mut self, value: T) -> Self
@@ -2094,7 +2313,9 @@ pub mod types {
             {
                 self.gpus = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for gpus: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for gpus: {e}")
+                    });
                 self
             }
             pub fn nodes<T>(mut self, value: T) -> Self
@@ -2104,7 +2325,9 @@ pub mod types {
             {
                 self.nodes = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for nodes: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for nodes: {e}")
+                    });
                 self
             }
             pub fn note<T>(mut self, value: T) -> Self
@@ -2114,7 +2337,9 @@ pub mod types {
             {
                 self.note = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for note: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for note: {e}")
+                    });
                 self
             }
             pub fn peak_busbw_gb_s<T>(mut self, value: T) -> Self
@@ -2122,9 +2347,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<f64>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.peak_busbw_gb_s = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for peak_busbw_gb_s: {e}")
-                });
+                self.peak_busbw_gb_s = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for peak_busbw_gb_s: {e}"
+                        )
+                    });
                 self
             }
             pub fn sizes<T>(mut self, value: T) -> Self
@@ -2134,7 +2363,9 @@ pub mod types {
             {
                 self.sizes = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for sizes: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for sizes: {e}")
+                    });
                 self
             }
         }
@@ -2167,10 +2398,22 @@ pub mod types {
         }
         #[derive(Clone, Debug)]
         pub struct ClusterTestSize {
-            algbw_gb_s: ::std::result::Result<::std::option::Option<f64>, ::std::string::String>,
-            busbw_gb_s: ::std::result::Result<::std::option::Option<f64>, ::std::string::String>,
-            bytes: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
-            time_us: ::std::result::Result<::std::option::Option<f64>, ::std::string::String>,
+            algbw_gb_s: ::std::result::Result<
+                ::std::option::Option<f64>,
+                ::std::string::String,
+            >,
+            busbw_gb_s: ::std::result::Result<
+                ::std::option::Option<f64>,
+                ::std::string::String,
+            >,
+            bytes: ::std::result::Result<
+                ::std::option::Option<i64>,
+                ::std::string::String,
+            >,
+            time_us: ::std::result::Result<
+                ::std::option::Option<f64>,
+                ::std::string::String,
+            >,
         }
         impl ::std::default::Default for ClusterTestSize {
             fn default() -> Self {
@@ -2190,7 +2433,9 @@ pub mod types {
             {
                 self.algbw_gb_s = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for algbw_gb_s: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for algbw_gb_s: {e}")
+                    });
                 self
             }
             pub fn busbw_gb_s<T>(mut self, value: T) -> Self
@@ -2200,7 +2445,9 @@ pub mod types {
             {
                 self.busbw_gb_s = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for busbw_gb_s: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for busbw_gb_s: {e}")
+                    });
                 self
             }
             pub fn bytes<T>(mut self, value: T) -> Self
@@ -2210,7 +2457,9 @@ pub mod types {
             {
                 self.bytes = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for bytes: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for bytes: {e}")
+                    });
                 self
             }
             pub fn time_us<T>(mut self, value: T) -> Self
@@ -2220,7 +2469,9 @@ pub mod types {
             {
                 self.time_us = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for time_us: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for time_us: {e}")
+                    });
                 self
             }
         }
@@ -2249,16 +2500,28 @@ pub mod types {
         }
         #[derive(Clone, Debug)]
         pub struct CreateClusterRequest {
-            include_community:
-                ::std::result::Result<::std::option::Option<bool>, ::std::string::String>,
-            name: ::std::result::Result<super::CreateClusterRequestName, ::std::string::String>,
+            include_community: ::std::result::Result<
+                ::std::option::Option<bool>,
+                ::std::string::String,
+            >,
+            name: ::std::result::Result<
+                super::CreateClusterRequestName,
+                ::std::string::String,
+            >,
             node_count: ::std::result::Result<i64, ::std::string::String>,
-            offer_id: ::std::result::Result<::std::string::String, ::std::string::String>,
-            ssh_key_ids:
-                ::std::result::Result<::std::vec::Vec<::uuid::Uuid>, ::std::string::String>,
+            offer_id: ::std::result::Result<
+                ::std::string::String,
+                ::std::string::String,
+            >,
+            ssh_key_ids: ::std::result::Result<
+                ::std::vec::Vec<::uuid::Uuid>,
+                ::std::string::String,
+            >,
             stack: ::std::result::Result<crate::types::Stack, ::std::string::String>,
-            storage_id:
-                ::std::result::Result<::std::option::Option<::uuid::Uuid>, ::std::string::String>,
+            storage_id: ::std::result::Result<
+                ::std::option::Option<::uuid::Uuid>,
+                ::std::string::String,
+            >,
         }
         impl ::std::default::Default for CreateClusterRequest {
             fn default() -> Self {
@@ -2279,9 +2542,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<bool>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.include_community = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for include_community: {e}")
-                });
+                self.include_community = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for include_community: {e}"
+                        )
+                    });
                 self
             }
             pub fn name<T>(mut self, value: T) -> Self
@@ -2291,7 +2558,9 @@ pub mod types {
             {
                 self.name = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for name: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for name: {e}")
+                    });
                 self
             }
             pub fn node_count<T>(mut self, value: T) -> Self
@@ -2301,7 +2570,9 @@ pub mod types {
             {
                 self.node_count = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for node_count: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for node_count: {e}")
+                    });
                 self
             }
             pub fn offer_id<T>(mut self, value: T) -> Self
@@ -2311,7 +2582,9 @@ pub mod types {
             {
                 self.offer_id = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for offer_id: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for offer_id: {e}")
+                    });
                 self
             }
             pub fn ssh_key_ids<T>(mut self, value: T) -> Self
@@ -2321,7 +2594,9 @@ pub mod types {
             {
                 self.ssh_key_ids = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for ssh_key_ids: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for ssh_key_ids: {e}")
+                    });
                 self
             }
             pub fn stack<T>(mut self, value: T) -> Self
@@ -2331,7 +2606,9 @@ pub mod types {
             {
                 self.stack = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for stack: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for stack: {e}")
+                    });
                 self
             }
             pub fn storage_id<T>(mut self, value: T) -> Self
@@ -2341,11 +2618,14 @@ pub mod types {
             {
                 self.storage_id = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for storage_id: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for storage_id: {e}")
+                    });
                 self
             }
         }
-        impl ::std::convert::TryFrom<CreateClusterRequest> for super::CreateClusterRequest {
+        impl ::std::convert::TryFrom<CreateClusterRequest>
+        for super::CreateClusterRequest {
             type Error = super::error::ConversionError;
             fn try_from(
                 value: CreateClusterRequest,
@@ -2400,7 +2680,9 @@ pub mod types {
             {
                 self.code = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for code: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for code: {e}")
+                    });
                 self
             }
             pub fn details<T>(mut self, value: T) -> Self
@@ -2410,7 +2692,9 @@ pub mod types {
             {
                 self.details = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for details: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for details: {e}")
+                    });
                 self
             }
             pub fn message<T>(mut self, value: T) -> Self
@@ -2420,7 +2704,9 @@ pub mod types {
             {
                 self.message = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for message: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for message: {e}")
+                    });
                 self
             }
         }
@@ -2472,19 +2758,23 @@ pub mod types {
             {
                 self.reason = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for reason: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for reason: {e}")
+                    });
                 self
             }
             pub fn extra<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<
-                        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                    >,
+                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.extra = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for extra: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for extra: {e}")
+                    });
                 self
             }
         }
@@ -2526,7 +2816,9 @@ pub mod types {
             {
                 self.error = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for error: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for error: {e}")
+                    });
                 self
             }
         }
@@ -2535,16 +2827,12 @@ pub mod types {
             fn try_from(
                 value: ErrorEnvelope,
             ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    error: value.error?,
-                })
+                Ok(Self { error: value.error? })
             }
         }
         impl ::std::convert::From<super::ErrorEnvelope> for ErrorEnvelope {
             fn from(value: super::ErrorEnvelope) -> Self {
-                Self {
-                    error: Ok(value.error),
-                }
+                Self { error: Ok(value.error) }
             }
         }
         #[derive(Clone, Debug)]
@@ -2561,7 +2849,10 @@ pub mod types {
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
             >,
-            rate_gbps: ::std::result::Result<::std::option::Option<f64>, ::std::string::String>,
+            rate_gbps: ::std::result::Result<
+                ::std::option::Option<f64>,
+                ::std::string::String,
+            >,
         }
         impl ::std::default::Default for Interconnect {
             fn default() -> Self {
@@ -2581,7 +2872,9 @@ pub mod types {
             {
                 self.kind = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for kind: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for kind: {e}")
+                    });
                 self
             }
             pub fn label<T>(mut self, value: T) -> Self
@@ -2591,7 +2884,9 @@ pub mod types {
             {
                 self.label = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for label: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for label: {e}")
+                    });
                 self
             }
             pub fn note<T>(mut self, value: T) -> Self
@@ -2601,7 +2896,9 @@ pub mod types {
             {
                 self.note = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for note: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for note: {e}")
+                    });
                 self
             }
             pub fn rate_gbps<T>(mut self, value: T) -> Self
@@ -2611,7 +2908,9 @@ pub mod types {
             {
                 self.rate_gbps = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for rate_gbps: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for rate_gbps: {e}")
+                    });
                 self
             }
         }
@@ -2640,8 +2939,10 @@ pub mod types {
         }
         #[derive(Clone, Debug)]
         pub struct OfferListResponse {
-            data:
-                ::std::result::Result<::std::vec::Vec<super::ClusterOffer>, ::std::string::String>,
+            data: ::std::result::Result<
+                ::std::vec::Vec<super::ClusterOffer>,
+                ::std::string::String,
+            >,
         }
         impl ::std::default::Default for OfferListResponse {
             fn default() -> Self {
@@ -2658,7 +2959,9 @@ pub mod types {
             {
                 self.data = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for data: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for data: {e}")
+                    });
                 self
             }
         }
@@ -2672,14 +2975,15 @@ pub mod types {
         }
         impl ::std::convert::From<super::OfferListResponse> for OfferListResponse {
             fn from(value: super::OfferListResponse) -> Self {
-                Self {
-                    data: Ok(value.data),
-                }
+                Self { data: Ok(value.data) }
             }
         }
         #[derive(Clone, Debug)]
         pub struct SharedStorage {
-            available: ::std::result::Result<::std::option::Option<bool>, ::std::string::String>,
+            available: ::std::result::Result<
+                ::std::option::Option<bool>,
+                ::std::string::String,
+            >,
             detail: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
@@ -2711,7 +3015,9 @@ pub mod types {
             {
                 self.available = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for available: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for available: {e}")
+                    });
                 self
             }
             pub fn detail<T>(mut self, value: T) -> Self
@@ -2721,7 +3027,9 @@ pub mod types {
             {
                 self.detail = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for detail: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for detail: {e}")
+                    });
                 self
             }
             pub fn path<T>(mut self, value: T) -> Self
@@ -2731,7 +3039,9 @@ pub mod types {
             {
                 self.path = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for path: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for path: {e}")
+                    });
                 self
             }
             pub fn volume<T>(mut self, value: T) -> Self
@@ -2741,7 +3051,9 @@ pub mod types {
             {
                 self.volume = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for volume: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for volume: {e}")
+                    });
                 self
             }
         }
@@ -2810,7 +3122,9 @@ pub mod types {
             {
                 self.name = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for name: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for name: {e}")
+                    });
                 self
             }
             pub fn path<T>(mut self, value: T) -> Self
@@ -2820,7 +3134,9 @@ pub mod types {
             {
                 self.path = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for path: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for path: {e}")
+                    });
                 self
             }
         }
@@ -2852,12 +3168,18 @@ pub mod types {
         pub struct ConversionError(::std::borrow::Cow<'static, str>);
         impl ::std::error::Error for ConversionError {}
         impl ::std::fmt::Display for ConversionError {
-            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> Result<(), ::std::fmt::Error> {
+            fn fmt(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> Result<(), ::std::fmt::Error> {
                 ::std::fmt::Display::fmt(&self.0, f)
             }
         }
         impl ::std::fmt::Debug for ConversionError {
-            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> Result<(), ::std::fmt::Error> {
+            fn fmt(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> Result<(), ::std::fmt::Error> {
                 ::std::fmt::Debug::fmt(&self.0, f)
             }
         }
@@ -2890,7 +3212,12 @@ pub mod types {
     }
     impl Stack {
         /// The wire values the spec documents, in spec order.
-        pub const KNOWN_VALUES: &'static [&'static str] = &["none", "slurm", "kubernetes", "ray"];
+        pub const KNOWN_VALUES: &'static [&'static str] = &[
+            "none",
+            "slurm",
+            "kubernetes",
+            "ray",
+        ];
         /// The wire value.
         pub fn as_str(&self) -> &str {
             match self {
@@ -2985,9 +3312,7 @@ impl Client {
         #[cfg(not(target_arch = "wasm32"))]
         let client = {
             let dur = ::std::time::Duration::from_secs(60u64);
-            reqwest::ClientBuilder::new()
-                .connect_timeout(dur)
-                .timeout(dur)
+            reqwest::ClientBuilder::new().connect_timeout(dur).timeout(dur)
         };
         #[cfg(target_arch = "wasm32")]
         let client = reqwest::ClientBuilder::new();
@@ -3030,88 +3355,87 @@ const _: () = {
     fn assert_client_hooks()
     where
         Client: ClientHooks<crate::auth::Credentials>,
-    {
-    }
+    {}
 };
 impl Client {
     /**Create a cluster
 
-    Starts `node_count` machines of a single offer on a private network with
-    SSH between them, mounts `/shared` on every machine (except on container
-    machines) and installs the chosen software stack. Provisioning is all or
-    nothing: either every machine starts or none does, and a cluster that
-    never starts is not charged. Billing begins once every machine is up and
-    joined (`up_at`), for all machines at once at `hourly_rate_per_node`,
-    and lasts until the cluster is terminated.
+Starts `node_count` machines of a single offer on a private network with
+SSH between them, mounts `/shared` on every machine (except on container
+machines) and installs the chosen software stack. Provisioning is all or
+nothing: either every machine starts or none does, and a cluster that
+never starts is not charged. Billing begins once every machine is up and
+joined (`up_at`), for all machines at once at `hourly_rate_per_node`,
+and lasts until the cluster is terminated.
 
-    The response is the cluster in the `provisioning` state; poll
-    `GET /clusters/{id}` until it is ready. The account balance must cover at
-    least one hour of the whole cluster, and never less than $10.
+The response is the cluster in the `provisioning` state; poll
+`GET /clusters/{id}` until it is ready. The account balance must cover at
+least one hour of the whole cluster, and never less than $10.
 
-    Sending the same `Idempotency-Key` again (in the same environment)
-    returns the cluster that key already created with status 200 instead of
-    creating a second one.
+Sending the same `Idempotency-Key` again (in the same environment)
+returns the cluster that key already created with status 200 instead of
+creating a second one.
 
 
-    Sends a `POST` request to `/clusters`
+Sends a `POST` request to `/clusters`
 
-    Arguments:
-    - `environment`: Name of the Runcrate environment to act in; clusters and idempotency keys are scoped to an environment. When omitted the default environment is used.
-    - `idempotency_key`: Client-chosen key of 1 to 255 visible ASCII characters. Repeating a key
-    in the same environment returns the cluster it created (status 200)
-    instead of creating another one. While the first request with a key is
-    still running, a repeat is answered with 409 and
-    `error.details.reason = idempotency_in_progress`.
+Arguments:
+- `environment`: Name of the Runcrate environment to act in; clusters and idempotency keys are scoped to an environment. When omitted the default environment is used.
+- `idempotency_key`: Client-chosen key of 1 to 255 visible ASCII characters. Repeating a key
+in the same environment returns the cluster it created (status 200)
+instead of creating another one. While the first request with a key is
+still running, a repeat is answered with 409 and
+`error.details.reason = idempotency_in_progress`.
 
-    - `body`
-    ```ignore
-    let response = client.create_cluster()
-        .environment(environment)
-        .idempotency_key(idempotency_key)
-        .body(body)
-        .send()
-        .await;
-    ```*/
+- `body`
+```ignore
+let response = client.create_cluster()
+    .environment(environment)
+    .idempotency_key(idempotency_key)
+    .body(body)
+    .send()
+    .await;
+```*/
     pub fn create_cluster(&self) -> builder::CreateCluster<'_> {
         builder::CreateCluster::new(self)
     }
     /**List cluster offers
 
-    Lists the offers a cluster can be created from. An offer fixes the
-    machine type and host; its identifier is the `offer_id` of
-    `create_cluster`, and it states which node counts and stacks it accepts.
-    The documentation does not publish the full offer object.
+Lists the offers a cluster can be created from. An offer fixes the
+machine type and host; its identifier is the `offer_id` of
+`create_cluster`, and it states which node counts and stacks it accepts.
+The documentation does not publish the full offer object.
 
 
-    Sends a `GET` request to `/clusters/offers`
+Sends a `GET` request to `/clusters/offers`
 
-    Arguments:
-    - `volume`: When true, only list offers that can take a storage volume (`storage_id`); volumes are not available on community hosts.
-    ```ignore
-    let response = client.list_offers()
-        .volume(volume)
-        .send()
-        .await;
-    ```*/
+Arguments:
+- `volume`: When true, only list offers that can take a storage volume (`storage_id`); volumes are not available on community hosts.
+```ignore
+let response = client.list_offers()
+    .volume(volume)
+    .send()
+    .await;
+```*/
     pub fn list_offers(&self) -> builder::ListOffers<'_> {
         builder::ListOffers::new(self)
     }
     /**Get a cluster
 
-    Returns one cluster. Poll this after `create_cluster` until the cluster is ready.
+Returns one cluster. Poll this after `create_cluster` until the cluster is ready.
 
-    Sends a `GET` request to `/clusters/{id}`
+Sends a `GET` request to `/clusters/{id}`
 
-    Arguments:
-    - `id`: The cluster's id.
-    - `environment`: Name of the Runcrate environment to act in; clusters and idempotency keys are scoped to an environment. When omitted the default environment is used.
-    ```ignore
-    let response = client.get_cluster()
-        .id(id)
-        .environment(environment)
-        .send()
-        .await;
-    ```*/
+Arguments:
+- `id`: The cluster's id.
+- `environment`: Name of the Runcrate environment to act in; clusters and idempotency keys are scoped to an environment. When omitted the default environment is used.
+```ignore
+let response = client.get_cluster()
+    .id(id)
+    .environment(environment)
+    .send()
+    .await;
+```*/
     pub fn get_cluster(&self) -> builder::GetCluster<'_> {
         builder::GetCluster::new(self)
     }
@@ -3122,12 +3446,12 @@ pub mod builder {
     use super::types;
     #[allow(unused_imports)]
     use super::{
-        ByteStream, ClientHooks, ClientInfo, Error, OperationInfo, RequestBuilderExt,
-        ResponseValue, encode_path,
+        encode_path, ByteStream, ClientInfo, ClientHooks, Error, OperationInfo,
+        RequestBuilderExt, ResponseValue,
     };
     /**Builder for [`Client::create_cluster`]
 
-    [`Client::create_cluster`]: super::Client::create_cluster*/
+[`Client::create_cluster`]: super::Client::create_cluster*/
     #[derive(Debug, Clone)]
     pub struct CreateCluster<'a> {
         client: &'a super::Client,
@@ -3148,38 +3472,50 @@ pub mod builder {
         where
             V: std::convert::TryInto<::std::string::String>,
         {
-            self.environment = value.try_into().map(Some).map_err(|_| {
-                "conversion to `:: std :: string :: String` for environment failed".to_string()
-            });
+            self.environment = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for environment failed"
+                        .to_string()
+                });
             self
         }
         pub fn idempotency_key<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<types::CreateClusterIdempotencyKey>,
         {
-            self.idempotency_key = value.try_into().map(Some).map_err(|_| {
-                "conversion to `CreateClusterIdempotencyKey` for idempotency_key failed".to_string()
-            });
+            self.idempotency_key = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| {
+                    "conversion to `CreateClusterIdempotencyKey` for idempotency_key failed"
+                        .to_string()
+                });
             self
         }
         pub fn body<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<types::CreateClusterRequest>,
-            <V as std::convert::TryInto<types::CreateClusterRequest>>::Error: std::fmt::Display,
+            <V as std::convert::TryInto<
+                types::CreateClusterRequest,
+            >>::Error: std::fmt::Display,
         {
-            self.body = value.try_into().map(From::from).map_err(|s| {
-                format!(
-                    "conversion to `CreateClusterRequest` for body failed: {}",
-                    s
-                )
-            });
+            self.body = value
+                .try_into()
+                .map(From::from)
+                .map_err(|s| {
+                    format!(
+                        "conversion to `CreateClusterRequest` for body failed: {}", s
+                    )
+                });
             self
         }
         pub fn body_map<F>(mut self, f: F) -> Self
         where
             F: std::ops::FnOnce(
-                    types::builder::CreateClusterRequest,
-                ) -> types::builder::CreateClusterRequest,
+                types::builder::CreateClusterRequest,
+            ) -> types::builder::CreateClusterRequest,
         {
             self.body = self.body.map(f);
             self
@@ -3188,23 +3524,23 @@ pub mod builder {
         pub async fn send(
             self,
         ) -> Result<ResponseValue<types::ClusterResponse>, Error<types::ErrorEnvelope>> {
-            let Self {
-                client,
-                environment,
-                idempotency_key,
-                body,
-            } = self;
+            let Self { client, environment, idempotency_key, body } = self;
             let environment = environment.map_err(Error::InvalidRequest)?;
             let idempotency_key = idempotency_key.map_err(Error::InvalidRequest)?;
             let body = body
-                .and_then(|v| types::CreateClusterRequest::try_from(v).map_err(|e| e.to_string()))
+                .and_then(|v| {
+                    types::CreateClusterRequest::try_from(v).map_err(|e| e.to_string())
+                })
                 .map_err(Error::InvalidRequest)?;
             let url = format!("{}/clusters", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
-            header_map.append(
-                ::reqwest::header::HeaderName::from_static("api-version"),
-                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
-            );
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
             if let Some(value) = idempotency_key {
                 header_map.append("Idempotency-Key", value.to_string().try_into()?);
             }
@@ -3217,10 +3553,7 @@ pub mod builder {
                     ::reqwest::header::HeaderValue::from_static("application/json"),
                 )
                 .json(&body)
-                .query(&progenitor_client::QueryParam::new(
-                    "environment",
-                    &environment,
-                ))
+                .query(&progenitor_client::QueryParam::new("environment", &environment))
                 .headers(header_map)
                 .build()?;
             let info = OperationInfo {
@@ -3233,46 +3566,90 @@ pub mod builder {
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
                 201u16 => ResponseValue::from_response(response).await,
-                400u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
-                401u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
-                402u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
-                403u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
-                404u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
-                409u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
-                422u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
-                429u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
-                500u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
-                502u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
-                503u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
+                400u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                401u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                402u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                403u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                404u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                409u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                422u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                429u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                502u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                503u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
     }
     /**Builder for [`Client::list_offers`]
 
-    [`Client::list_offers`]: super::Client::list_offers*/
+[`Client::list_offers`]: super::Client::list_offers*/
     #[derive(Debug, Clone)]
     pub struct ListOffers<'a> {
         client: &'a super::Client,
@@ -3298,15 +3675,21 @@ pub mod builder {
         ///Sends a `GET` request to `/clusters/offers`
         pub async fn send(
             self,
-        ) -> Result<ResponseValue<types::OfferListResponse>, Error<types::ErrorEnvelope>> {
+        ) -> Result<
+            ResponseValue<types::OfferListResponse>,
+            Error<types::ErrorEnvelope>,
+        > {
             let Self { client, volume } = self;
             let volume = volume.map_err(Error::InvalidRequest)?;
             let url = format!("{}/clusters/offers", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map.append(
-                ::reqwest::header::HeaderName::from_static("api-version"),
-                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
-            );
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -3327,28 +3710,48 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                400u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
-                401u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
-                403u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
-                429u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
-                500u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
+                400u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                401u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                403u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                429u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
     }
     /**Builder for [`Client::get_cluster`]
 
-    [`Client::get_cluster`]: super::Client::get_cluster*/
+[`Client::get_cluster`]: super::Client::get_cluster*/
     #[derive(Debug, Clone)]
     pub struct GetCluster<'a> {
         client: &'a super::Client,
@@ -3369,39 +3772,42 @@ pub mod builder {
         {
             self.id = value
                 .try_into()
-                .map_err(|_| "conversion to `:: uuid :: Uuid` for id failed".to_string());
+                .map_err(|_| {
+                    "conversion to `:: uuid :: Uuid` for id failed".to_string()
+                });
             self
         }
         pub fn environment<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<::std::string::String>,
         {
-            self.environment = value.try_into().map(Some).map_err(|_| {
-                "conversion to `:: std :: string :: String` for environment failed".to_string()
-            });
+            self.environment = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for environment failed"
+                        .to_string()
+                });
             self
         }
         ///Sends a `GET` request to `/clusters/{id}`
         pub async fn send(
             self,
         ) -> Result<ResponseValue<types::ClusterResponse>, Error<types::ErrorEnvelope>> {
-            let Self {
-                client,
-                id,
-                environment,
-            } = self;
+            let Self { client, id, environment } = self;
             let id = id.map_err(Error::InvalidRequest)?;
             let environment = environment.map_err(Error::InvalidRequest)?;
             let url = format!(
-                "{}/clusters/{}",
-                client.baseurl,
-                encode_path(&id.to_string()),
+                "{}/clusters/{}", client.baseurl, encode_path(& id.to_string()),
             );
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map.append(
-                ::reqwest::header::HeaderName::from_static("api-version"),
-                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
-            );
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -3410,10 +3816,7 @@ pub mod builder {
                     ::reqwest::header::ACCEPT,
                     ::reqwest::header::HeaderValue::from_static("application/json"),
                 )
-                .query(&progenitor_client::QueryParam::new(
-                    "environment",
-                    &environment,
-                ))
+                .query(&progenitor_client::QueryParam::new("environment", &environment))
                 .headers(header_map)
                 .build()?;
             let info = OperationInfo {
@@ -3425,21 +3828,41 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                401u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
-                403u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
-                404u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
-                429u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
-                500u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
+                401u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                403u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                404u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                429u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }

@@ -6,7 +6,7 @@
 #[allow(unused_imports)]
 pub use progenitor_client::{ByteStream, ClientInfo, Error, ResponseValue};
 #[allow(unused_imports)]
-use progenitor_client::{ClientHooks, OperationInfo, RequestBuilderExt, encode_path};
+use progenitor_client::{encode_path, ClientHooks, OperationInfo, RequestBuilderExt};
 /// Types used as operation parameters and responses.
 #[allow(clippy::all)]
 pub mod types {
@@ -180,21 +180,24 @@ pub mod types {
     );
     impl ::std::ops::Deref for ClusterAddOnDeleteResponse {
         type Target = ::serde_json::Map<::std::string::String, ::serde_json::Value>;
-        fn deref(&self) -> &::serde_json::Map<::std::string::String, ::serde_json::Value> {
+        fn deref(
+            &self,
+        ) -> &::serde_json::Map<::std::string::String, ::serde_json::Value> {
             &self.0
         }
     }
     impl ::std::convert::From<ClusterAddOnDeleteResponse>
-        for ::serde_json::Map<::std::string::String, ::serde_json::Value>
-    {
+    for ::serde_json::Map<::std::string::String, ::serde_json::Value> {
         fn from(value: ClusterAddOnDeleteResponse) -> Self {
             value.0
         }
     }
-    impl ::std::convert::From<::serde_json::Map<::std::string::String, ::serde_json::Value>>
-        for ClusterAddOnDeleteResponse
-    {
-        fn from(value: ::serde_json::Map<::std::string::String, ::serde_json::Value>) -> Self {
+    impl ::std::convert::From<
+        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    > for ClusterAddOnDeleteResponse {
+        fn from(
+            value: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        ) -> Self {
             Self(value)
         }
     }
@@ -263,7 +266,9 @@ pub mod types {
         pub phase: ::std::option::Option<crate::types::ClusterPhase>,
         ///When the phase was entered.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub transition_time: ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+        pub transition_time: ::std::option::Option<
+            ::chrono::DateTime<::chrono::offset::Utc>,
+        >,
     }
     impl ClusterPhaseTransition {
         pub fn builder() -> builder::ClusterPhaseTransition {
@@ -311,24 +316,29 @@ pub mod types {
     ///Dashboard add-on runtime state; currently always an empty object.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     #[serde(transparent)]
-    pub struct DashboardState(pub ::serde_json::Map<::std::string::String, ::serde_json::Value>);
+    pub struct DashboardState(
+        pub ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    );
     impl ::std::ops::Deref for DashboardState {
         type Target = ::serde_json::Map<::std::string::String, ::serde_json::Value>;
-        fn deref(&self) -> &::serde_json::Map<::std::string::String, ::serde_json::Value> {
+        fn deref(
+            &self,
+        ) -> &::serde_json::Map<::std::string::String, ::serde_json::Value> {
             &self.0
         }
     }
     impl ::std::convert::From<DashboardState>
-        for ::serde_json::Map<::std::string::String, ::serde_json::Value>
-    {
+    for ::serde_json::Map<::std::string::String, ::serde_json::Value> {
         fn from(value: DashboardState) -> Self {
             value.0
         }
     }
-    impl ::std::convert::From<::serde_json::Map<::std::string::String, ::serde_json::Value>>
-        for DashboardState
-    {
-        fn from(value: ::serde_json::Map<::std::string::String, ::serde_json::Value>) -> Self {
+    impl ::std::convert::From<
+        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    > for DashboardState {
+        fn from(
+            value: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        ) -> Self {
             Self(value)
         }
     }
@@ -345,10 +355,7 @@ pub mod types {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub param: ::std::option::Option<::std::string::String>,
         ///Error category.
-        #[serde(
-            rename = "type",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
+        #[serde(rename = "type", skip_serializing_if = "::std::option::Option::is_none")]
         pub type_: ::std::option::Option<::std::string::String>,
     }
     impl ErrorData {
@@ -364,7 +371,9 @@ pub mod types {
         pub code: ::std::option::Option<::serde_json::Value>,
         ///grpc-gateway style: structured details (protobuf `Any` objects with an `@type` key).
         #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-        pub details: ::std::vec::Vec<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
+        pub details: ::std::vec::Vec<
+            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        >,
         ///Together `ErrorData` style envelope.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub error: ::std::option::Option<ErrorData>,
@@ -478,11 +487,14 @@ pub mod types {
         pub region: ::std::string::String,
         ///End of the reservation. Required for SCHEDULED_CAPACITY billing.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub reservation_end_time: ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+        pub reservation_end_time: ::std::option::Option<
+            ::chrono::DateTime<::chrono::offset::Utc>,
+        >,
         ///Start of the reservation. Required for SCHEDULED_CAPACITY billing; when omitted the cluster is provisioned immediately.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub reservation_start_time:
-            ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+        pub reservation_start_time: ::std::option::Option<
+            ::chrono::DateTime<::chrono::offset::Utc>,
+        >,
         ///Create a new shared volume together with the cluster.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub shared_volume: ::std::option::Option<GpuClustersSharedVolumeCreateRequest>,
@@ -629,7 +641,9 @@ pub mod types {
         pub duration_hours: ::std::option::Option<i64>,
         ///When the cluster first became Ready; absent before that.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub first_ready_at: ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+        pub first_ready_at: ::std::option::Option<
+            ::chrono::DateTime<::chrono::offset::Utc>,
+        >,
         ///GPU model of the worker nodes.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub gpu_type: ::std::option::Option<crate::types::GpuType>,
@@ -686,11 +700,14 @@ pub mod types {
         pub region: ::std::option::Option<::std::string::String>,
         ///Reservation end / decommission time, when the cluster has one.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub reservation_end_time: ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+        pub reservation_end_time: ::std::option::Option<
+            ::chrono::DateTime<::chrono::offset::Utc>,
+        >,
         ///Reservation start, when the cluster has one.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub reservation_start_time:
-            ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+        pub reservation_start_time: ::std::option::Option<
+            ::chrono::DateTime<::chrono::offset::Utc>,
+        >,
         ///Shared memory size in GiB (Slurm clusters).
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub slurm_shm_size_gib: ::std::option::Option<i64>,
@@ -759,7 +776,9 @@ pub mod types {
         pub num_reserved_gpus: ::std::option::Option<i64>,
         ///When the cluster should be decommissioned. Prepaid clusters only.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub reservation_end_time: ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+        pub reservation_end_time: ::std::option::Option<
+            ::chrono::DateTime<::chrono::offset::Utc>,
+        >,
     }
     impl GpuClusterUpdateRequest {
         pub fn builder() -> builder::GpuClusterUpdateRequest {
@@ -892,24 +911,29 @@ pub mod types {
     ///Headlamp add-on runtime state; currently always an empty object.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     #[serde(transparent)]
-    pub struct HeadlampState(pub ::serde_json::Map<::std::string::String, ::serde_json::Value>);
+    pub struct HeadlampState(
+        pub ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    );
     impl ::std::ops::Deref for HeadlampState {
         type Target = ::serde_json::Map<::std::string::String, ::serde_json::Value>;
-        fn deref(&self) -> &::serde_json::Map<::std::string::String, ::serde_json::Value> {
+        fn deref(
+            &self,
+        ) -> &::serde_json::Map<::std::string::String, ::serde_json::Value> {
             &self.0
         }
     }
     impl ::std::convert::From<HeadlampState>
-        for ::serde_json::Map<::std::string::String, ::serde_json::Value>
-    {
+    for ::serde_json::Map<::std::string::String, ::serde_json::Value> {
         fn from(value: HeadlampState) -> Self {
             value.0
         }
     }
-    impl ::std::convert::From<::serde_json::Map<::std::string::String, ::serde_json::Value>>
-        for HeadlampState
-    {
-        fn from(value: ::serde_json::Map<::std::string::String, ::serde_json::Value>) -> Self {
+    impl ::std::convert::From<
+        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    > for HeadlampState {
+        fn from(
+            value: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        ) -> Self {
             Self(value)
         }
     }
@@ -928,24 +952,29 @@ pub mod types {
     ///Ingress add-on runtime state; currently always an empty object.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     #[serde(transparent)]
-    pub struct IngressState(pub ::serde_json::Map<::std::string::String, ::serde_json::Value>);
+    pub struct IngressState(
+        pub ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    );
     impl ::std::ops::Deref for IngressState {
         type Target = ::serde_json::Map<::std::string::String, ::serde_json::Value>;
-        fn deref(&self) -> &::serde_json::Map<::std::string::String, ::serde_json::Value> {
+        fn deref(
+            &self,
+        ) -> &::serde_json::Map<::std::string::String, ::serde_json::Value> {
             &self.0
         }
     }
     impl ::std::convert::From<IngressState>
-        for ::serde_json::Map<::std::string::String, ::serde_json::Value>
-    {
+    for ::serde_json::Map<::std::string::String, ::serde_json::Value> {
         fn from(value: IngressState) -> Self {
             value.0
         }
     }
-    impl ::std::convert::From<::serde_json::Map<::std::string::String, ::serde_json::Value>>
-        for IngressState
-    {
-        fn from(value: ::serde_json::Map<::std::string::String, ::serde_json::Value>) -> Self {
+    impl ::std::convert::From<
+        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    > for IngressState {
+        fn from(
+            value: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        ) -> Self {
             Self(value)
         }
     }
@@ -1026,7 +1055,9 @@ pub mod types {
         pub phase: ::std::option::Option<crate::types::NodePhase>,
         ///When the phase was entered.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub transition_time: ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+        pub transition_time: ::std::option::Option<
+            ::chrono::DateTime<::chrono::offset::Utc>,
+        >,
     }
     impl NodePhaseTransition {
         pub fn builder() -> builder::NodePhaseTransition {
@@ -1089,7 +1120,10 @@ pub mod types {
             default,
             skip_serializing_if = ":: std :: collections :: BTreeMap::is_empty"
         )]
-        pub annotations: ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
+        pub annotations: ::std::collections::BTreeMap<
+            ::std::string::String,
+            ::std::string::String,
+        >,
         ///Cluster the alert was raised against (UUID).
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub cluster_id: ::std::option::Option<::std::string::String>,
@@ -1103,7 +1137,9 @@ pub mod types {
         pub passive_health_check_alert_id: ::std::string::String,
         ///When the alert resolved; empty while it is still firing.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub resolved_at: ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+        pub resolved_at: ::std::option::Option<
+            ::chrono::DateTime<::chrono::offset::Utc>,
+        >,
         ///Severity tier.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub severity: ::std::option::Option<crate::types::PhcSeverity>,
@@ -1183,7 +1219,9 @@ pub mod types {
         pub cluster_id: ::std::option::Option<::std::string::String>,
         ///When it was created.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub create_time: ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+        pub create_time: ::std::option::Option<
+            ::chrono::DateTime<::chrono::offset::Utc>,
+        >,
         ///When it finished; absent before.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub end_time: ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
@@ -1218,7 +1256,9 @@ pub mod types {
         pub review_comment: ::std::option::Option<::std::string::String>,
         ///When it was approved or rejected; absent before review.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub review_time: ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+        pub review_time: ::std::option::Option<
+            ::chrono::DateTime<::chrono::offset::Utc>,
+        >,
         ///Who approved or rejected it; absent before review.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub reviewed_by: ::std::option::Option<::std::string::String>,
@@ -1233,7 +1273,9 @@ pub mod types {
         pub trigger: ::std::option::Option<crate::types::RemediationTrigger>,
         ///When it was last updated.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub update_time: ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+        pub update_time: ::std::option::Option<
+            ::chrono::DateTime<::chrono::offset::Utc>,
+        >,
     }
     impl Remediation {
         pub fn builder() -> builder::Remediation {
@@ -1297,24 +1339,29 @@ pub mod types {
     ///Slurm Web add-on runtime state; currently always an empty object.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     #[serde(transparent)]
-    pub struct SlurmWebState(pub ::serde_json::Map<::std::string::String, ::serde_json::Value>);
+    pub struct SlurmWebState(
+        pub ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    );
     impl ::std::ops::Deref for SlurmWebState {
         type Target = ::serde_json::Map<::std::string::String, ::serde_json::Value>;
-        fn deref(&self) -> &::serde_json::Map<::std::string::String, ::serde_json::Value> {
+        fn deref(
+            &self,
+        ) -> &::serde_json::Map<::std::string::String, ::serde_json::Value> {
             &self.0
         }
     }
     impl ::std::convert::From<SlurmWebState>
-        for ::serde_json::Map<::std::string::String, ::serde_json::Value>
-    {
+    for ::serde_json::Map<::std::string::String, ::serde_json::Value> {
         fn from(value: SlurmWebState) -> Self {
             value.0
         }
     }
-    impl ::std::convert::From<::serde_json::Map<::std::string::String, ::serde_json::Value>>
-        for SlurmWebState
-    {
-        fn from(value: ::serde_json::Map<::std::string::String, ::serde_json::Value>) -> Self {
+    impl ::std::convert::From<
+        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    > for SlurmWebState {
+        fn from(
+            value: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        ) -> Self {
             Self(value)
         }
     }
@@ -1333,24 +1380,29 @@ pub mod types {
     ///TorchPass add-on runtime state; currently always an empty object.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     #[serde(transparent)]
-    pub struct TorchpassState(pub ::serde_json::Map<::std::string::String, ::serde_json::Value>);
+    pub struct TorchpassState(
+        pub ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    );
     impl ::std::ops::Deref for TorchpassState {
         type Target = ::serde_json::Map<::std::string::String, ::serde_json::Value>;
-        fn deref(&self) -> &::serde_json::Map<::std::string::String, ::serde_json::Value> {
+        fn deref(
+            &self,
+        ) -> &::serde_json::Map<::std::string::String, ::serde_json::Value> {
             &self.0
         }
     }
     impl ::std::convert::From<TorchpassState>
-        for ::serde_json::Map<::std::string::String, ::serde_json::Value>
-    {
+    for ::serde_json::Map<::std::string::String, ::serde_json::Value> {
         fn from(value: TorchpassState) -> Self {
             value.0
         }
     }
-    impl ::std::convert::From<::serde_json::Map<::std::string::String, ::serde_json::Value>>
-        for TorchpassState
-    {
-        fn from(value: ::serde_json::Map<::std::string::String, ::serde_json::Value>) -> Self {
+    impl ::std::convert::From<
+        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    > for TorchpassState {
+        fn from(
+            value: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        ) -> Self {
             Self(value)
         }
     }
@@ -1392,19 +1444,34 @@ pub mod types {
                 ::std::option::Option<crate::types::DcgmDiagLevel>,
                 ::std::string::String,
             >,
-            dcgm_diag_skipped:
-                ::std::result::Result<::std::option::Option<bool>, ::std::string::String>,
-            enabled: ::std::result::Result<::std::option::Option<bool>, ::std::string::String>,
-            gpu_burn_duration:
-                ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
-            gpu_burn_skipped:
-                ::std::result::Result<::std::option::Option<bool>, ::std::string::String>,
-            nccl_multi_node_skipped:
-                ::std::result::Result<::std::option::Option<bool>, ::std::string::String>,
-            nccl_single_node_skipped:
-                ::std::result::Result<::std::option::Option<bool>, ::std::string::String>,
-            storage_skipped:
-                ::std::result::Result<::std::option::Option<bool>, ::std::string::String>,
+            dcgm_diag_skipped: ::std::result::Result<
+                ::std::option::Option<bool>,
+                ::std::string::String,
+            >,
+            enabled: ::std::result::Result<
+                ::std::option::Option<bool>,
+                ::std::string::String,
+            >,
+            gpu_burn_duration: ::std::result::Result<
+                ::std::option::Option<i64>,
+                ::std::string::String,
+            >,
+            gpu_burn_skipped: ::std::result::Result<
+                ::std::option::Option<bool>,
+                ::std::string::String,
+            >,
+            nccl_multi_node_skipped: ::std::result::Result<
+                ::std::option::Option<bool>,
+                ::std::string::String,
+            >,
+            nccl_single_node_skipped: ::std::result::Result<
+                ::std::option::Option<bool>,
+                ::std::string::String,
+            >,
+            storage_skipped: ::std::result::Result<
+                ::std::option::Option<bool>,
+                ::std::string::String,
+            >,
         }
         impl ::std::default::Default for AcceptanceTestsParams {
             fn default() -> Self {
@@ -1423,12 +1490,18 @@ pub mod types {
         impl AcceptanceTestsParams {
             pub fn dcgm_diag_level<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<crate::types::DcgmDiagLevel>>,
+                T: ::std::convert::TryInto<
+                    ::std::option::Option<crate::types::DcgmDiagLevel>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
-                self.dcgm_diag_level = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for dcgm_diag_level: {e}")
-                });
+                self.dcgm_diag_level = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for dcgm_diag_level: {e}"
+                        )
+                    });
                 self
             }
             pub fn dcgm_diag_skipped<T>(mut self, value: T) -> Self
@@ -1436,9 +1509,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<bool>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.dcgm_diag_skipped = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for dcgm_diag_skipped: {e}")
-                });
+                self.dcgm_diag_skipped = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for dcgm_diag_skipped: {e}"
+                        )
+                    });
                 self
             }
             pub fn enabled<T>(mut self, value: T) -> Self
@@ -1448,7 +1525,9 @@ pub mod types {
             {
                 self.enabled = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for enabled: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for enabled: {e}")
+                    });
                 self
             }
             pub fn gpu_burn_duration<T>(mut self, value: T) -> Self
@@ -1456,9 +1535,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<i64>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.gpu_burn_duration = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for gpu_burn_duration: {e}")
-                });
+                self.gpu_burn_duration = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for gpu_burn_duration: {e}"
+                        )
+                    });
                 self
             }
             pub fn gpu_burn_skipped<T>(mut self, value: T) -> Self
@@ -1466,9 +1549,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<bool>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.gpu_burn_skipped = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for gpu_burn_skipped: {e}")
-                });
+                self.gpu_burn_skipped = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for gpu_burn_skipped: {e}"
+                        )
+                    });
                 self
             }
             pub fn nccl_multi_node_skipped<T>(mut self, value: T) -> Self
@@ -1476,9 +1563,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<bool>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.nccl_multi_node_skipped = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for nccl_multi_node_skipped: {e}")
-                });
+                self.nccl_multi_node_skipped = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for nccl_multi_node_skipped: {e}"
+                        )
+                    });
                 self
             }
             pub fn nccl_single_node_skipped<T>(mut self, value: T) -> Self
@@ -1486,9 +1577,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<bool>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.nccl_single_node_skipped = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for nccl_single_node_skipped: {e}")
-                });
+                self.nccl_single_node_skipped = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for nccl_single_node_skipped: {e}"
+                        )
+                    });
                 self
             }
             pub fn storage_skipped<T>(mut self, value: T) -> Self
@@ -1496,13 +1591,18 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<bool>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.storage_skipped = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for storage_skipped: {e}")
-                });
+                self.storage_skipped = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for storage_skipped: {e}"
+                        )
+                    });
                 self
             }
         }
-        impl ::std::convert::TryFrom<AcceptanceTestsParams> for super::AcceptanceTestsParams {
+        impl ::std::convert::TryFrom<AcceptanceTestsParams>
+        for super::AcceptanceTestsParams {
             type Error = super::error::ConversionError;
             fn try_from(
                 value: AcceptanceTestsParams,
@@ -1519,7 +1619,8 @@ pub mod types {
                 })
             }
         }
-        impl ::std::convert::From<super::AcceptanceTestsParams> for AcceptanceTestsParams {
+        impl ::std::convert::From<super::AcceptanceTestsParams>
+        for AcceptanceTestsParams {
             fn from(value: super::AcceptanceTestsParams) -> Self {
                 Self {
                     dcgm_diag_level: Ok(value.dcgm_diag_level),
@@ -1570,12 +1671,16 @@ pub mod types {
         impl AddOnConfig {
             pub fn dashboard<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<super::DashboardConfig>>,
+                T: ::std::convert::TryInto<
+                    ::std::option::Option<super::DashboardConfig>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.dashboard = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for dashboard: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for dashboard: {e}")
+                    });
                 self
             }
             pub fn headlamp<T>(mut self, value: T) -> Self
@@ -1585,7 +1690,9 @@ pub mod types {
             {
                 self.headlamp = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for headlamp: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for headlamp: {e}")
+                    });
                 self
             }
             pub fn ingress<T>(mut self, value: T) -> Self
@@ -1595,7 +1702,9 @@ pub mod types {
             {
                 self.ingress = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for ingress: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for ingress: {e}")
+                    });
                 self
             }
             pub fn slurm_web<T>(mut self, value: T) -> Self
@@ -1605,17 +1714,23 @@ pub mod types {
             {
                 self.slurm_web = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for slurm_web: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for slurm_web: {e}")
+                    });
                 self
             }
             pub fn torchpass<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<super::TorchpassConfig>>,
+                T: ::std::convert::TryInto<
+                    ::std::option::Option<super::TorchpassConfig>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.torchpass = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for torchpass: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for torchpass: {e}")
+                    });
                 self
             }
         }
@@ -1646,7 +1761,10 @@ pub mod types {
         }
         #[derive(Clone, Debug)]
         pub struct AddOnCreateRequest {
-            add_on_type: ::std::result::Result<::std::string::String, ::std::string::String>,
+            add_on_type: ::std::result::Result<
+                ::std::string::String,
+                ::std::string::String,
+            >,
             config: ::std::result::Result<
                 ::std::option::Option<super::AddOnConfig>,
                 ::std::string::String,
@@ -1670,7 +1788,9 @@ pub mod types {
             {
                 self.add_on_type = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for add_on_type: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for add_on_type: {e}")
+                    });
                 self
             }
             pub fn config<T>(mut self, value: T) -> Self
@@ -1680,7 +1800,9 @@ pub mod types {
             {
                 self.config = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for config: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for config: {e}")
+                    });
                 self
             }
             pub fn name<T>(mut self, value: T) -> Self
@@ -1690,7 +1812,9 @@ pub mod types {
             {
                 self.name = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for name: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for name: {e}")
+                    });
                 self
             }
         }
@@ -1749,7 +1873,9 @@ pub mod types {
             {
                 self.add_on_type = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for add_on_type: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for add_on_type: {e}")
+                    });
                 self
             }
             pub fn config<T>(mut self, value: T) -> Self
@@ -1759,7 +1885,9 @@ pub mod types {
             {
                 self.config = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for config: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for config: {e}")
+                    });
                 self
             }
             pub fn name<T>(mut self, value: T) -> Self
@@ -1769,7 +1897,9 @@ pub mod types {
             {
                 self.name = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for name: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for name: {e}")
+                    });
                 self
             }
             pub fn state<T>(mut self, value: T) -> Self
@@ -1779,7 +1909,9 @@ pub mod types {
             {
                 self.state = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for state: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for state: {e}")
+                    });
                 self
             }
         }
@@ -1848,7 +1980,9 @@ pub mod types {
             {
                 self.dashboard = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for dashboard: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for dashboard: {e}")
+                    });
                 self
             }
             pub fn headlamp<T>(mut self, value: T) -> Self
@@ -1858,7 +1992,9 @@ pub mod types {
             {
                 self.headlamp = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for headlamp: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for headlamp: {e}")
+                    });
                 self
             }
             pub fn ingress<T>(mut self, value: T) -> Self
@@ -1868,7 +2004,9 @@ pub mod types {
             {
                 self.ingress = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for ingress: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for ingress: {e}")
+                    });
                 self
             }
             pub fn slurm_web<T>(mut self, value: T) -> Self
@@ -1878,7 +2016,9 @@ pub mod types {
             {
                 self.slurm_web = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for slurm_web: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for slurm_web: {e}")
+                    });
                 self
             }
             pub fn torchpass<T>(mut self, value: T) -> Self
@@ -1888,7 +2028,9 @@ pub mod types {
             {
                 self.torchpass = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for torchpass: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for torchpass: {e}")
+                    });
                 self
             }
         }
@@ -1941,7 +2083,9 @@ pub mod types {
             {
                 self.config = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for config: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for config: {e}")
+                    });
                 self
             }
             pub fn name<T>(mut self, value: T) -> Self
@@ -1951,7 +2095,9 @@ pub mod types {
             {
                 self.name = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for name: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for name: {e}")
+                    });
                 self
             }
         }
@@ -2001,21 +2147,28 @@ pub mod types {
             {
                 self.comment = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for comment: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for comment: {e}")
+                    });
                 self
             }
             pub fn mode<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<crate::types::RemediationMode>>,
+                T: ::std::convert::TryInto<
+                    ::std::option::Option<crate::types::RemediationMode>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.mode = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for mode: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for mode: {e}")
+                    });
                 self
             }
         }
-        impl ::std::convert::TryFrom<ApproveRemediationRequest> for super::ApproveRemediationRequest {
+        impl ::std::convert::TryFrom<ApproveRemediationRequest>
+        for super::ApproveRemediationRequest {
             type Error = super::error::ConversionError;
             fn try_from(
                 value: ApproveRemediationRequest,
@@ -2026,7 +2179,8 @@ pub mod types {
                 })
             }
         }
-        impl ::std::convert::From<super::ApproveRemediationRequest> for ApproveRemediationRequest {
+        impl ::std::convert::From<super::ApproveRemediationRequest>
+        for ApproveRemediationRequest {
             fn from(value: super::ApproveRemediationRequest) -> Self {
                 Self {
                     comment: Ok(value.comment),
@@ -2036,7 +2190,10 @@ pub mod types {
         }
         #[derive(Clone, Debug)]
         pub struct ClusterAddOnCreateRequest {
-            add_on_type: ::std::result::Result<::std::string::String, ::std::string::String>,
+            add_on_type: ::std::result::Result<
+                ::std::string::String,
+                ::std::string::String,
+            >,
             config: ::std::result::Result<
                 ::std::option::Option<super::AddOnConfig>,
                 ::std::string::String,
@@ -2060,7 +2217,9 @@ pub mod types {
             {
                 self.add_on_type = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for add_on_type: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for add_on_type: {e}")
+                    });
                 self
             }
             pub fn config<T>(mut self, value: T) -> Self
@@ -2070,7 +2229,9 @@ pub mod types {
             {
                 self.config = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for config: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for config: {e}")
+                    });
                 self
             }
             pub fn name<T>(mut self, value: T) -> Self
@@ -2080,11 +2241,14 @@ pub mod types {
             {
                 self.name = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for name: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for name: {e}")
+                    });
                 self
             }
         }
-        impl ::std::convert::TryFrom<ClusterAddOnCreateRequest> for super::ClusterAddOnCreateRequest {
+        impl ::std::convert::TryFrom<ClusterAddOnCreateRequest>
+        for super::ClusterAddOnCreateRequest {
             type Error = super::error::ConversionError;
             fn try_from(
                 value: ClusterAddOnCreateRequest,
@@ -2096,7 +2260,8 @@ pub mod types {
                 })
             }
         }
-        impl ::std::convert::From<super::ClusterAddOnCreateRequest> for ClusterAddOnCreateRequest {
+        impl ::std::convert::From<super::ClusterAddOnCreateRequest>
+        for ClusterAddOnCreateRequest {
             fn from(value: super::ClusterAddOnCreateRequest) -> Self {
                 Self {
                     add_on_type: Ok(value.add_on_type),
@@ -2127,31 +2292,33 @@ pub mod types {
             {
                 self.config = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for config: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for config: {e}")
+                    });
                 self
             }
         }
-        impl ::std::convert::TryFrom<ClusterAddOnUpdateRequest> for super::ClusterAddOnUpdateRequest {
+        impl ::std::convert::TryFrom<ClusterAddOnUpdateRequest>
+        for super::ClusterAddOnUpdateRequest {
             type Error = super::error::ConversionError;
             fn try_from(
                 value: ClusterAddOnUpdateRequest,
             ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    config: value.config?,
-                })
+                Ok(Self { config: value.config? })
             }
         }
-        impl ::std::convert::From<super::ClusterAddOnUpdateRequest> for ClusterAddOnUpdateRequest {
+        impl ::std::convert::From<super::ClusterAddOnUpdateRequest>
+        for ClusterAddOnUpdateRequest {
             fn from(value: super::ClusterAddOnUpdateRequest) -> Self {
-                Self {
-                    config: Ok(value.config),
-                }
+                Self { config: Ok(value.config) }
             }
         }
         #[derive(Clone, Debug)]
         pub struct ClusterAddOnsListResponse {
-            add_ons:
-                ::std::result::Result<::std::vec::Vec<super::AddOnInfo>, ::std::string::String>,
+            add_ons: ::std::result::Result<
+                ::std::vec::Vec<super::AddOnInfo>,
+                ::std::string::String,
+            >,
         }
         impl ::std::default::Default for ClusterAddOnsListResponse {
             fn default() -> Self {
@@ -2168,25 +2335,25 @@ pub mod types {
             {
                 self.add_ons = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for add_ons: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for add_ons: {e}")
+                    });
                 self
             }
         }
-        impl ::std::convert::TryFrom<ClusterAddOnsListResponse> for super::ClusterAddOnsListResponse {
+        impl ::std::convert::TryFrom<ClusterAddOnsListResponse>
+        for super::ClusterAddOnsListResponse {
             type Error = super::error::ConversionError;
             fn try_from(
                 value: ClusterAddOnsListResponse,
             ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    add_ons: value.add_ons?,
-                })
+                Ok(Self { add_ons: value.add_ons? })
             }
         }
-        impl ::std::convert::From<super::ClusterAddOnsListResponse> for ClusterAddOnsListResponse {
+        impl ::std::convert::From<super::ClusterAddOnsListResponse>
+        for ClusterAddOnsListResponse {
             fn from(value: super::ClusterAddOnsListResponse) -> Self {
-                Self {
-                    add_ons: Ok(value.add_ons),
-                }
+                Self { add_ons: Ok(value.add_ons) }
             }
         }
         #[derive(Clone, Debug)]
@@ -2226,7 +2393,9 @@ pub mod types {
             {
                 self.cuda_version = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for cuda_version: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for cuda_version: {e}")
+                    });
                 self
             }
             pub fn id<T>(mut self, value: T) -> Self
@@ -2244,9 +2413,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.nvidia_driver_version = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for nvidia_driver_version: {e}")
-                });
+                self.nvidia_driver_version = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for nvidia_driver_version: {e}"
+                        )
+                    });
                 self
             }
             pub fn os<T>(mut self, value: T) -> Self
@@ -2260,7 +2433,8 @@ pub mod types {
                 self
             }
         }
-        impl ::std::convert::TryFrom<ClusterDriverVersionInfo> for super::ClusterDriverVersionInfo {
+        impl ::std::convert::TryFrom<ClusterDriverVersionInfo>
+        for super::ClusterDriverVersionInfo {
             type Error = super::error::ConversionError;
             fn try_from(
                 value: ClusterDriverVersionInfo,
@@ -2273,7 +2447,8 @@ pub mod types {
                 })
             }
         }
-        impl ::std::convert::From<super::ClusterDriverVersionInfo> for ClusterDriverVersionInfo {
+        impl ::std::convert::From<super::ClusterDriverVersionInfo>
+        for ClusterDriverVersionInfo {
             fn from(value: super::ClusterDriverVersionInfo) -> Self {
                 Self {
                     cuda_version: Ok(value.cuda_version),
@@ -2285,7 +2460,10 @@ pub mod types {
         }
         #[derive(Clone, Debug)]
         pub struct ClusterIngressConfig {
-            enabled: ::std::result::Result<::std::option::Option<bool>, ::std::string::String>,
+            enabled: ::std::result::Result<
+                ::std::option::Option<bool>,
+                ::std::string::String,
+            >,
         }
         impl ::std::default::Default for ClusterIngressConfig {
             fn default() -> Self {
@@ -2302,25 +2480,24 @@ pub mod types {
             {
                 self.enabled = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for enabled: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for enabled: {e}")
+                    });
                 self
             }
         }
-        impl ::std::convert::TryFrom<ClusterIngressConfig> for super::ClusterIngressConfig {
+        impl ::std::convert::TryFrom<ClusterIngressConfig>
+        for super::ClusterIngressConfig {
             type Error = super::error::ConversionError;
             fn try_from(
                 value: ClusterIngressConfig,
             ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    enabled: value.enabled?,
-                })
+                Ok(Self { enabled: value.enabled? })
             }
         }
         impl ::std::convert::From<super::ClusterIngressConfig> for ClusterIngressConfig {
             fn from(value: super::ClusterIngressConfig) -> Self {
-                Self {
-                    enabled: Ok(value.enabled),
-                }
+                Self { enabled: Ok(value.enabled) }
             }
         }
         #[derive(Clone, Debug)]
@@ -2345,28 +2522,37 @@ pub mod types {
         impl ClusterPhaseTransition {
             pub fn phase<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<crate::types::ClusterPhase>>,
+                T: ::std::convert::TryInto<
+                    ::std::option::Option<crate::types::ClusterPhase>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.phase = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for phase: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for phase: {e}")
+                    });
                 self
             }
             pub fn transition_time<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<
-                        ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
-                    >,
+                    ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
-                self.transition_time = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for transition_time: {e}")
-                });
+                self.transition_time = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for transition_time: {e}"
+                        )
+                    });
                 self
             }
         }
-        impl ::std::convert::TryFrom<ClusterPhaseTransition> for super::ClusterPhaseTransition {
+        impl ::std::convert::TryFrom<ClusterPhaseTransition>
+        for super::ClusterPhaseTransition {
             type Error = super::error::ConversionError;
             fn try_from(
                 value: ClusterPhaseTransition,
@@ -2377,7 +2563,8 @@ pub mod types {
                 })
             }
         }
-        impl ::std::convert::From<super::ClusterPhaseTransition> for ClusterPhaseTransition {
+        impl ::std::convert::From<super::ClusterPhaseTransition>
+        for ClusterPhaseTransition {
             fn from(value: super::ClusterPhaseTransition) -> Self {
                 Self {
                     phase: Ok(value.phase),
@@ -2407,7 +2594,9 @@ pub mod types {
             {
                 self.comment = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for comment: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for comment: {e}")
+                    });
                 self
             }
         }
@@ -2416,21 +2605,20 @@ pub mod types {
             fn try_from(
                 value: CommentBody,
             ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    comment: value.comment?,
-                })
+                Ok(Self { comment: value.comment? })
             }
         }
         impl ::std::convert::From<super::CommentBody> for CommentBody {
             fn from(value: super::CommentBody) -> Self {
-                Self {
-                    comment: Ok(value.comment),
-                }
+                Self { comment: Ok(value.comment) }
             }
         }
         #[derive(Clone, Debug)]
         pub struct CreateRemediationRequest {
-            mode: ::std::result::Result<crate::types::RemediationMode, ::std::string::String>,
+            mode: ::std::result::Result<
+                crate::types::RemediationMode,
+                ::std::string::String,
+            >,
             reason: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
@@ -2452,7 +2640,9 @@ pub mod types {
             {
                 self.mode = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for mode: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for mode: {e}")
+                    });
                 self
             }
             pub fn reason<T>(mut self, value: T) -> Self
@@ -2462,11 +2652,14 @@ pub mod types {
             {
                 self.reason = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for reason: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for reason: {e}")
+                    });
                 self
             }
         }
-        impl ::std::convert::TryFrom<CreateRemediationRequest> for super::CreateRemediationRequest {
+        impl ::std::convert::TryFrom<CreateRemediationRequest>
+        for super::CreateRemediationRequest {
             type Error = super::error::ConversionError;
             fn try_from(
                 value: CreateRemediationRequest,
@@ -2477,7 +2670,8 @@ pub mod types {
                 })
             }
         }
-        impl ::std::convert::From<super::CreateRemediationRequest> for CreateRemediationRequest {
+        impl ::std::convert::From<super::CreateRemediationRequest>
+        for CreateRemediationRequest {
             fn from(value: super::CreateRemediationRequest) -> Self {
                 Self {
                     mode: Ok(value.mode),
@@ -2487,7 +2681,10 @@ pub mod types {
         }
         #[derive(Clone, Debug)]
         pub struct DashboardConfig {
-            enabled: ::std::result::Result<::std::option::Option<bool>, ::std::string::String>,
+            enabled: ::std::result::Result<
+                ::std::option::Option<bool>,
+                ::std::string::String,
+            >,
         }
         impl ::std::default::Default for DashboardConfig {
             fn default() -> Self {
@@ -2504,7 +2701,9 @@ pub mod types {
             {
                 self.enabled = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for enabled: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for enabled: {e}")
+                    });
                 self
             }
         }
@@ -2513,16 +2712,12 @@ pub mod types {
             fn try_from(
                 value: DashboardConfig,
             ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    enabled: value.enabled?,
-                })
+                Ok(Self { enabled: value.enabled? })
             }
         }
         impl ::std::convert::From<super::DashboardConfig> for DashboardConfig {
             fn from(value: super::DashboardConfig) -> Self {
-                Self {
-                    enabled: Ok(value.enabled),
-                }
+                Self { enabled: Ok(value.enabled) }
             }
         }
         #[derive(Clone, Debug)]
@@ -2562,7 +2757,9 @@ pub mod types {
             {
                 self.code = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for code: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for code: {e}")
+                    });
                 self
             }
             pub fn message<T>(mut self, value: T) -> Self
@@ -2572,7 +2769,9 @@ pub mod types {
             {
                 self.message = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for message: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for message: {e}")
+                    });
                 self
             }
             pub fn param<T>(mut self, value: T) -> Self
@@ -2582,7 +2781,9 @@ pub mod types {
             {
                 self.param = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for param: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for param: {e}")
+                    });
                 self
             }
             pub fn type_<T>(mut self, value: T) -> Self
@@ -2592,7 +2793,9 @@ pub mod types {
             {
                 self.type_ = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for type_: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for type_: {e}")
+                    });
                 self
             }
         }
@@ -2626,7 +2829,9 @@ pub mod types {
                 ::std::string::String,
             >,
             details: ::std::result::Result<
-                ::std::vec::Vec<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
+                ::std::vec::Vec<
+                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                >,
                 ::std::string::String,
             >,
             error: ::std::result::Result<
@@ -2656,21 +2861,25 @@ pub mod types {
             {
                 self.code = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for code: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for code: {e}")
+                    });
                 self
             }
             pub fn details<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<
-                        ::std::vec::Vec<
-                            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                        >,
+                    ::std::vec::Vec<
+                        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.details = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for details: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for details: {e}")
+                    });
                 self
             }
             pub fn error<T>(mut self, value: T) -> Self
@@ -2680,7 +2889,9 @@ pub mod types {
             {
                 self.error = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for error: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for error: {e}")
+                    });
                 self
             }
             pub fn message<T>(mut self, value: T) -> Self
@@ -2690,7 +2901,9 @@ pub mod types {
             {
                 self.message = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for message: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for message: {e}")
+                    });
                 self
             }
         }
@@ -2723,13 +2936,19 @@ pub mod types {
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
             >,
-            memory_gib: ::std::result::Result<::std::option::Option<f64>, ::std::string::String>,
+            memory_gib: ::std::result::Result<
+                ::std::option::Option<f64>,
+                ::std::string::String,
+            >,
             network: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
             >,
             node_id: ::std::result::Result<::std::string::String, ::std::string::String>,
-            num_cpu_cores: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
+            num_cpu_cores: ::std::result::Result<
+                ::std::option::Option<i64>,
+                ::std::string::String,
+            >,
             phase_transitions: ::std::result::Result<
                 ::std::vec::Vec<super::NodePhaseTransition>,
                 ::std::string::String,
@@ -2765,7 +2984,9 @@ pub mod types {
             {
                 self.host_name = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for host_name: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for host_name: {e}")
+                    });
                 self
             }
             pub fn memory_gib<T>(mut self, value: T) -> Self
@@ -2775,7 +2996,9 @@ pub mod types {
             {
                 self.memory_gib = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for memory_gib: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for memory_gib: {e}")
+                    });
                 self
             }
             pub fn network<T>(mut self, value: T) -> Self
@@ -2785,7 +3008,9 @@ pub mod types {
             {
                 self.network = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for network: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for network: {e}")
+                    });
                 self
             }
             pub fn node_id<T>(mut self, value: T) -> Self
@@ -2795,7 +3020,9 @@ pub mod types {
             {
                 self.node_id = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for node_id: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for node_id: {e}")
+                    });
                 self
             }
             pub fn num_cpu_cores<T>(mut self, value: T) -> Self
@@ -2805,7 +3032,9 @@ pub mod types {
             {
                 self.num_cpu_cores = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for num_cpu_cores: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for num_cpu_cores: {e}")
+                    });
                 self
             }
             pub fn phase_transitions<T>(mut self, value: T) -> Self
@@ -2813,9 +3042,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::vec::Vec<super::NodePhaseTransition>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.phase_transitions = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for phase_transitions: {e}")
-                });
+                self.phase_transitions = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for phase_transitions: {e}"
+                        )
+                    });
                 self
             }
             pub fn public_ipv4<T>(mut self, value: T) -> Self
@@ -2825,7 +3058,9 @@ pub mod types {
             {
                 self.public_ipv4 = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for public_ipv4: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for public_ipv4: {e}")
+                    });
                 self
             }
             pub fn status<T>(mut self, value: T) -> Self
@@ -2835,11 +3070,14 @@ pub mod types {
             {
                 self.status = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for status: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for status: {e}")
+                    });
                 self
             }
         }
-        impl ::std::convert::TryFrom<GpuClusterControlPlaneNode> for super::GpuClusterControlPlaneNode {
+        impl ::std::convert::TryFrom<GpuClusterControlPlaneNode>
+        for super::GpuClusterControlPlaneNode {
             type Error = super::error::ConversionError;
             fn try_from(
                 value: GpuClusterControlPlaneNode,
@@ -2856,7 +3094,8 @@ pub mod types {
                 })
             }
         }
-        impl ::std::convert::From<super::GpuClusterControlPlaneNode> for GpuClusterControlPlaneNode {
+        impl ::std::convert::From<super::GpuClusterControlPlaneNode>
+        for GpuClusterControlPlaneNode {
             fn from(value: super::GpuClusterControlPlaneNode) -> Self {
                 Self {
                     host_name: Ok(value.host_name),
@@ -2880,11 +3119,22 @@ pub mod types {
                 ::std::vec::Vec<super::AddOnCreateRequest>,
                 ::std::string::String,
             >,
-            auto_scale: ::std::result::Result<::std::option::Option<bool>, ::std::string::String>,
-            auto_scale_max_gpus:
-                ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
-            auto_scaled: ::std::result::Result<::std::option::Option<bool>, ::std::string::String>,
-            billing_type: ::std::result::Result<crate::types::BillingType, ::std::string::String>,
+            auto_scale: ::std::result::Result<
+                ::std::option::Option<bool>,
+                ::std::string::String,
+            >,
+            auto_scale_max_gpus: ::std::result::Result<
+                ::std::option::Option<i64>,
+                ::std::string::String,
+            >,
+            auto_scaled: ::std::result::Result<
+                ::std::option::Option<bool>,
+                ::std::string::String,
+            >,
+            billing_type: ::std::result::Result<
+                crate::types::BillingType,
+                ::std::string::String,
+            >,
             capacity_pool_id: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
@@ -2893,7 +3143,10 @@ pub mod types {
                 ::std::option::Option<super::InstanceClusterConfig>,
                 ::std::string::String,
             >,
-            cluster_name: ::std::result::Result<::std::string::String, ::std::string::String>,
+            cluster_name: ::std::result::Result<
+                ::std::string::String,
+                ::std::string::String,
+            >,
             cluster_type: ::std::result::Result<
                 ::std::option::Option<crate::types::ClusterType>,
                 ::std::string::String,
@@ -2902,17 +3155,31 @@ pub mod types {
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
             >,
-            duration_days: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
-            gpu_type: ::std::result::Result<crate::types::GpuType, ::std::string::String>,
-            install_traefik:
-                ::std::result::Result<::std::option::Option<bool>, ::std::string::String>,
-            num_capacity_pool_gpus:
-                ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
+            duration_days: ::std::result::Result<
+                ::std::option::Option<i64>,
+                ::std::string::String,
+            >,
+            gpu_type: ::std::result::Result<
+                crate::types::GpuType,
+                ::std::string::String,
+            >,
+            install_traefik: ::std::result::Result<
+                ::std::option::Option<bool>,
+                ::std::string::String,
+            >,
+            num_capacity_pool_gpus: ::std::result::Result<
+                ::std::option::Option<i64>,
+                ::std::string::String,
+            >,
             num_gpus: ::std::result::Result<i64, ::std::string::String>,
-            num_preemptible_gpus:
-                ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
-            num_reserved_gpus:
-                ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
+            num_preemptible_gpus: ::std::result::Result<
+                ::std::option::Option<i64>,
+                ::std::string::String,
+            >,
+            num_reserved_gpus: ::std::result::Result<
+                ::std::option::Option<i64>,
+                ::std::string::String,
+            >,
             nvidia_driver_version: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
@@ -2946,8 +3213,10 @@ pub mod types {
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
             >,
-            slurm_shm_size_gib:
-                ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
+            slurm_shm_size_gib: ::std::result::Result<
+                ::std::option::Option<i64>,
+                ::std::string::String,
+            >,
             volume_id: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
@@ -2991,12 +3260,18 @@ pub mod types {
         impl GpuClusterCreateRequest {
             pub fn acceptance_tests_params<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<super::AcceptanceTestsParams>>,
+                T: ::std::convert::TryInto<
+                    ::std::option::Option<super::AcceptanceTestsParams>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
-                self.acceptance_tests_params = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for acceptance_tests_params: {e}")
-                });
+                self.acceptance_tests_params = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for acceptance_tests_params: {e}"
+                        )
+                    });
                 self
             }
             pub fn add_ons<T>(mut self, value: T) -> Self
@@ -3006,7 +3281,9 @@ pub mod types {
             {
                 self.add_ons = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for add_ons: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for add_ons: {e}")
+                    });
                 self
             }
             pub fn auto_scale<T>(mut self, value: T) -> Self
@@ -3016,7 +3293,9 @@ pub mod types {
             {
                 self.auto_scale = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for auto_scale: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for auto_scale: {e}")
+                    });
                 self
             }
             pub fn auto_scale_max_gpus<T>(mut self, value: T) -> Self
@@ -3024,9 +3303,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<i64>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.auto_scale_max_gpus = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for auto_scale_max_gpus: {e}")
-                });
+                self.auto_scale_max_gpus = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for auto_scale_max_gpus: {e}"
+                        )
+                    });
                 self
             }
             pub fn auto_scaled<T>(mut self, value: T) -> Self
@@ -3036,7 +3319,9 @@ pub mod types {
             {
                 self.auto_scaled = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for auto_scaled: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for auto_scaled: {e}")
+                    });
                 self
             }
             pub fn billing_type<T>(mut self, value: T) -> Self
@@ -3046,7 +3331,9 @@ pub mod types {
             {
                 self.billing_type = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for billing_type: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for billing_type: {e}")
+                    });
                 self
             }
             pub fn capacity_pool_id<T>(mut self, value: T) -> Self
@@ -3054,19 +3341,29 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.capacity_pool_id = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for capacity_pool_id: {e}")
-                });
+                self.capacity_pool_id = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for capacity_pool_id: {e}"
+                        )
+                    });
                 self
             }
             pub fn cluster_config<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<super::InstanceClusterConfig>>,
+                T: ::std::convert::TryInto<
+                    ::std::option::Option<super::InstanceClusterConfig>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
-                self.cluster_config = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for cluster_config: {e}")
-                });
+                self.cluster_config = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for cluster_config: {e}"
+                        )
+                    });
                 self
             }
             pub fn cluster_name<T>(mut self, value: T) -> Self
@@ -3076,17 +3373,23 @@ pub mod types {
             {
                 self.cluster_name = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for cluster_name: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for cluster_name: {e}")
+                    });
                 self
             }
             pub fn cluster_type<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<crate::types::ClusterType>>,
+                T: ::std::convert::TryInto<
+                    ::std::option::Option<crate::types::ClusterType>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.cluster_type = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for cluster_type: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for cluster_type: {e}")
+                    });
                 self
             }
             pub fn cuda_version<T>(mut self, value: T) -> Self
@@ -3096,7 +3399,9 @@ pub mod types {
             {
                 self.cuda_version = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for cuda_version: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for cuda_version: {e}")
+                    });
                 self
             }
             pub fn duration_days<T>(mut self, value: T) -> Self
@@ -3106,7 +3411,9 @@ pub mod types {
             {
                 self.duration_days = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for duration_days: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for duration_days: {e}")
+                    });
                 self
             }
             pub fn gpu_type<T>(mut self, value: T) -> Self
@@ -3116,7 +3423,9 @@ pub mod types {
             {
                 self.gpu_type = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for gpu_type: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for gpu_type: {e}")
+                    });
                 self
             }
             pub fn install_traefik<T>(mut self, value: T) -> Self
@@ -3124,9 +3433,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<bool>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.install_traefik = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for install_traefik: {e}")
-                });
+                self.install_traefik = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for install_traefik: {e}"
+                        )
+                    });
                 self
             }
             pub fn num_capacity_pool_gpus<T>(mut self, value: T) -> Self
@@ -3134,9 +3447,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<i64>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.num_capacity_pool_gpus = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for num_capacity_pool_gpus: {e}")
-                });
+                self.num_capacity_pool_gpus = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for num_capacity_pool_gpus: {e}"
+                        )
+                    });
                 self
             }
             pub fn num_gpus<T>(mut self, value: T) -> Self
@@ -3146,7 +3463,9 @@ pub mod types {
             {
                 self.num_gpus = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for num_gpus: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for num_gpus: {e}")
+                    });
                 self
             }
             pub fn num_preemptible_gpus<T>(mut self, value: T) -> Self
@@ -3154,9 +3473,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<i64>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.num_preemptible_gpus = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for num_preemptible_gpus: {e}")
-                });
+                self.num_preemptible_gpus = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for num_preemptible_gpus: {e}"
+                        )
+                    });
                 self
             }
             pub fn num_reserved_gpus<T>(mut self, value: T) -> Self
@@ -3164,9 +3487,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<i64>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.num_reserved_gpus = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for num_reserved_gpus: {e}")
-                });
+                self.num_reserved_gpus = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for num_reserved_gpus: {e}"
+                        )
+                    });
                 self
             }
             pub fn nvidia_driver_version<T>(mut self, value: T) -> Self
@@ -3174,9 +3501,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.nvidia_driver_version = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for nvidia_driver_version: {e}")
-                });
+                self.nvidia_driver_version = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for nvidia_driver_version: {e}"
+                        )
+                    });
                 self
             }
             pub fn nvidia_version_id<T>(mut self, value: T) -> Self
@@ -3184,9 +3515,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.nvidia_version_id = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for nvidia_version_id: {e}")
-                });
+                self.nvidia_version_id = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for nvidia_version_id: {e}"
+                        )
+                    });
                 self
             }
             pub fn oidc_config<T>(mut self, value: T) -> Self
@@ -3196,7 +3531,9 @@ pub mod types {
             {
                 self.oidc_config = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for oidc_config: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for oidc_config: {e}")
+                    });
                 self
             }
             pub fn project_id<T>(mut self, value: T) -> Self
@@ -3206,7 +3543,9 @@ pub mod types {
             {
                 self.project_id = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for project_id: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for project_id: {e}")
+                    });
                 self
             }
             pub fn region<T>(mut self, value: T) -> Self
@@ -3216,43 +3555,55 @@ pub mod types {
             {
                 self.region = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for region: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for region: {e}")
+                    });
                 self
             }
             pub fn reservation_end_time<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<
-                        ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
-                    >,
+                    ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
-                self.reservation_end_time = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for reservation_end_time: {e}")
-                });
+                self.reservation_end_time = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for reservation_end_time: {e}"
+                        )
+                    });
                 self
             }
             pub fn reservation_start_time<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<
-                        ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
-                    >,
+                    ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
-                self.reservation_start_time = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for reservation_start_time: {e}")
-                });
+                self.reservation_start_time = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for reservation_start_time: {e}"
+                        )
+                    });
                 self
             }
             pub fn shared_volume<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<
-                        ::std::option::Option<super::GpuClustersSharedVolumeCreateRequest>,
-                    >,
+                    ::std::option::Option<super::GpuClustersSharedVolumeCreateRequest>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.shared_volume = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for shared_volume: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for shared_volume: {e}")
+                    });
                 self
             }
             pub fn slurm_image<T>(mut self, value: T) -> Self
@@ -3262,7 +3613,9 @@ pub mod types {
             {
                 self.slurm_image = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for slurm_image: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for slurm_image: {e}")
+                    });
                 self
             }
             pub fn slurm_shm_size_gib<T>(mut self, value: T) -> Self
@@ -3270,9 +3623,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<i64>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.slurm_shm_size_gib = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for slurm_shm_size_gib: {e}")
-                });
+                self.slurm_shm_size_gib = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for slurm_shm_size_gib: {e}"
+                        )
+                    });
                 self
             }
             pub fn volume_id<T>(mut self, value: T) -> Self
@@ -3282,11 +3639,14 @@ pub mod types {
             {
                 self.volume_id = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for volume_id: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for volume_id: {e}")
+                    });
                 self
             }
         }
-        impl ::std::convert::TryFrom<GpuClusterCreateRequest> for super::GpuClusterCreateRequest {
+        impl ::std::convert::TryFrom<GpuClusterCreateRequest>
+        for super::GpuClusterCreateRequest {
             type Error = super::error::ConversionError;
             fn try_from(
                 value: GpuClusterCreateRequest,
@@ -3324,7 +3684,8 @@ pub mod types {
                 })
             }
         }
-        impl ::std::convert::From<super::GpuClusterCreateRequest> for GpuClusterCreateRequest {
+        impl ::std::convert::From<super::GpuClusterCreateRequest>
+        for GpuClusterCreateRequest {
             fn from(value: super::GpuClusterCreateRequest) -> Self {
                 Self {
                     acceptance_tests_params: Ok(value.acceptance_tests_params),
@@ -3361,7 +3722,10 @@ pub mod types {
         }
         #[derive(Clone, Debug)]
         pub struct GpuClusterDeleteResponse {
-            cluster_id: ::std::result::Result<::std::string::String, ::std::string::String>,
+            cluster_id: ::std::result::Result<
+                ::std::string::String,
+                ::std::string::String,
+            >,
         }
         impl ::std::default::Default for GpuClusterDeleteResponse {
             fn default() -> Self {
@@ -3378,11 +3742,14 @@ pub mod types {
             {
                 self.cluster_id = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for cluster_id: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for cluster_id: {e}")
+                    });
                 self
             }
         }
-        impl ::std::convert::TryFrom<GpuClusterDeleteResponse> for super::GpuClusterDeleteResponse {
+        impl ::std::convert::TryFrom<GpuClusterDeleteResponse>
+        for super::GpuClusterDeleteResponse {
             type Error = super::error::ConversionError;
             fn try_from(
                 value: GpuClusterDeleteResponse,
@@ -3392,7 +3759,8 @@ pub mod types {
                 })
             }
         }
-        impl ::std::convert::From<super::GpuClusterDeleteResponse> for GpuClusterDeleteResponse {
+        impl ::std::convert::From<super::GpuClusterDeleteResponse>
+        for GpuClusterDeleteResponse {
             fn from(value: super::GpuClusterDeleteResponse) -> Self {
                 Self {
                     cluster_id: Ok(value.cluster_id),
@@ -3401,8 +3769,10 @@ pub mod types {
         }
         #[derive(Clone, Debug)]
         pub struct GpuClusterGpuWorkerNode {
-            auto_remediation_enabled:
-                ::std::result::Result<::std::option::Option<bool>, ::std::string::String>,
+            auto_remediation_enabled: ::std::result::Result<
+                ::std::option::Option<bool>,
+                ::std::string::String,
+            >,
             deleted_at: ::std::result::Result<
                 ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
                 ::std::string::String,
@@ -3415,7 +3785,10 @@ pub mod types {
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
             >,
-            ib_hca_count: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
+            ib_hca_count: ::std::result::Result<
+                ::std::option::Option<i64>,
+                ::std::string::String,
+            >,
             ib_hca_type: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
@@ -3428,18 +3801,31 @@ pub mod types {
                 ::std::option::Option<super::Remediation>,
                 ::std::string::String,
             >,
-            marked_for_deletion:
-                ::std::result::Result<::std::option::Option<bool>, ::std::string::String>,
-            memory_gib: ::std::result::Result<::std::option::Option<f64>, ::std::string::String>,
+            marked_for_deletion: ::std::result::Result<
+                ::std::option::Option<bool>,
+                ::std::string::String,
+            >,
+            memory_gib: ::std::result::Result<
+                ::std::option::Option<f64>,
+                ::std::string::String,
+            >,
             networks: ::std::result::Result<
                 ::std::vec::Vec<::std::string::String>,
                 ::std::string::String,
             >,
             node_id: ::std::result::Result<::std::string::String, ::std::string::String>,
-            num_cpu_cores: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
-            num_gpus: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
-            nvswitch_count:
-                ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
+            num_cpu_cores: ::std::result::Result<
+                ::std::option::Option<i64>,
+                ::std::string::String,
+            >,
+            num_gpus: ::std::result::Result<
+                ::std::option::Option<i64>,
+                ::std::string::String,
+            >,
+            nvswitch_count: ::std::result::Result<
+                ::std::option::Option<i64>,
+                ::std::string::String,
+            >,
             nvswitch_type: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
@@ -3493,21 +3879,27 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<bool>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.auto_remediation_enabled = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for auto_remediation_enabled: {e}")
-                });
+                self.auto_remediation_enabled = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for auto_remediation_enabled: {e}"
+                        )
+                    });
                 self
             }
             pub fn deleted_at<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<
-                        ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
-                    >,
+                    ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.deleted_at = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for deleted_at: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for deleted_at: {e}")
+                    });
                 self
             }
             pub fn ephemeral_storage<T>(mut self, value: T) -> Self
@@ -3515,9 +3907,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.ephemeral_storage = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for ephemeral_storage: {e}")
-                });
+                self.ephemeral_storage = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for ephemeral_storage: {e}"
+                        )
+                    });
                 self
             }
             pub fn host_name<T>(mut self, value: T) -> Self
@@ -3527,7 +3923,9 @@ pub mod types {
             {
                 self.host_name = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for host_name: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for host_name: {e}")
+                    });
                 self
             }
             pub fn ib_hca_count<T>(mut self, value: T) -> Self
@@ -3537,7 +3935,9 @@ pub mod types {
             {
                 self.ib_hca_count = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for ib_hca_count: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for ib_hca_count: {e}")
+                    });
                 self
             }
             pub fn ib_hca_type<T>(mut self, value: T) -> Self
@@ -3547,7 +3947,9 @@ pub mod types {
             {
                 self.ib_hca_type = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for ib_hca_type: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for ib_hca_type: {e}")
+                    });
                 self
             }
             pub fn instance_id<T>(mut self, value: T) -> Self
@@ -3557,7 +3959,9 @@ pub mod types {
             {
                 self.instance_id = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for instance_id: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for instance_id: {e}")
+                    });
                 self
             }
             pub fn latest_remediation<T>(mut self, value: T) -> Self
@@ -3565,9 +3969,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<super::Remediation>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.latest_remediation = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for latest_remediation: {e}")
-                });
+                self.latest_remediation = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for latest_remediation: {e}"
+                        )
+                    });
                 self
             }
             pub fn marked_for_deletion<T>(mut self, value: T) -> Self
@@ -3575,9 +3983,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<bool>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.marked_for_deletion = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for marked_for_deletion: {e}")
-                });
+                self.marked_for_deletion = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for marked_for_deletion: {e}"
+                        )
+                    });
                 self
             }
             pub fn memory_gib<T>(mut self, value: T) -> Self
@@ -3587,7 +3999,9 @@ pub mod types {
             {
                 self.memory_gib = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for memory_gib: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for memory_gib: {e}")
+                    });
                 self
             }
             pub fn networks<T>(mut self, value: T) -> Self
@@ -3597,7 +4011,9 @@ pub mod types {
             {
                 self.networks = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for networks: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for networks: {e}")
+                    });
                 self
             }
             pub fn node_id<T>(mut self, value: T) -> Self
@@ -3607,7 +4023,9 @@ pub mod types {
             {
                 self.node_id = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for node_id: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for node_id: {e}")
+                    });
                 self
             }
             pub fn num_cpu_cores<T>(mut self, value: T) -> Self
@@ -3617,7 +4035,9 @@ pub mod types {
             {
                 self.num_cpu_cores = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for num_cpu_cores: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for num_cpu_cores: {e}")
+                    });
                 self
             }
             pub fn num_gpus<T>(mut self, value: T) -> Self
@@ -3627,7 +4047,9 @@ pub mod types {
             {
                 self.num_gpus = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for num_gpus: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for num_gpus: {e}")
+                    });
                 self
             }
             pub fn nvswitch_count<T>(mut self, value: T) -> Self
@@ -3635,9 +4057,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<i64>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.nvswitch_count = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for nvswitch_count: {e}")
-                });
+                self.nvswitch_count = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for nvswitch_count: {e}"
+                        )
+                    });
                 self
             }
             pub fn nvswitch_type<T>(mut self, value: T) -> Self
@@ -3647,7 +4073,9 @@ pub mod types {
             {
                 self.nvswitch_type = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for nvswitch_type: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for nvswitch_type: {e}")
+                    });
                 self
             }
             pub fn phase_transitions<T>(mut self, value: T) -> Self
@@ -3655,9 +4083,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::vec::Vec<super::NodePhaseTransition>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.phase_transitions = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for phase_transitions: {e}")
-                });
+                self.phase_transitions = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for phase_transitions: {e}"
+                        )
+                    });
                 self
             }
             pub fn public_ipv4<T>(mut self, value: T) -> Self
@@ -3667,7 +4099,9 @@ pub mod types {
             {
                 self.public_ipv4 = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for public_ipv4: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for public_ipv4: {e}")
+                    });
                 self
             }
             pub fn slurm_worker_hostname<T>(mut self, value: T) -> Self
@@ -3675,9 +4109,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.slurm_worker_hostname = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for slurm_worker_hostname: {e}")
-                });
+                self.slurm_worker_hostname = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for slurm_worker_hostname: {e}"
+                        )
+                    });
                 self
             }
             pub fn status<T>(mut self, value: T) -> Self
@@ -3687,11 +4125,14 @@ pub mod types {
             {
                 self.status = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for status: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for status: {e}")
+                    });
                 self
             }
         }
-        impl ::std::convert::TryFrom<GpuClusterGpuWorkerNode> for super::GpuClusterGpuWorkerNode {
+        impl ::std::convert::TryFrom<GpuClusterGpuWorkerNode>
+        for super::GpuClusterGpuWorkerNode {
             type Error = super::error::ConversionError;
             fn try_from(
                 value: GpuClusterGpuWorkerNode,
@@ -3720,7 +4161,8 @@ pub mod types {
                 })
             }
         }
-        impl ::std::convert::From<super::GpuClusterGpuWorkerNode> for GpuClusterGpuWorkerNode {
+        impl ::std::convert::From<super::GpuClusterGpuWorkerNode>
+        for GpuClusterGpuWorkerNode {
             fn from(value: super::GpuClusterGpuWorkerNode) -> Self {
                 Self {
                     auto_remediation_enabled: Ok(value.auto_remediation_enabled),
@@ -3748,10 +4190,14 @@ pub mod types {
         }
         #[derive(Clone, Debug)]
         pub struct GpuClusterInfo {
-            add_ons:
-                ::std::result::Result<::std::vec::Vec<super::AddOnInfo>, ::std::string::String>,
-            allocated_preemptible_gpus:
-                ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
+            add_ons: ::std::result::Result<
+                ::std::vec::Vec<super::AddOnInfo>,
+                ::std::string::String,
+            >,
+            allocated_preemptible_gpus: ::std::result::Result<
+                ::std::option::Option<i64>,
+                ::std::string::String,
+            >,
             billing_type: ::std::result::Result<
                 ::std::option::Option<crate::types::BillingType>,
                 ::std::string::String,
@@ -3764,7 +4210,10 @@ pub mod types {
                 ::std::option::Option<super::InstanceClusterConfig>,
                 ::std::string::String,
             >,
-            cluster_id: ::std::result::Result<::std::string::String, ::std::string::String>,
+            cluster_id: ::std::result::Result<
+                ::std::string::String,
+                ::std::string::String,
+            >,
             cluster_name: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
@@ -3777,8 +4226,10 @@ pub mod types {
                 ::std::vec::Vec<super::GpuClusterControlPlaneNode>,
                 ::std::string::String,
             >,
-            control_plane_ready:
-                ::std::result::Result<::std::option::Option<bool>, ::std::string::String>,
+            control_plane_ready: ::std::result::Result<
+                ::std::option::Option<bool>,
+                ::std::string::String,
+            >,
             created_at: ::std::result::Result<
                 ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
                 ::std::string::String,
@@ -3791,10 +4242,14 @@ pub mod types {
                 ::std::vec::Vec<super::GpuClusterGpuWorkerNode>,
                 ::std::string::String,
             >,
-            desired_preemptible_gpus:
-                ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
-            duration_hours:
-                ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
+            desired_preemptible_gpus: ::std::result::Result<
+                ::std::option::Option<i64>,
+                ::std::string::String,
+            >,
+            duration_hours: ::std::result::Result<
+                ::std::option::Option<i64>,
+                ::std::string::String,
+            >,
             first_ready_at: ::std::result::Result<
                 ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
                 ::std::string::String,
@@ -3807,10 +4262,14 @@ pub mod types {
                 ::std::vec::Vec<super::GpuClusterGpuWorkerNode>,
                 ::std::string::String,
             >,
-            install_traefik:
-                ::std::result::Result<::std::option::Option<bool>, ::std::string::String>,
-            is_in_substrate:
-                ::std::result::Result<::std::option::Option<bool>, ::std::string::String>,
+            install_traefik: ::std::result::Result<
+                ::std::option::Option<bool>,
+                ::std::string::String,
+            >,
+            is_in_substrate: ::std::result::Result<
+                ::std::option::Option<bool>,
+                ::std::string::String,
+            >,
             kube_config: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
@@ -3823,13 +4282,22 @@ pub mod types {
                 ::std::vec::Vec<super::GpuClusterNodeLifecycleEvent>,
                 ::std::string::String,
             >,
-            num_capacity_pool_gpus:
-                ::std::result::Result<::std::option::Option<i32>, ::std::string::String>,
-            num_cpu_workers:
-                ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
-            num_gpus: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
-            num_reserved_gpus:
-                ::std::result::Result<::std::option::Option<i32>, ::std::string::String>,
+            num_capacity_pool_gpus: ::std::result::Result<
+                ::std::option::Option<i32>,
+                ::std::string::String,
+            >,
+            num_cpu_workers: ::std::result::Result<
+                ::std::option::Option<i64>,
+                ::std::string::String,
+            >,
+            num_gpus: ::std::result::Result<
+                ::std::option::Option<i64>,
+                ::std::string::String,
+            >,
+            num_reserved_gpus: ::std::result::Result<
+                ::std::option::Option<i32>,
+                ::std::string::String,
+            >,
             nvidia_driver_version: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
@@ -3866,8 +4334,10 @@ pub mod types {
                 ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
                 ::std::string::String,
             >,
-            slurm_shm_size_gib:
-                ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
+            slurm_shm_size_gib: ::std::result::Result<
+                ::std::option::Option<i64>,
+                ::std::string::String,
+            >,
             status: ::std::result::Result<
                 ::std::option::Option<crate::types::ClusterStatus>,
                 ::std::string::String,
@@ -3940,7 +4410,9 @@ pub mod types {
             {
                 self.add_ons = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for add_ons: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for add_ons: {e}")
+                    });
                 self
             }
             pub fn allocated_preemptible_gpus<T>(mut self, value: T) -> Self
@@ -3948,19 +4420,27 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<i64>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.allocated_preemptible_gpus = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for allocated_preemptible_gpus: {e}")
-                });
+                self.allocated_preemptible_gpus = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for allocated_preemptible_gpus: {e}"
+                        )
+                    });
                 self
             }
             pub fn billing_type<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<crate::types::BillingType>>,
+                T: ::std::convert::TryInto<
+                    ::std::option::Option<crate::types::BillingType>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.billing_type = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for billing_type: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for billing_type: {e}")
+                    });
                 self
             }
             pub fn capacity_pool_id<T>(mut self, value: T) -> Self
@@ -3968,19 +4448,29 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.capacity_pool_id = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for capacity_pool_id: {e}")
-                });
+                self.capacity_pool_id = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for capacity_pool_id: {e}"
+                        )
+                    });
                 self
             }
             pub fn cluster_config<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<super::InstanceClusterConfig>>,
+                T: ::std::convert::TryInto<
+                    ::std::option::Option<super::InstanceClusterConfig>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
-                self.cluster_config = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for cluster_config: {e}")
-                });
+                self.cluster_config = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for cluster_config: {e}"
+                        )
+                    });
                 self
             }
             pub fn cluster_id<T>(mut self, value: T) -> Self
@@ -3990,7 +4480,9 @@ pub mod types {
             {
                 self.cluster_id = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for cluster_id: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for cluster_id: {e}")
+                    });
                 self
             }
             pub fn cluster_name<T>(mut self, value: T) -> Self
@@ -4000,27 +4492,39 @@ pub mod types {
             {
                 self.cluster_name = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for cluster_name: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for cluster_name: {e}")
+                    });
                 self
             }
             pub fn cluster_type<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<crate::types::ClusterType>>,
+                T: ::std::convert::TryInto<
+                    ::std::option::Option<crate::types::ClusterType>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.cluster_type = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for cluster_type: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for cluster_type: {e}")
+                    });
                 self
             }
             pub fn control_plane_nodes<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::vec::Vec<super::GpuClusterControlPlaneNode>>,
+                T: ::std::convert::TryInto<
+                    ::std::vec::Vec<super::GpuClusterControlPlaneNode>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
-                self.control_plane_nodes = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for control_plane_nodes: {e}")
-                });
+                self.control_plane_nodes = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for control_plane_nodes: {e}"
+                        )
+                    });
                 self
             }
             pub fn control_plane_ready<T>(mut self, value: T) -> Self
@@ -4028,21 +4532,27 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<bool>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.control_plane_ready = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for control_plane_ready: {e}")
-                });
+                self.control_plane_ready = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for control_plane_ready: {e}"
+                        )
+                    });
                 self
             }
             pub fn created_at<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<
-                        ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
-                    >,
+                    ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.created_at = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for created_at: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for created_at: {e}")
+                    });
                 self
             }
             pub fn cuda_version<T>(mut self, value: T) -> Self
@@ -4052,17 +4562,25 @@ pub mod types {
             {
                 self.cuda_version = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for cuda_version: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for cuda_version: {e}")
+                    });
                 self
             }
             pub fn deleted_gpu_worker_nodes<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::vec::Vec<super::GpuClusterGpuWorkerNode>>,
+                T: ::std::convert::TryInto<
+                    ::std::vec::Vec<super::GpuClusterGpuWorkerNode>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
-                self.deleted_gpu_worker_nodes = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for deleted_gpu_worker_nodes: {e}")
-                });
+                self.deleted_gpu_worker_nodes = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for deleted_gpu_worker_nodes: {e}"
+                        )
+                    });
                 self
             }
             pub fn desired_preemptible_gpus<T>(mut self, value: T) -> Self
@@ -4070,9 +4588,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<i64>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.desired_preemptible_gpus = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for desired_preemptible_gpus: {e}")
-                });
+                self.desired_preemptible_gpus = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for desired_preemptible_gpus: {e}"
+                        )
+                    });
                 self
             }
             pub fn duration_hours<T>(mut self, value: T) -> Self
@@ -4080,21 +4602,29 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<i64>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.duration_hours = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for duration_hours: {e}")
-                });
+                self.duration_hours = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for duration_hours: {e}"
+                        )
+                    });
                 self
             }
             pub fn first_ready_at<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<
-                        ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
-                    >,
+                    ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
-                self.first_ready_at = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for first_ready_at: {e}")
-                });
+                self.first_ready_at = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for first_ready_at: {e}"
+                        )
+                    });
                 self
             }
             pub fn gpu_type<T>(mut self, value: T) -> Self
@@ -4104,17 +4634,25 @@ pub mod types {
             {
                 self.gpu_type = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for gpu_type: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for gpu_type: {e}")
+                    });
                 self
             }
             pub fn gpu_worker_nodes<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::vec::Vec<super::GpuClusterGpuWorkerNode>>,
+                T: ::std::convert::TryInto<
+                    ::std::vec::Vec<super::GpuClusterGpuWorkerNode>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
-                self.gpu_worker_nodes = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for gpu_worker_nodes: {e}")
-                });
+                self.gpu_worker_nodes = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for gpu_worker_nodes: {e}"
+                        )
+                    });
                 self
             }
             pub fn install_traefik<T>(mut self, value: T) -> Self
@@ -4122,9 +4660,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<bool>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.install_traefik = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for install_traefik: {e}")
-                });
+                self.install_traefik = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for install_traefik: {e}"
+                        )
+                    });
                 self
             }
             pub fn is_in_substrate<T>(mut self, value: T) -> Self
@@ -4132,9 +4674,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<bool>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.is_in_substrate = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for is_in_substrate: {e}")
-                });
+                self.is_in_substrate = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for is_in_substrate: {e}"
+                        )
+                    });
                 self
             }
             pub fn kube_config<T>(mut self, value: T) -> Self
@@ -4144,7 +4690,9 @@ pub mod types {
             {
                 self.kube_config = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for kube_config: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for kube_config: {e}")
+                    });
                 self
             }
             pub fn machine_cluster_id<T>(mut self, value: T) -> Self
@@ -4152,19 +4700,29 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.machine_cluster_id = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for machine_cluster_id: {e}")
-                });
+                self.machine_cluster_id = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for machine_cluster_id: {e}"
+                        )
+                    });
                 self
             }
             pub fn node_lifecycle_events<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::vec::Vec<super::GpuClusterNodeLifecycleEvent>>,
+                T: ::std::convert::TryInto<
+                    ::std::vec::Vec<super::GpuClusterNodeLifecycleEvent>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
-                self.node_lifecycle_events = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for node_lifecycle_events: {e}")
-                });
+                self.node_lifecycle_events = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for node_lifecycle_events: {e}"
+                        )
+                    });
                 self
             }
             pub fn num_capacity_pool_gpus<T>(mut self, value: T) -> Self
@@ -4172,9 +4730,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<i32>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.num_capacity_pool_gpus = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for num_capacity_pool_gpus: {e}")
-                });
+                self.num_capacity_pool_gpus = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for num_capacity_pool_gpus: {e}"
+                        )
+                    });
                 self
             }
             pub fn num_cpu_workers<T>(mut self, value: T) -> Self
@@ -4182,9 +4744,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<i64>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.num_cpu_workers = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for num_cpu_workers: {e}")
-                });
+                self.num_cpu_workers = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for num_cpu_workers: {e}"
+                        )
+                    });
                 self
             }
             pub fn num_gpus<T>(mut self, value: T) -> Self
@@ -4194,7 +4760,9 @@ pub mod types {
             {
                 self.num_gpus = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for num_gpus: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for num_gpus: {e}")
+                    });
                 self
             }
             pub fn num_reserved_gpus<T>(mut self, value: T) -> Self
@@ -4202,9 +4770,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<i32>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.num_reserved_gpus = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for num_reserved_gpus: {e}")
-                });
+                self.num_reserved_gpus = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for num_reserved_gpus: {e}"
+                        )
+                    });
                 self
             }
             pub fn nvidia_driver_version<T>(mut self, value: T) -> Self
@@ -4212,9 +4784,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.nvidia_driver_version = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for nvidia_driver_version: {e}")
-                });
+                self.nvidia_driver_version = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for nvidia_driver_version: {e}"
+                        )
+                    });
                 self
             }
             pub fn nvidia_driver_version_id<T>(mut self, value: T) -> Self
@@ -4222,9 +4798,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.nvidia_driver_version_id = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for nvidia_driver_version_id: {e}")
-                });
+                self.nvidia_driver_version_id = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for nvidia_driver_version_id: {e}"
+                        )
+                    });
                 self
             }
             pub fn oidc_config<T>(mut self, value: T) -> Self
@@ -4234,7 +4814,9 @@ pub mod types {
             {
                 self.oidc_config = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for oidc_config: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for oidc_config: {e}")
+                    });
                 self
             }
             pub fn os_image<T>(mut self, value: T) -> Self
@@ -4244,17 +4826,25 @@ pub mod types {
             {
                 self.os_image = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for os_image: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for os_image: {e}")
+                    });
                 self
             }
             pub fn phase_transitions<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::vec::Vec<super::ClusterPhaseTransition>>,
+                T: ::std::convert::TryInto<
+                    ::std::vec::Vec<super::ClusterPhaseTransition>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
-                self.phase_transitions = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for phase_transitions: {e}")
-                });
+                self.phase_transitions = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for phase_transitions: {e}"
+                        )
+                    });
                 self
             }
             pub fn project_id<T>(mut self, value: T) -> Self
@@ -4264,7 +4854,9 @@ pub mod types {
             {
                 self.project_id = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for project_id: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for project_id: {e}")
+                    });
                 self
             }
             pub fn region<T>(mut self, value: T) -> Self
@@ -4274,31 +4866,41 @@ pub mod types {
             {
                 self.region = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for region: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for region: {e}")
+                    });
                 self
             }
             pub fn reservation_end_time<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<
-                        ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
-                    >,
+                    ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
-                self.reservation_end_time = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for reservation_end_time: {e}")
-                });
+                self.reservation_end_time = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for reservation_end_time: {e}"
+                        )
+                    });
                 self
             }
             pub fn reservation_start_time<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<
-                        ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
-                    >,
+                    ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
-                self.reservation_start_time = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for reservation_start_time: {e}")
-                });
+                self.reservation_start_time = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for reservation_start_time: {e}"
+                        )
+                    });
                 self
             }
             pub fn slurm_shm_size_gib<T>(mut self, value: T) -> Self
@@ -4306,19 +4908,27 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<i64>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.slurm_shm_size_gib = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for slurm_shm_size_gib: {e}")
-                });
+                self.slurm_shm_size_gib = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for slurm_shm_size_gib: {e}"
+                        )
+                    });
                 self
             }
             pub fn status<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<crate::types::ClusterStatus>>,
+                T: ::std::convert::TryInto<
+                    ::std::option::Option<crate::types::ClusterStatus>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.status = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for status: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for status: {e}")
+                    });
                 self
             }
             pub fn ums_org_id<T>(mut self, value: T) -> Self
@@ -4328,7 +4938,9 @@ pub mod types {
             {
                 self.ums_org_id = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for ums_org_id: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for ums_org_id: {e}")
+                    });
                 self
             }
             pub fn ums_project_id<T>(mut self, value: T) -> Self
@@ -4336,9 +4948,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.ums_project_id = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for ums_project_id: {e}")
-                });
+                self.ums_project_id = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for ums_project_id: {e}"
+                        )
+                    });
                 self
             }
             pub fn volumes<T>(mut self, value: T) -> Self
@@ -4348,7 +4964,9 @@ pub mod types {
             {
                 self.volumes = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for volumes: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for volumes: {e}")
+                    });
                 self
             }
         }
@@ -4486,7 +5104,9 @@ pub mod types {
             {
                 self.message = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for message: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for message: {e}")
+                    });
                 self
             }
             pub fn node_id<T>(mut self, value: T) -> Self
@@ -4496,7 +5116,9 @@ pub mod types {
             {
                 self.node_id = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for node_id: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for node_id: {e}")
+                    });
                 self
             }
             pub fn reason<T>(mut self, value: T) -> Self
@@ -4506,23 +5128,28 @@ pub mod types {
             {
                 self.reason = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for reason: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for reason: {e}")
+                    });
                 self
             }
             pub fn timestamp<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<
-                        ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
-                    >,
+                    ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.timestamp = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for timestamp: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for timestamp: {e}")
+                    });
                 self
             }
         }
-        impl ::std::convert::TryFrom<GpuClusterNodeLifecycleEvent> for super::GpuClusterNodeLifecycleEvent {
+        impl ::std::convert::TryFrom<GpuClusterNodeLifecycleEvent>
+        for super::GpuClusterNodeLifecycleEvent {
             type Error = super::error::ConversionError;
             fn try_from(
                 value: GpuClusterNodeLifecycleEvent,
@@ -4535,7 +5162,8 @@ pub mod types {
                 })
             }
         }
-        impl ::std::convert::From<super::GpuClusterNodeLifecycleEvent> for GpuClusterNodeLifecycleEvent {
+        impl ::std::convert::From<super::GpuClusterNodeLifecycleEvent>
+        for GpuClusterNodeLifecycleEvent {
             fn from(value: super::GpuClusterNodeLifecycleEvent) -> Self {
                 Self {
                     message: Ok(value.message),
@@ -4559,13 +5187,22 @@ pub mod types {
                 ::std::option::Option<crate::types::ClusterType>,
                 ::std::string::String,
             >,
-            num_capacity_pool_gpus:
-                ::std::result::Result<::std::option::Option<i32>, ::std::string::String>,
-            num_gpus: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
-            num_preemptible_gpus:
-                ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
-            num_reserved_gpus:
-                ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
+            num_capacity_pool_gpus: ::std::result::Result<
+                ::std::option::Option<i32>,
+                ::std::string::String,
+            >,
+            num_gpus: ::std::result::Result<
+                ::std::option::Option<i64>,
+                ::std::string::String,
+            >,
+            num_preemptible_gpus: ::std::result::Result<
+                ::std::option::Option<i64>,
+                ::std::string::String,
+            >,
+            num_reserved_gpus: ::std::result::Result<
+                ::std::option::Option<i64>,
+                ::std::string::String,
+            >,
             reservation_end_time: ::std::result::Result<
                 ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
                 ::std::string::String,
@@ -4593,27 +5230,39 @@ pub mod types {
             {
                 self.add_ons = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for add_ons: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for add_ons: {e}")
+                    });
                 self
             }
             pub fn cluster_config<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<super::InstanceClusterConfig>>,
+                T: ::std::convert::TryInto<
+                    ::std::option::Option<super::InstanceClusterConfig>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
-                self.cluster_config = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for cluster_config: {e}")
-                });
+                self.cluster_config = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for cluster_config: {e}"
+                        )
+                    });
                 self
             }
             pub fn cluster_type<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<crate::types::ClusterType>>,
+                T: ::std::convert::TryInto<
+                    ::std::option::Option<crate::types::ClusterType>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.cluster_type = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for cluster_type: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for cluster_type: {e}")
+                    });
                 self
             }
             pub fn num_capacity_pool_gpus<T>(mut self, value: T) -> Self
@@ -4621,9 +5270,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<i32>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.num_capacity_pool_gpus = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for num_capacity_pool_gpus: {e}")
-                });
+                self.num_capacity_pool_gpus = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for num_capacity_pool_gpus: {e}"
+                        )
+                    });
                 self
             }
             pub fn num_gpus<T>(mut self, value: T) -> Self
@@ -4633,7 +5286,9 @@ pub mod types {
             {
                 self.num_gpus = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for num_gpus: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for num_gpus: {e}")
+                    });
                 self
             }
             pub fn num_preemptible_gpus<T>(mut self, value: T) -> Self
@@ -4641,9 +5296,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<i64>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.num_preemptible_gpus = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for num_preemptible_gpus: {e}")
-                });
+                self.num_preemptible_gpus = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for num_preemptible_gpus: {e}"
+                        )
+                    });
                 self
             }
             pub fn num_reserved_gpus<T>(mut self, value: T) -> Self
@@ -4651,25 +5310,34 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<i64>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.num_reserved_gpus = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for num_reserved_gpus: {e}")
-                });
+                self.num_reserved_gpus = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for num_reserved_gpus: {e}"
+                        )
+                    });
                 self
             }
             pub fn reservation_end_time<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<
-                        ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
-                    >,
+                    ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
-                self.reservation_end_time = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for reservation_end_time: {e}")
-                });
+                self.reservation_end_time = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for reservation_end_time: {e}"
+                        )
+                    });
                 self
             }
         }
-        impl ::std::convert::TryFrom<GpuClusterUpdateRequest> for super::GpuClusterUpdateRequest {
+        impl ::std::convert::TryFrom<GpuClusterUpdateRequest>
+        for super::GpuClusterUpdateRequest {
             type Error = super::error::ConversionError;
             fn try_from(
                 value: GpuClusterUpdateRequest,
@@ -4686,7 +5354,8 @@ pub mod types {
                 })
             }
         }
-        impl ::std::convert::From<super::GpuClusterUpdateRequest> for GpuClusterUpdateRequest {
+        impl ::std::convert::From<super::GpuClusterUpdateRequest>
+        for GpuClusterUpdateRequest {
             fn from(value: super::GpuClusterUpdateRequest) -> Self {
                 Self {
                     add_ons: Ok(value.add_ons),
@@ -4702,12 +5371,18 @@ pub mod types {
         }
         #[derive(Clone, Debug)]
         pub struct GpuClusterVolume {
-            size_tib: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
+            size_tib: ::std::result::Result<
+                ::std::option::Option<i64>,
+                ::std::string::String,
+            >,
             status: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
             >,
-            volume_id: ::std::result::Result<::std::string::String, ::std::string::String>,
+            volume_id: ::std::result::Result<
+                ::std::string::String,
+                ::std::string::String,
+            >,
             volume_name: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
@@ -4731,7 +5406,9 @@ pub mod types {
             {
                 self.size_tib = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for size_tib: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for size_tib: {e}")
+                    });
                 self
             }
             pub fn status<T>(mut self, value: T) -> Self
@@ -4741,7 +5418,9 @@ pub mod types {
             {
                 self.status = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for status: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for status: {e}")
+                    });
                 self
             }
             pub fn volume_id<T>(mut self, value: T) -> Self
@@ -4751,7 +5430,9 @@ pub mod types {
             {
                 self.volume_id = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for volume_id: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for volume_id: {e}")
+                    });
                 self
             }
             pub fn volume_name<T>(mut self, value: T) -> Self
@@ -4761,7 +5442,9 @@ pub mod types {
             {
                 self.volume_name = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for volume_name: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for volume_name: {e}")
+                    });
                 self
             }
         }
@@ -4810,7 +5493,9 @@ pub mod types {
             {
                 self.clusters = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for clusters: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for clusters: {e}")
+                    });
                 self
             }
         }
@@ -4819,9 +5504,7 @@ pub mod types {
             fn try_from(
                 value: GpuClusters,
             ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    clusters: value.clusters?,
-                })
+                Ok(Self { clusters: value.clusters? })
             }
         }
         impl ::std::convert::From<super::GpuClusters> for GpuClusters {
@@ -4833,12 +5516,18 @@ pub mod types {
         }
         #[derive(Clone, Debug)]
         pub struct GpuClustersSharedVolume {
-            size_tib: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
+            size_tib: ::std::result::Result<
+                ::std::option::Option<i64>,
+                ::std::string::String,
+            >,
             status: ::std::result::Result<
                 ::std::option::Option<crate::types::SharedVolumeStatus>,
                 ::std::string::String,
             >,
-            volume_id: ::std::result::Result<::std::string::String, ::std::string::String>,
+            volume_id: ::std::result::Result<
+                ::std::string::String,
+                ::std::string::String,
+            >,
             volume_name: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
@@ -4862,17 +5551,23 @@ pub mod types {
             {
                 self.size_tib = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for size_tib: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for size_tib: {e}")
+                    });
                 self
             }
             pub fn status<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<crate::types::SharedVolumeStatus>>,
+                T: ::std::convert::TryInto<
+                    ::std::option::Option<crate::types::SharedVolumeStatus>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.status = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for status: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for status: {e}")
+                    });
                 self
             }
             pub fn volume_id<T>(mut self, value: T) -> Self
@@ -4882,7 +5577,9 @@ pub mod types {
             {
                 self.volume_id = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for volume_id: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for volume_id: {e}")
+                    });
                 self
             }
             pub fn volume_name<T>(mut self, value: T) -> Self
@@ -4892,11 +5589,14 @@ pub mod types {
             {
                 self.volume_name = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for volume_name: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for volume_name: {e}")
+                    });
                 self
             }
         }
-        impl ::std::convert::TryFrom<GpuClustersSharedVolume> for super::GpuClustersSharedVolume {
+        impl ::std::convert::TryFrom<GpuClustersSharedVolume>
+        for super::GpuClustersSharedVolume {
             type Error = super::error::ConversionError;
             fn try_from(
                 value: GpuClustersSharedVolume,
@@ -4909,7 +5609,8 @@ pub mod types {
                 })
             }
         }
-        impl ::std::convert::From<super::GpuClustersSharedVolume> for GpuClustersSharedVolume {
+        impl ::std::convert::From<super::GpuClustersSharedVolume>
+        for GpuClustersSharedVolume {
             fn from(value: super::GpuClustersSharedVolume) -> Self {
                 Self {
                     size_tib: Ok(value.size_tib),
@@ -4921,15 +5622,20 @@ pub mod types {
         }
         #[derive(Clone, Debug)]
         pub struct GpuClustersSharedVolumeCreateRequest {
-            is_lifecycle_independent:
-                ::std::result::Result<::std::option::Option<bool>, ::std::string::String>,
+            is_lifecycle_independent: ::std::result::Result<
+                ::std::option::Option<bool>,
+                ::std::string::String,
+            >,
             project_id: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
             >,
             region: ::std::result::Result<::std::string::String, ::std::string::String>,
             size_tib: ::std::result::Result<i64, ::std::string::String>,
-            volume_name: ::std::result::Result<::std::string::String, ::std::string::String>,
+            volume_name: ::std::result::Result<
+                ::std::string::String,
+                ::std::string::String,
+            >,
         }
         impl ::std::default::Default for GpuClustersSharedVolumeCreateRequest {
             fn default() -> Self {
@@ -4948,9 +5654,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<bool>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.is_lifecycle_independent = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for is_lifecycle_independent: {e}")
-                });
+                self.is_lifecycle_independent = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for is_lifecycle_independent: {e}"
+                        )
+                    });
                 self
             }
             pub fn project_id<T>(mut self, value: T) -> Self
@@ -4960,7 +5670,9 @@ pub mod types {
             {
                 self.project_id = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for project_id: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for project_id: {e}")
+                    });
                 self
             }
             pub fn region<T>(mut self, value: T) -> Self
@@ -4970,7 +5682,9 @@ pub mod types {
             {
                 self.region = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for region: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for region: {e}")
+                    });
                 self
             }
             pub fn size_tib<T>(mut self, value: T) -> Self
@@ -4980,7 +5694,9 @@ pub mod types {
             {
                 self.size_tib = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for size_tib: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for size_tib: {e}")
+                    });
                 self
             }
             pub fn volume_name<T>(mut self, value: T) -> Self
@@ -4990,13 +5706,14 @@ pub mod types {
             {
                 self.volume_name = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for volume_name: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for volume_name: {e}")
+                    });
                 self
             }
         }
         impl ::std::convert::TryFrom<GpuClustersSharedVolumeCreateRequest>
-            for super::GpuClustersSharedVolumeCreateRequest
-        {
+        for super::GpuClustersSharedVolumeCreateRequest {
             type Error = super::error::ConversionError;
             fn try_from(
                 value: GpuClustersSharedVolumeCreateRequest,
@@ -5011,8 +5728,7 @@ pub mod types {
             }
         }
         impl ::std::convert::From<super::GpuClustersSharedVolumeCreateRequest>
-            for GpuClustersSharedVolumeCreateRequest
-        {
+        for GpuClustersSharedVolumeCreateRequest {
             fn from(value: super::GpuClustersSharedVolumeCreateRequest) -> Self {
                 Self {
                     is_lifecycle_independent: Ok(value.is_lifecycle_independent),
@@ -5025,7 +5741,10 @@ pub mod types {
         }
         #[derive(Clone, Debug)]
         pub struct GpuClustersSharedVolumeDeleteResponse {
-            success: ::std::result::Result<::std::option::Option<bool>, ::std::string::String>,
+            success: ::std::result::Result<
+                ::std::option::Option<bool>,
+                ::std::string::String,
+            >,
         }
         impl ::std::default::Default for GpuClustersSharedVolumeDeleteResponse {
             fn default() -> Self {
@@ -5042,35 +5761,37 @@ pub mod types {
             {
                 self.success = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for success: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for success: {e}")
+                    });
                 self
             }
         }
         impl ::std::convert::TryFrom<GpuClustersSharedVolumeDeleteResponse>
-            for super::GpuClustersSharedVolumeDeleteResponse
-        {
+        for super::GpuClustersSharedVolumeDeleteResponse {
             type Error = super::error::ConversionError;
             fn try_from(
                 value: GpuClustersSharedVolumeDeleteResponse,
             ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    success: value.success?,
-                })
+                Ok(Self { success: value.success? })
             }
         }
         impl ::std::convert::From<super::GpuClustersSharedVolumeDeleteResponse>
-            for GpuClustersSharedVolumeDeleteResponse
-        {
+        for GpuClustersSharedVolumeDeleteResponse {
             fn from(value: super::GpuClustersSharedVolumeDeleteResponse) -> Self {
-                Self {
-                    success: Ok(value.success),
-                }
+                Self { success: Ok(value.success) }
             }
         }
         #[derive(Clone, Debug)]
         pub struct GpuClustersSharedVolumeUpdateRequest {
-            size_tib: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
-            volume_id: ::std::result::Result<::std::string::String, ::std::string::String>,
+            size_tib: ::std::result::Result<
+                ::std::option::Option<i64>,
+                ::std::string::String,
+            >,
+            volume_id: ::std::result::Result<
+                ::std::string::String,
+                ::std::string::String,
+            >,
         }
         impl ::std::default::Default for GpuClustersSharedVolumeUpdateRequest {
             fn default() -> Self {
@@ -5088,7 +5809,9 @@ pub mod types {
             {
                 self.size_tib = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for size_tib: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for size_tib: {e}")
+                    });
                 self
             }
             pub fn volume_id<T>(mut self, value: T) -> Self
@@ -5098,13 +5821,14 @@ pub mod types {
             {
                 self.volume_id = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for volume_id: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for volume_id: {e}")
+                    });
                 self
             }
         }
         impl ::std::convert::TryFrom<GpuClustersSharedVolumeUpdateRequest>
-            for super::GpuClustersSharedVolumeUpdateRequest
-        {
+        for super::GpuClustersSharedVolumeUpdateRequest {
             type Error = super::error::ConversionError;
             fn try_from(
                 value: GpuClustersSharedVolumeUpdateRequest,
@@ -5116,8 +5840,7 @@ pub mod types {
             }
         }
         impl ::std::convert::From<super::GpuClustersSharedVolumeUpdateRequest>
-            for GpuClustersSharedVolumeUpdateRequest
-        {
+        for GpuClustersSharedVolumeUpdateRequest {
             fn from(value: super::GpuClustersSharedVolumeUpdateRequest) -> Self {
                 Self {
                     size_tib: Ok(value.size_tib),
@@ -5142,35 +5865,40 @@ pub mod types {
         impl GpuClustersSharedVolumes {
             pub fn volumes<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::vec::Vec<super::GpuClustersSharedVolume>>,
+                T: ::std::convert::TryInto<
+                    ::std::vec::Vec<super::GpuClustersSharedVolume>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.volumes = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for volumes: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for volumes: {e}")
+                    });
                 self
             }
         }
-        impl ::std::convert::TryFrom<GpuClustersSharedVolumes> for super::GpuClustersSharedVolumes {
+        impl ::std::convert::TryFrom<GpuClustersSharedVolumes>
+        for super::GpuClustersSharedVolumes {
             type Error = super::error::ConversionError;
             fn try_from(
                 value: GpuClustersSharedVolumes,
             ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    volumes: value.volumes?,
-                })
+                Ok(Self { volumes: value.volumes? })
             }
         }
-        impl ::std::convert::From<super::GpuClustersSharedVolumes> for GpuClustersSharedVolumes {
+        impl ::std::convert::From<super::GpuClustersSharedVolumes>
+        for GpuClustersSharedVolumes {
             fn from(value: super::GpuClustersSharedVolumes) -> Self {
-                Self {
-                    volumes: Ok(value.volumes),
-                }
+                Self { volumes: Ok(value.volumes) }
             }
         }
         #[derive(Clone, Debug)]
         pub struct HeadlampConfig {
-            enabled: ::std::result::Result<::std::option::Option<bool>, ::std::string::String>,
+            enabled: ::std::result::Result<
+                ::std::option::Option<bool>,
+                ::std::string::String,
+            >,
         }
         impl ::std::default::Default for HeadlampConfig {
             fn default() -> Self {
@@ -5187,7 +5915,9 @@ pub mod types {
             {
                 self.enabled = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for enabled: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for enabled: {e}")
+                    });
                 self
             }
         }
@@ -5196,21 +5926,20 @@ pub mod types {
             fn try_from(
                 value: HeadlampConfig,
             ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    enabled: value.enabled?,
-                })
+                Ok(Self { enabled: value.enabled? })
             }
         }
         impl ::std::convert::From<super::HeadlampConfig> for HeadlampConfig {
             fn from(value: super::HeadlampConfig) -> Self {
-                Self {
-                    enabled: Ok(value.enabled),
-                }
+                Self { enabled: Ok(value.enabled) }
             }
         }
         #[derive(Clone, Debug)]
         pub struct IngressConfig {
-            enabled: ::std::result::Result<::std::option::Option<bool>, ::std::string::String>,
+            enabled: ::std::result::Result<
+                ::std::option::Option<bool>,
+                ::std::string::String,
+            >,
         }
         impl ::std::default::Default for IngressConfig {
             fn default() -> Self {
@@ -5227,7 +5956,9 @@ pub mod types {
             {
                 self.enabled = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for enabled: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for enabled: {e}")
+                    });
                 self
             }
         }
@@ -5236,16 +5967,12 @@ pub mod types {
             fn try_from(
                 value: IngressConfig,
             ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    enabled: value.enabled?,
-                })
+                Ok(Self { enabled: value.enabled? })
             }
         }
         impl ::std::convert::From<super::IngressConfig> for IngressConfig {
             fn from(value: super::IngressConfig) -> Self {
-                Self {
-                    enabled: Ok(value.enabled),
-                }
+                Self { enabled: Ok(value.enabled) }
             }
         }
         #[derive(Clone, Debug)]
@@ -5258,10 +5985,14 @@ pub mod types {
                 ::std::option::Option<super::ClusterIngressConfig>,
                 ::std::string::String,
             >,
-            jumphost_enabled:
-                ::std::result::Result<::std::option::Option<bool>, ::std::string::String>,
-            kubernetes_dashboard_enabled:
-                ::std::result::Result<::std::option::Option<bool>, ::std::string::String>,
+            jumphost_enabled: ::std::result::Result<
+                ::std::option::Option<bool>,
+                ::std::string::String,
+            >,
+            kubernetes_dashboard_enabled: ::std::result::Result<
+                ::std::option::Option<bool>,
+                ::std::string::String,
+            >,
             load_balancer: ::std::result::Result<
                 ::std::option::Option<crate::types::LoadBalancer>,
                 ::std::string::String,
@@ -5278,8 +6009,10 @@ pub mod types {
                 ::std::option::Option<super::SlurmStartupScripts>,
                 ::std::string::String,
             >,
-            ssh_ca_enabled:
-                ::std::result::Result<::std::option::Option<bool>, ::std::string::String>,
+            ssh_ca_enabled: ::std::result::Result<
+                ::std::option::Option<bool>,
+                ::std::string::String,
+            >,
         }
         impl ::std::default::Default for InstanceClusterConfig {
             fn default() -> Self {
@@ -5302,19 +6035,27 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.gpu_operator_version = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for gpu_operator_version: {e}")
-                });
+                self.gpu_operator_version = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for gpu_operator_version: {e}"
+                        )
+                    });
                 self
             }
             pub fn ingress<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<super::ClusterIngressConfig>>,
+                T: ::std::convert::TryInto<
+                    ::std::option::Option<super::ClusterIngressConfig>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.ingress = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for ingress: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for ingress: {e}")
+                    });
                 self
             }
             pub fn jumphost_enabled<T>(mut self, value: T) -> Self
@@ -5322,9 +6063,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<bool>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.jumphost_enabled = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for jumphost_enabled: {e}")
-                });
+                self.jumphost_enabled = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for jumphost_enabled: {e}"
+                        )
+                    });
                 self
             }
             pub fn kubernetes_dashboard_enabled<T>(mut self, value: T) -> Self
@@ -5332,19 +6077,27 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<bool>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.kubernetes_dashboard_enabled = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for kubernetes_dashboard_enabled: {e}")
-                });
+                self.kubernetes_dashboard_enabled = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for kubernetes_dashboard_enabled: {e}"
+                        )
+                    });
                 self
             }
             pub fn load_balancer<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<crate::types::LoadBalancer>>,
+                T: ::std::convert::TryInto<
+                    ::std::option::Option<crate::types::LoadBalancer>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.load_balancer = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for load_balancer: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for load_balancer: {e}")
+                    });
                 self
             }
             pub fn network_operator_version<T>(mut self, value: T) -> Self
@@ -5352,29 +6105,43 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.network_operator_version = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for network_operator_version: {e}")
-                });
+                self.network_operator_version = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for network_operator_version: {e}"
+                        )
+                    });
                 self
             }
             pub fn observability<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<super::ObservabilityConfig>>,
+                T: ::std::convert::TryInto<
+                    ::std::option::Option<super::ObservabilityConfig>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.observability = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for observability: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for observability: {e}")
+                    });
                 self
             }
             pub fn slurm_startup_scripts<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<super::SlurmStartupScripts>>,
+                T: ::std::convert::TryInto<
+                    ::std::option::Option<super::SlurmStartupScripts>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
-                self.slurm_startup_scripts = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for slurm_startup_scripts: {e}")
-                });
+                self.slurm_startup_scripts = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for slurm_startup_scripts: {e}"
+                        )
+                    });
                 self
             }
             pub fn ssh_ca_enabled<T>(mut self, value: T) -> Self
@@ -5382,13 +6149,18 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<bool>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.ssh_ca_enabled = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for ssh_ca_enabled: {e}")
-                });
+                self.ssh_ca_enabled = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for ssh_ca_enabled: {e}"
+                        )
+                    });
                 self
             }
         }
-        impl ::std::convert::TryFrom<InstanceClusterConfig> for super::InstanceClusterConfig {
+        impl ::std::convert::TryFrom<InstanceClusterConfig>
+        for super::InstanceClusterConfig {
             type Error = super::error::ConversionError;
             fn try_from(
                 value: InstanceClusterConfig,
@@ -5406,7 +6178,8 @@ pub mod types {
                 })
             }
         }
-        impl ::std::convert::From<super::InstanceClusterConfig> for InstanceClusterConfig {
+        impl ::std::convert::From<super::InstanceClusterConfig>
+        for InstanceClusterConfig {
             fn from(value: super::InstanceClusterConfig) -> Self {
                 Self {
                     gpu_operator_version: Ok(value.gpu_operator_version),
@@ -5443,12 +6216,16 @@ pub mod types {
         impl ListPassiveHealthCheckAlertsResponse {
             pub fn alerts<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::vec::Vec<super::PassiveHealthCheckAlert>>,
+                T: ::std::convert::TryInto<
+                    ::std::vec::Vec<super::PassiveHealthCheckAlert>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.alerts = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for alerts: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for alerts: {e}")
+                    });
                 self
             }
             pub fn next_page_token<T>(mut self, value: T) -> Self
@@ -5456,15 +6233,18 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.next_page_token = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for next_page_token: {e}")
-                });
+                self.next_page_token = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for next_page_token: {e}"
+                        )
+                    });
                 self
             }
         }
         impl ::std::convert::TryFrom<ListPassiveHealthCheckAlertsResponse>
-            for super::ListPassiveHealthCheckAlertsResponse
-        {
+        for super::ListPassiveHealthCheckAlertsResponse {
             type Error = super::error::ConversionError;
             fn try_from(
                 value: ListPassiveHealthCheckAlertsResponse,
@@ -5476,8 +6256,7 @@ pub mod types {
             }
         }
         impl ::std::convert::From<super::ListPassiveHealthCheckAlertsResponse>
-            for ListPassiveHealthCheckAlertsResponse
-        {
+        for ListPassiveHealthCheckAlertsResponse {
             fn from(value: super::ListPassiveHealthCheckAlertsResponse) -> Self {
                 Self {
                     alerts: Ok(value.alerts),
@@ -5487,13 +6266,18 @@ pub mod types {
         }
         #[derive(Clone, Debug)]
         pub struct ListRemediationsResponse {
-            has_next: ::std::result::Result<::std::option::Option<bool>, ::std::string::String>,
+            has_next: ::std::result::Result<
+                ::std::option::Option<bool>,
+                ::std::string::String,
+            >,
             next_page_token: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
             >,
-            remediations:
-                ::std::result::Result<::std::vec::Vec<super::Remediation>, ::std::string::String>,
+            remediations: ::std::result::Result<
+                ::std::vec::Vec<super::Remediation>,
+                ::std::string::String,
+            >,
         }
         impl ::std::default::Default for ListRemediationsResponse {
             fn default() -> Self {
@@ -5512,7 +6296,9 @@ pub mod types {
             {
                 self.has_next = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for has_next: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for has_next: {e}")
+                    });
                 self
             }
             pub fn next_page_token<T>(mut self, value: T) -> Self
@@ -5520,9 +6306,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.next_page_token = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for next_page_token: {e}")
-                });
+                self.next_page_token = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for next_page_token: {e}"
+                        )
+                    });
                 self
             }
             pub fn remediations<T>(mut self, value: T) -> Self
@@ -5532,11 +6322,14 @@ pub mod types {
             {
                 self.remediations = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for remediations: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for remediations: {e}")
+                    });
                 self
             }
         }
-        impl ::std::convert::TryFrom<ListRemediationsResponse> for super::ListRemediationsResponse {
+        impl ::std::convert::TryFrom<ListRemediationsResponse>
+        for super::ListRemediationsResponse {
             type Error = super::error::ConversionError;
             fn try_from(
                 value: ListRemediationsResponse,
@@ -5548,7 +6341,8 @@ pub mod types {
                 })
             }
         }
-        impl ::std::convert::From<super::ListRemediationsResponse> for ListRemediationsResponse {
+        impl ::std::convert::From<super::ListRemediationsResponse>
+        for ListRemediationsResponse {
             fn from(value: super::ListRemediationsResponse) -> Self {
                 Self {
                     has_next: Ok(value.has_next),
@@ -5579,28 +6373,37 @@ pub mod types {
         impl NodePhaseTransition {
             pub fn phase<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<crate::types::NodePhase>>,
+                T: ::std::convert::TryInto<
+                    ::std::option::Option<crate::types::NodePhase>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.phase = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for phase: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for phase: {e}")
+                    });
                 self
             }
             pub fn transition_time<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<
-                        ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
-                    >,
+                    ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
-                self.transition_time = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for transition_time: {e}")
-                });
+                self.transition_time = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for transition_time: {e}"
+                        )
+                    });
                 self
             }
         }
-        impl ::std::convert::TryFrom<NodePhaseTransition> for super::NodePhaseTransition {
+        impl ::std::convert::TryFrom<NodePhaseTransition>
+        for super::NodePhaseTransition {
             type Error = super::error::ConversionError;
             fn try_from(
                 value: NodePhaseTransition,
@@ -5621,7 +6424,10 @@ pub mod types {
         }
         #[derive(Clone, Debug)]
         pub struct ObservabilityConfig {
-            enabled: ::std::result::Result<::std::option::Option<bool>, ::std::string::String>,
+            enabled: ::std::result::Result<
+                ::std::option::Option<bool>,
+                ::std::string::String,
+            >,
         }
         impl ::std::default::Default for ObservabilityConfig {
             fn default() -> Self {
@@ -5638,25 +6444,24 @@ pub mod types {
             {
                 self.enabled = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for enabled: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for enabled: {e}")
+                    });
                 self
             }
         }
-        impl ::std::convert::TryFrom<ObservabilityConfig> for super::ObservabilityConfig {
+        impl ::std::convert::TryFrom<ObservabilityConfig>
+        for super::ObservabilityConfig {
             type Error = super::error::ConversionError;
             fn try_from(
                 value: ObservabilityConfig,
             ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    enabled: value.enabled?,
-                })
+                Ok(Self { enabled: value.enabled? })
             }
         }
         impl ::std::convert::From<super::ObservabilityConfig> for ObservabilityConfig {
             fn from(value: super::ObservabilityConfig) -> Self {
-                Self {
-                    enabled: Ok(value.enabled),
-                }
+                Self { enabled: Ok(value.enabled) }
             }
         }
         #[derive(Clone, Debug)]
@@ -5711,7 +6516,9 @@ pub mod types {
             {
                 self.ca_cert = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for ca_cert: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for ca_cert: {e}")
+                    });
                 self
             }
             pub fn client_id<T>(mut self, value: T) -> Self
@@ -5721,7 +6528,9 @@ pub mod types {
             {
                 self.client_id = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for client_id: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for client_id: {e}")
+                    });
                 self
             }
             pub fn group_claim<T>(mut self, value: T) -> Self
@@ -5731,7 +6540,9 @@ pub mod types {
             {
                 self.group_claim = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for group_claim: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for group_claim: {e}")
+                    });
                 self
             }
             pub fn group_prefix<T>(mut self, value: T) -> Self
@@ -5741,7 +6552,9 @@ pub mod types {
             {
                 self.group_prefix = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for group_prefix: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for group_prefix: {e}")
+                    });
                 self
             }
             pub fn issuer_url<T>(mut self, value: T) -> Self
@@ -5751,7 +6564,9 @@ pub mod types {
             {
                 self.issuer_url = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for issuer_url: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for issuer_url: {e}")
+                    });
                 self
             }
             pub fn username_claim<T>(mut self, value: T) -> Self
@@ -5759,9 +6574,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.username_claim = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for username_claim: {e}")
-                });
+                self.username_claim = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for username_claim: {e}"
+                        )
+                    });
                 self
             }
             pub fn username_prefix<T>(mut self, value: T) -> Self
@@ -5769,9 +6588,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.username_prefix = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for username_prefix: {e}")
-                });
+                self.username_prefix = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for username_prefix: {e}"
+                        )
+                    });
                 self
             }
         }
@@ -5815,7 +6638,10 @@ pub mod types {
                 ::std::string::String,
             >,
             annotations: ::std::result::Result<
-                ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
+                ::std::collections::BTreeMap<
+                    ::std::string::String,
+                    ::std::string::String,
+                >,
                 ::std::string::String,
             >,
             cluster_id: ::std::result::Result<
@@ -5830,8 +6656,10 @@ pub mod types {
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
             >,
-            passive_health_check_alert_id:
-                ::std::result::Result<::std::string::String, ::std::string::String>,
+            passive_health_check_alert_id: ::std::result::Result<
+                ::std::string::String,
+                ::std::string::String,
+            >,
             resolved_at: ::std::result::Result<
                 ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
                 ::std::string::String,
@@ -5876,7 +6704,9 @@ pub mod types {
             {
                 self.alert_name = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for alert_name: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for alert_name: {e}")
+                    });
                 self
             }
             pub fn annotation<T>(mut self, value: T) -> Self
@@ -5886,19 +6716,26 @@ pub mod types {
             {
                 self.annotation = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for annotation: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for annotation: {e}")
+                    });
                 self
             }
             pub fn annotations<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<
-                        ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
+                    ::std::collections::BTreeMap<
+                        ::std::string::String,
+                        ::std::string::String,
                     >,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.annotations = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for annotations: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for annotations: {e}")
+                    });
                 self
             }
             pub fn cluster_id<T>(mut self, value: T) -> Self
@@ -5908,7 +6745,9 @@ pub mod types {
             {
                 self.cluster_id = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for cluster_id: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for cluster_id: {e}")
+                    });
                 self
             }
             pub fn instance_id<T>(mut self, value: T) -> Self
@@ -5918,7 +6757,9 @@ pub mod types {
             {
                 self.instance_id = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for instance_id: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for instance_id: {e}")
+                    });
                 self
             }
             pub fn node_remediation_intent_id<T>(mut self, value: T) -> Self
@@ -5926,9 +6767,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.node_remediation_intent_id = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for node_remediation_intent_id: {e}")
-                });
+                self.node_remediation_intent_id = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for node_remediation_intent_id: {e}"
+                        )
+                    });
                 self
             }
             pub fn passive_health_check_alert_id<T>(mut self, value: T) -> Self
@@ -5936,45 +6781,55 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::string::String>,
                 T::Error: ::std::fmt::Display,
             {
-                self.passive_health_check_alert_id = value.try_into().map_err(|e| {
-                    format!(
-                        "error converting supplied value for passive_health_check_alert_id: {e}"
-                    )
-                });
+                self.passive_health_check_alert_id = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for passive_health_check_alert_id: {e}"
+                        )
+                    });
                 self
             }
             pub fn resolved_at<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<
-                        ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
-                    >,
+                    ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.resolved_at = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for resolved_at: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for resolved_at: {e}")
+                    });
                 self
             }
             pub fn severity<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<crate::types::PhcSeverity>>,
+                T: ::std::convert::TryInto<
+                    ::std::option::Option<crate::types::PhcSeverity>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.severity = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for severity: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for severity: {e}")
+                    });
                 self
             }
             pub fn started_at<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<
-                        ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
-                    >,
+                    ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.started_at = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for started_at: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for started_at: {e}")
+                    });
                 self
             }
             pub fn target_vm<T>(mut self, value: T) -> Self
@@ -5984,11 +6839,14 @@ pub mod types {
             {
                 self.target_vm = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for target_vm: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for target_vm: {e}")
+                    });
                 self
             }
         }
-        impl ::std::convert::TryFrom<PassiveHealthCheckAlert> for super::PassiveHealthCheckAlert {
+        impl ::std::convert::TryFrom<PassiveHealthCheckAlert>
+        for super::PassiveHealthCheckAlert {
             type Error = super::error::ConversionError;
             fn try_from(
                 value: PassiveHealthCheckAlert,
@@ -6008,7 +6866,8 @@ pub mod types {
                 })
             }
         }
-        impl ::std::convert::From<super::PassiveHealthCheckAlert> for PassiveHealthCheckAlert {
+        impl ::std::convert::From<super::PassiveHealthCheckAlert>
+        for PassiveHealthCheckAlert {
             fn from(value: super::PassiveHealthCheckAlert) -> Self {
                 Self {
                     alert_name: Ok(value.alert_name),
@@ -6017,7 +6876,9 @@ pub mod types {
                     cluster_id: Ok(value.cluster_id),
                     instance_id: Ok(value.instance_id),
                     node_remediation_intent_id: Ok(value.node_remediation_intent_id),
-                    passive_health_check_alert_id: Ok(value.passive_health_check_alert_id),
+                    passive_health_check_alert_id: Ok(
+                        value.passive_health_check_alert_id,
+                    ),
                     resolved_at: Ok(value.resolved_at),
                     severity: Ok(value.severity),
                     started_at: Ok(value.started_at),
@@ -6067,19 +6928,25 @@ pub mod types {
             {
                 self.description = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for description: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for description: {e}")
+                    });
                 self
             }
             pub fn slurm_node_unavailable<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<
-                        ::std::option::Option<super::SlurmNodeUnavailableDetail>,
-                    >,
+                    ::std::option::Option<super::SlurmNodeUnavailableDetail>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
-                self.slurm_node_unavailable = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for slurm_node_unavailable: {e}")
-                });
+                self.slurm_node_unavailable = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for slurm_node_unavailable: {e}"
+                        )
+                    });
                 self
             }
             pub fn summary_line<T>(mut self, value: T) -> Self
@@ -6089,7 +6956,9 @@ pub mod types {
             {
                 self.summary_line = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for summary_line: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for summary_line: {e}")
+                    });
                 self
             }
             pub fn title<T>(mut self, value: T) -> Self
@@ -6099,7 +6968,9 @@ pub mod types {
             {
                 self.title = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for title: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for title: {e}")
+                    });
                 self
             }
             pub fn xid<T>(mut self, value: T) -> Self
@@ -6109,7 +6980,9 @@ pub mod types {
             {
                 self.xid = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for xid: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for xid: {e}")
+                    });
                 self
             }
         }
@@ -6162,12 +7035,18 @@ pub mod types {
         impl Region {
             pub fn driver_versions<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::vec::Vec<super::ClusterDriverVersionInfo>>,
+                T: ::std::convert::TryInto<
+                    ::std::vec::Vec<super::ClusterDriverVersionInfo>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
-                self.driver_versions = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for driver_versions: {e}")
-                });
+                self.driver_versions = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for driver_versions: {e}"
+                        )
+                    });
                 self
             }
             pub fn name<T>(mut self, value: T) -> Self
@@ -6177,7 +7056,9 @@ pub mod types {
             {
                 self.name = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for name: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for name: {e}")
+                    });
                 self
             }
             pub fn supported_instance_types<T>(mut self, value: T) -> Self
@@ -6185,9 +7066,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::vec::Vec<::std::string::String>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.supported_instance_types = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for supported_instance_types: {e}")
-                });
+                self.supported_instance_types = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for supported_instance_types: {e}"
+                        )
+                    });
                 self
             }
         }
@@ -6214,7 +7099,10 @@ pub mod types {
         }
         #[derive(Clone, Debug)]
         pub struct RegionListResponse {
-            regions: ::std::result::Result<::std::vec::Vec<super::Region>, ::std::string::String>,
+            regions: ::std::result::Result<
+                ::std::vec::Vec<super::Region>,
+                ::std::string::String,
+            >,
         }
         impl ::std::default::Default for RegionListResponse {
             fn default() -> Self {
@@ -6231,7 +7119,9 @@ pub mod types {
             {
                 self.regions = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for regions: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for regions: {e}")
+                    });
                 self
             }
         }
@@ -6240,16 +7130,12 @@ pub mod types {
             fn try_from(
                 value: RegionListResponse,
             ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    regions: value.regions?,
-                })
+                Ok(Self { regions: value.regions? })
             }
         }
         impl ::std::convert::From<super::RegionListResponse> for RegionListResponse {
             fn from(value: super::RegionListResponse) -> Self {
-                Self {
-                    regions: Ok(value.regions),
-                }
+                Self { regions: Ok(value.regions) }
             }
         }
         #[derive(Clone, Debug)]
@@ -6364,9 +7250,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.active_health_check_run_id = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for active_health_check_run_id: {e}")
-                });
+                self.active_health_check_run_id = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for active_health_check_run_id: {e}"
+                        )
+                    });
                 self
             }
             pub fn cluster_id<T>(mut self, value: T) -> Self
@@ -6376,31 +7266,37 @@ pub mod types {
             {
                 self.cluster_id = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for cluster_id: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for cluster_id: {e}")
+                    });
                 self
             }
             pub fn create_time<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<
-                        ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
-                    >,
+                    ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.create_time = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for create_time: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for create_time: {e}")
+                    });
                 self
             }
             pub fn end_time<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<
-                        ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
-                    >,
+                    ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.end_time = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for end_time: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for end_time: {e}")
+                    });
                 self
             }
             pub fn error_message<T>(mut self, value: T) -> Self
@@ -6410,7 +7306,9 @@ pub mod types {
             {
                 self.error_message = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for error_message: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for error_message: {e}")
+                    });
                 self
             }
             pub fn id<T>(mut self, value: T) -> Self
@@ -6430,7 +7328,9 @@ pub mod types {
             {
                 self.instance_id = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for instance_id: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for instance_id: {e}")
+                    });
                 self
             }
             pub fn instance_name<T>(mut self, value: T) -> Self
@@ -6440,27 +7340,37 @@ pub mod types {
             {
                 self.instance_name = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for instance_name: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for instance_name: {e}")
+                    });
                 self
             }
             pub fn linked_alerts<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::vec::Vec<super::PassiveHealthCheckAlert>>,
+                T: ::std::convert::TryInto<
+                    ::std::vec::Vec<super::PassiveHealthCheckAlert>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.linked_alerts = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for linked_alerts: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for linked_alerts: {e}")
+                    });
                 self
             }
             pub fn mode<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<crate::types::RemediationMode>>,
+                T: ::std::convert::TryInto<
+                    ::std::option::Option<crate::types::RemediationMode>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.mode = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for mode: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for mode: {e}")
+                    });
                 self
             }
             pub fn passive_health_check_event_id<T>(mut self, value: T) -> Self
@@ -6468,11 +7378,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.passive_health_check_event_id = value.try_into().map_err(|e| {
-                    format!(
-                        "error converting supplied value for passive_health_check_event_id: {e}"
-                    )
-                });
+                self.passive_health_check_event_id = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for passive_health_check_event_id: {e}"
+                        )
+                    });
                 self
             }
             pub fn reason<T>(mut self, value: T) -> Self
@@ -6482,7 +7394,9 @@ pub mod types {
             {
                 self.reason = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for reason: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for reason: {e}")
+                    });
                 self
             }
             pub fn requested_by<T>(mut self, value: T) -> Self
@@ -6492,7 +7406,9 @@ pub mod types {
             {
                 self.requested_by = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for requested_by: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for requested_by: {e}")
+                    });
                 self
             }
             pub fn review_comment<T>(mut self, value: T) -> Self
@@ -6500,21 +7416,27 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.review_comment = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for review_comment: {e}")
-                });
+                self.review_comment = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for review_comment: {e}"
+                        )
+                    });
                 self
             }
             pub fn review_time<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<
-                        ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
-                    >,
+                    ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.review_time = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for review_time: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for review_time: {e}")
+                    });
                 self
             }
             pub fn reviewed_by<T>(mut self, value: T) -> Self
@@ -6524,51 +7446,65 @@ pub mod types {
             {
                 self.reviewed_by = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for reviewed_by: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for reviewed_by: {e}")
+                    });
                 self
             }
             pub fn start_time<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<
-                        ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
-                    >,
+                    ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.start_time = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for start_time: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for start_time: {e}")
+                    });
                 self
             }
             pub fn state<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<crate::types::RemediationState>>,
+                T: ::std::convert::TryInto<
+                    ::std::option::Option<crate::types::RemediationState>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.state = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for state: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for state: {e}")
+                    });
                 self
             }
             pub fn trigger<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<crate::types::RemediationTrigger>>,
+                T: ::std::convert::TryInto<
+                    ::std::option::Option<crate::types::RemediationTrigger>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.trigger = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for trigger: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for trigger: {e}")
+                    });
                 self
             }
             pub fn update_time<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<
-                        ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
-                    >,
+                    ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.update_time = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for update_time: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for update_time: {e}")
+                    });
                 self
             }
         }
@@ -6614,7 +7550,9 @@ pub mod types {
                     instance_name: Ok(value.instance_name),
                     linked_alerts: Ok(value.linked_alerts),
                     mode: Ok(value.mode),
-                    passive_health_check_event_id: Ok(value.passive_health_check_event_id),
+                    passive_health_check_event_id: Ok(
+                        value.passive_health_check_event_id,
+                    ),
                     reason: Ok(value.reason),
                     requested_by: Ok(value.requested_by),
                     review_comment: Ok(value.review_comment),
@@ -6649,25 +7587,25 @@ pub mod types {
             {
                 self.reason = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for reason: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for reason: {e}")
+                    });
                 self
             }
         }
-        impl ::std::convert::TryFrom<SlurmNodeUnavailableDetail> for super::SlurmNodeUnavailableDetail {
+        impl ::std::convert::TryFrom<SlurmNodeUnavailableDetail>
+        for super::SlurmNodeUnavailableDetail {
             type Error = super::error::ConversionError;
             fn try_from(
                 value: SlurmNodeUnavailableDetail,
             ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    reason: value.reason?,
-                })
+                Ok(Self { reason: value.reason? })
             }
         }
-        impl ::std::convert::From<super::SlurmNodeUnavailableDetail> for SlurmNodeUnavailableDetail {
+        impl ::std::convert::From<super::SlurmNodeUnavailableDetail>
+        for SlurmNodeUnavailableDetail {
             fn from(value: super::SlurmNodeUnavailableDetail) -> Self {
-                Self {
-                    reason: Ok(value.reason),
-                }
+                Self { reason: Ok(value.reason) }
             }
         }
         #[derive(Clone, Debug)]
@@ -6720,9 +7658,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.controller_epilog = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for controller_epilog: {e}")
-                });
+                self.controller_epilog = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for controller_epilog: {e}"
+                        )
+                    });
                 self
             }
             pub fn controller_prolog<T>(mut self, value: T) -> Self
@@ -6730,9 +7672,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.controller_prolog = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for controller_prolog: {e}")
-                });
+                self.controller_prolog = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for controller_prolog: {e}"
+                        )
+                    });
                 self
             }
             pub fn extra_slurm_conf<T>(mut self, value: T) -> Self
@@ -6740,9 +7686,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.extra_slurm_conf = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for extra_slurm_conf: {e}")
-                });
+                self.extra_slurm_conf = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for extra_slurm_conf: {e}"
+                        )
+                    });
                 self
             }
             pub fn login_init_script<T>(mut self, value: T) -> Self
@@ -6750,9 +7700,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.login_init_script = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for login_init_script: {e}")
-                });
+                self.login_init_script = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for login_init_script: {e}"
+                        )
+                    });
                 self
             }
             pub fn nodeset_init_script<T>(mut self, value: T) -> Self
@@ -6760,9 +7714,13 @@ pub mod types {
                 T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.nodeset_init_script = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for nodeset_init_script: {e}")
-                });
+                self.nodeset_init_script = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for nodeset_init_script: {e}"
+                        )
+                    });
                 self
             }
             pub fn worker_epilog<T>(mut self, value: T) -> Self
@@ -6772,7 +7730,9 @@ pub mod types {
             {
                 self.worker_epilog = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for worker_epilog: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for worker_epilog: {e}")
+                    });
                 self
             }
             pub fn worker_prolog<T>(mut self, value: T) -> Self
@@ -6782,11 +7742,14 @@ pub mod types {
             {
                 self.worker_prolog = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for worker_prolog: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for worker_prolog: {e}")
+                    });
                 self
             }
         }
-        impl ::std::convert::TryFrom<SlurmStartupScripts> for super::SlurmStartupScripts {
+        impl ::std::convert::TryFrom<SlurmStartupScripts>
+        for super::SlurmStartupScripts {
             type Error = super::error::ConversionError;
             fn try_from(
                 value: SlurmStartupScripts,
@@ -6817,7 +7780,10 @@ pub mod types {
         }
         #[derive(Clone, Debug)]
         pub struct SlurmWebConfig {
-            enabled: ::std::result::Result<::std::option::Option<bool>, ::std::string::String>,
+            enabled: ::std::result::Result<
+                ::std::option::Option<bool>,
+                ::std::string::String,
+            >,
         }
         impl ::std::default::Default for SlurmWebConfig {
             fn default() -> Self {
@@ -6834,7 +7800,9 @@ pub mod types {
             {
                 self.enabled = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for enabled: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for enabled: {e}")
+                    });
                 self
             }
         }
@@ -6843,21 +7811,20 @@ pub mod types {
             fn try_from(
                 value: SlurmWebConfig,
             ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    enabled: value.enabled?,
-                })
+                Ok(Self { enabled: value.enabled? })
             }
         }
         impl ::std::convert::From<super::SlurmWebConfig> for SlurmWebConfig {
             fn from(value: super::SlurmWebConfig) -> Self {
-                Self {
-                    enabled: Ok(value.enabled),
-                }
+                Self { enabled: Ok(value.enabled) }
             }
         }
         #[derive(Clone, Debug)]
         pub struct TorchpassConfig {
-            enabled: ::std::result::Result<::std::option::Option<bool>, ::std::string::String>,
+            enabled: ::std::result::Result<
+                ::std::option::Option<bool>,
+                ::std::string::String,
+            >,
         }
         impl ::std::default::Default for TorchpassConfig {
             fn default() -> Self {
@@ -6874,7 +7841,9 @@ pub mod types {
             {
                 self.enabled = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for enabled: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for enabled: {e}")
+                    });
                 self
             }
         }
@@ -6883,21 +7852,20 @@ pub mod types {
             fn try_from(
                 value: TorchpassConfig,
             ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    enabled: value.enabled?,
-                })
+                Ok(Self { enabled: value.enabled? })
             }
         }
         impl ::std::convert::From<super::TorchpassConfig> for TorchpassConfig {
             fn from(value: super::TorchpassConfig) -> Self {
-                Self {
-                    enabled: Ok(value.enabled),
-                }
+                Self { enabled: Ok(value.enabled) }
             }
         }
         #[derive(Clone, Debug)]
         pub struct XidDetail {
-            events: ::std::result::Result<::std::vec::Vec<super::XidEvent>, ::std::string::String>,
+            events: ::std::result::Result<
+                ::std::vec::Vec<super::XidEvent>,
+                ::std::string::String,
+            >,
         }
         impl ::std::default::Default for XidDetail {
             fn default() -> Self {
@@ -6914,7 +7882,9 @@ pub mod types {
             {
                 self.events = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for events: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for events: {e}")
+                    });
                 self
             }
         }
@@ -6923,21 +7893,20 @@ pub mod types {
             fn try_from(
                 value: XidDetail,
             ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    events: value.events?,
-                })
+                Ok(Self { events: value.events? })
             }
         }
         impl ::std::convert::From<super::XidDetail> for XidDetail {
             fn from(value: super::XidDetail) -> Self {
-                Self {
-                    events: Ok(value.events),
-                }
+                Self { events: Ok(value.events) }
             }
         }
         #[derive(Clone, Debug)]
         pub struct XidEvent {
-            count: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
+            count: ::std::result::Result<
+                ::std::option::Option<i64>,
+                ::std::string::String,
+            >,
             mnemonic: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
@@ -6964,7 +7933,9 @@ pub mod types {
             {
                 self.count = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for count: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for count: {e}")
+                    });
                 self
             }
             pub fn mnemonic<T>(mut self, value: T) -> Self
@@ -6974,7 +7945,9 @@ pub mod types {
             {
                 self.mnemonic = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for mnemonic: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for mnemonic: {e}")
+                    });
                 self
             }
             pub fn xid_code<T>(mut self, value: T) -> Self
@@ -6984,7 +7957,9 @@ pub mod types {
             {
                 self.xid_code = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for xid_code: {e}"));
+                    .map_err(|e| {
+                        format!("error converting supplied value for xid_code: {e}")
+                    });
                 self
             }
         }
@@ -7016,12 +7991,18 @@ pub mod types {
         pub struct ConversionError(::std::borrow::Cow<'static, str>);
         impl ::std::error::Error for ConversionError {}
         impl ::std::fmt::Display for ConversionError {
-            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> Result<(), ::std::fmt::Error> {
+            fn fmt(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> Result<(), ::std::fmt::Error> {
                 ::std::fmt::Display::fmt(&self.0, f)
             }
         }
         impl ::std::fmt::Debug for ConversionError {
-            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> Result<(), ::std::fmt::Error> {
+            fn fmt(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> Result<(), ::std::fmt::Error> {
                 ::std::fmt::Debug::fmt(&self.0, f)
             }
         }
@@ -7052,8 +8033,11 @@ pub mod types {
     }
     impl BillingType {
         /// The wire values the spec documents, in spec order.
-        pub const KNOWN_VALUES: &'static [&'static str] =
-            &["RESERVED", "ON_DEMAND", "SCHEDULED_CAPACITY"];
+        pub const KNOWN_VALUES: &'static [&'static str] = &[
+            "RESERVED",
+            "ON_DEMAND",
+            "SCHEDULED_CAPACITY",
+        ];
         /// The wire value.
         pub fn as_str(&self) -> &str {
             match self {
@@ -7190,17 +8174,23 @@ pub mod types {
                 Self::ClusterPhaseWaitingForSharedVolume => {
                     "CLUSTER_PHASE_WAITING_FOR_SHARED_VOLUME"
                 }
-                Self::ClusterPhaseWaitingForAutoScaler => "CLUSTER_PHASE_WAITING_FOR_AUTO_SCALER",
+                Self::ClusterPhaseWaitingForAutoScaler => {
+                    "CLUSTER_PHASE_WAITING_FOR_AUTO_SCALER"
+                }
                 Self::ClusterPhaseInstallingDrivers => "CLUSTER_PHASE_INSTALLING_DRIVERS",
                 Self::ClusterPhaseRunningAcceptanceTests => {
                     "CLUSTER_PHASE_RUNNING_ACCEPTANCE_TESTS"
                 }
-                Self::ClusterPhaseAcceptanceTestsFailed => "CLUSTER_PHASE_ACCEPTANCE_TESTS_FAILED",
+                Self::ClusterPhaseAcceptanceTestsFailed => {
+                    "CLUSTER_PHASE_ACCEPTANCE_TESTS_FAILED"
+                }
                 Self::ClusterPhaseRunningNcclTests => "CLUSTER_PHASE_RUNNING_NCCL_TESTS",
                 Self::ClusterPhaseNcclTestsFailed => "CLUSTER_PHASE_NCCL_TESTS_FAILED",
                 Self::ClusterPhaseReady => "CLUSTER_PHASE_READY",
                 Self::ClusterPhasePaused => "CLUSTER_PHASE_PAUSED",
-                Self::ClusterPhaseOnDemandComputePaused => "CLUSTER_PHASE_ON_DEMAND_COMPUTE_PAUSED",
+                Self::ClusterPhaseOnDemandComputePaused => {
+                    "CLUSTER_PHASE_ON_DEMAND_COMPUTE_PAUSED"
+                }
                 Self::ClusterPhaseDegraded => "CLUSTER_PHASE_DEGRADED",
                 Self::ClusterPhaseDeleting => "CLUSTER_PHASE_DELETING",
                 Self::Unknown(raw) => raw.as_str(),
@@ -7226,17 +8216,23 @@ pub mod types {
                 "CLUSTER_PHASE_WAITING_FOR_SHARED_VOLUME" => {
                     Self::ClusterPhaseWaitingForSharedVolume
                 }
-                "CLUSTER_PHASE_WAITING_FOR_AUTO_SCALER" => Self::ClusterPhaseWaitingForAutoScaler,
+                "CLUSTER_PHASE_WAITING_FOR_AUTO_SCALER" => {
+                    Self::ClusterPhaseWaitingForAutoScaler
+                }
                 "CLUSTER_PHASE_INSTALLING_DRIVERS" => Self::ClusterPhaseInstallingDrivers,
                 "CLUSTER_PHASE_RUNNING_ACCEPTANCE_TESTS" => {
                     Self::ClusterPhaseRunningAcceptanceTests
                 }
-                "CLUSTER_PHASE_ACCEPTANCE_TESTS_FAILED" => Self::ClusterPhaseAcceptanceTestsFailed,
+                "CLUSTER_PHASE_ACCEPTANCE_TESTS_FAILED" => {
+                    Self::ClusterPhaseAcceptanceTestsFailed
+                }
                 "CLUSTER_PHASE_RUNNING_NCCL_TESTS" => Self::ClusterPhaseRunningNcclTests,
                 "CLUSTER_PHASE_NCCL_TESTS_FAILED" => Self::ClusterPhaseNcclTestsFailed,
                 "CLUSTER_PHASE_READY" => Self::ClusterPhaseReady,
                 "CLUSTER_PHASE_PAUSED" => Self::ClusterPhasePaused,
-                "CLUSTER_PHASE_ON_DEMAND_COMPUTE_PAUSED" => Self::ClusterPhaseOnDemandComputePaused,
+                "CLUSTER_PHASE_ON_DEMAND_COMPUTE_PAUSED" => {
+                    Self::ClusterPhaseOnDemandComputePaused
+                }
                 "CLUSTER_PHASE_DEGRADED" => Self::ClusterPhaseDegraded,
                 "CLUSTER_PHASE_DELETING" => Self::ClusterPhaseDeleting,
                 other => Self::Unknown(other.to_string()),
@@ -7668,7 +8664,12 @@ pub mod types {
     }
     impl LoadBalancer {
         /// The wire values the spec documents, in spec order.
-        pub const KNOWN_VALUES: &'static [&'static str] = &["NONE", "TRAEFIK", "NGINX", "ISTIO"];
+        pub const KNOWN_VALUES: &'static [&'static str] = &[
+            "NONE",
+            "TRAEFIK",
+            "NGINX",
+            "ISTIO",
+        ];
         /// The wire value.
         pub fn as_str(&self) -> &str {
             match self {
@@ -8101,7 +9102,9 @@ pub mod types {
                     "REMEDIATION_MODE_EVICT_WITHOUT_REPLACEMENT"
                 }
                 Self::RemediationModeRebootVm => "REMEDIATION_MODE_REBOOT_VM",
-                Self::RemediationModeHostPowerCycle => "REMEDIATION_MODE_HOST_POWER_CYCLE",
+                Self::RemediationModeHostPowerCycle => {
+                    "REMEDIATION_MODE_HOST_POWER_CYCLE"
+                }
                 Self::Unknown(raw) => raw.as_str(),
             }
         }
@@ -8119,7 +9122,9 @@ pub mod types {
                     Self::RemediationModeEvictWithoutReplacement
                 }
                 "REMEDIATION_MODE_REBOOT_VM" => Self::RemediationModeRebootVm,
-                "REMEDIATION_MODE_HOST_POWER_CYCLE" => Self::RemediationModeHostPowerCycle,
+                "REMEDIATION_MODE_HOST_POWER_CYCLE" => {
+                    Self::RemediationModeHostPowerCycle
+                }
                 other => Self::Unknown(other.to_string()),
             }
         }
@@ -8469,9 +9474,7 @@ impl Client {
         #[cfg(not(target_arch = "wasm32"))]
         let client = {
             let dur = ::std::time::Duration::from_secs(60u64);
-            reqwest::ClientBuilder::new()
-                .connect_timeout(dur)
-                .timeout(dur)
+            reqwest::ClientBuilder::new().connect_timeout(dur).timeout(dur)
         };
         #[cfg(target_arch = "wasm32")]
         let client = reqwest::ClientBuilder::new();
@@ -8514,455 +9517,456 @@ const _: () = {
     fn assert_client_hooks()
     where
         Client: ClientHooks<crate::auth::Credentials>,
-    {
-    }
+    {}
 };
 impl Client {
     /**List all GPU clusters
 
-    Lists every GPU cluster visible to the caller. Not paginated: the whole list comes back in one object.
+Lists every GPU cluster visible to the caller. Not paginated: the whole list comes back in one object.
 
-    Sends a `GET` request to `/compute/clusters`
+Sends a `GET` request to `/compute/clusters`
 
-    Arguments:
-    - `project_id`: Only return resources of this project (UMS project ID). The name is camelCase on the wire. If the caller is not a member of the project the list is empty, not an error.
-    ```ignore
-    let response = client.list_clusters()
-        .project_id(project_id)
-        .send()
-        .await;
-    ```*/
+Arguments:
+- `project_id`: Only return resources of this project (UMS project ID). The name is camelCase on the wire. If the caller is not a member of the project the list is empty, not an error.
+```ignore
+let response = client.list_clusters()
+    .project_id(project_id)
+    .send()
+    .await;
+```*/
     pub fn list_clusters(&self) -> builder::ListClusters<'_> {
         builder::ListClusters::new(self)
     }
     /**Create a GPU cluster
 
-    Creates an Instant Cluster (Kubernetes or Slurm flavour) on Together's GPU fleet. The call returns as soon as the request is accepted; provisioning continues asynchronously, so poll `get_cluster` until `status` is `Ready`. The provider documents no idempotency key for this call, so a blind retry can create a second cluster (notes §6). Together answers with 200, not 201 (reference).
+Creates an Instant Cluster (Kubernetes or Slurm flavour) on Together's GPU fleet. The call returns as soon as the request is accepted; provisioning continues asynchronously, so poll `get_cluster` until `status` is `Ready`. The provider documents no idempotency key for this call, so a blind retry can create a second cluster (notes §6). Together answers with 200, not 201 (reference).
 
-    Sends a `POST` request to `/compute/clusters`
+Sends a `POST` request to `/compute/clusters`
 
-    ```ignore
-    let response = client.create_cluster()
-        .body(body)
-        .send()
-        .await;
-    ```*/
+```ignore
+let response = client.create_cluster()
+    .body(body)
+    .send()
+    .await;
+```*/
     pub fn create_cluster(&self) -> builder::CreateCluster<'_> {
         builder::CreateCluster::new(self)
     }
     /**List all shared volumes
 
-    Lists every shared volume visible to the caller. Not paginated.
+Lists every shared volume visible to the caller. Not paginated.
 
-    Sends a `GET` request to `/compute/clusters/storage/volumes`
+Sends a `GET` request to `/compute/clusters/storage/volumes`
 
-    Arguments:
-    - `project_id`: Only return resources of this project (UMS project ID). The name is camelCase on the wire. If the caller is not a member of the project the list is empty, not an error.
-    ```ignore
-    let response = client.list_volumes()
-        .project_id(project_id)
-        .send()
-        .await;
-    ```*/
+Arguments:
+- `project_id`: Only return resources of this project (UMS project ID). The name is camelCase on the wire. If the caller is not a member of the project the list is empty, not an error.
+```ignore
+let response = client.list_volumes()
+    .project_id(project_id)
+    .send()
+    .await;
+```*/
     pub fn list_volumes(&self) -> builder::ListVolumes<'_> {
         builder::ListVolumes::new(self)
     }
     /**Update (resize) a shared volume
 
-    Changes an existing shared volume. Unlike the other update calls there is no ID in the path: the volume is named by `volume_id` in the body (reference).
+Changes an existing shared volume. Unlike the other update calls there is no ID in the path: the volume is named by `volume_id` in the body (reference).
 
-    Sends a `PUT` request to `/compute/clusters/storage/volumes`
+Sends a `PUT` request to `/compute/clusters/storage/volumes`
 
-    ```ignore
-    let response = client.update_volume()
-        .body(body)
-        .send()
-        .await;
-    ```*/
+```ignore
+let response = client.update_volume()
+    .body(body)
+    .send()
+    .await;
+```*/
     pub fn update_volume(&self) -> builder::UpdateVolume<'_> {
         builder::UpdateVolume::new(self)
     }
     /**Create a shared volume
 
-    Creates a long-lived, resizable shared volume inside a data centre. Volumes can be attached to clusters at creation time (`volume_id`) and grown later with `update_volume`.
+Creates a long-lived, resizable shared volume inside a data centre. Volumes can be attached to clusters at creation time (`volume_id`) and grown later with `update_volume`.
 
-    Sends a `POST` request to `/compute/clusters/storage/volumes`
+Sends a `POST` request to `/compute/clusters/storage/volumes`
 
-    ```ignore
-    let response = client.create_volume()
-        .body(body)
-        .send()
-        .await;
-    ```*/
+```ignore
+let response = client.create_volume()
+    .body(body)
+    .send()
+    .await;
+```*/
     pub fn create_volume(&self) -> builder::CreateVolume<'_> {
         builder::CreateVolume::new(self)
     }
     /**Get a shared volume by ID
 
-    Returns one shared volume.
+Returns one shared volume.
 
-    Sends a `GET` request to `/compute/clusters/storage/volumes/{volume_id}`
+Sends a `GET` request to `/compute/clusters/storage/volumes/{volume_id}`
 
-    Arguments:
-    - `volume_id`: ID of the shared volume.
-    ```ignore
-    let response = client.get_volume()
-        .volume_id(volume_id)
-        .send()
-        .await;
-    ```*/
+Arguments:
+- `volume_id`: ID of the shared volume.
+```ignore
+let response = client.get_volume()
+    .volume_id(volume_id)
+    .send()
+    .await;
+```*/
     pub fn get_volume(&self) -> builder::GetVolume<'_> {
         builder::GetVolume::new(self)
     }
     /**Delete a shared volume
 
-    Deletes a shared volume. The call fails while the volume is still attached to a cluster (reference).
+Deletes a shared volume. The call fails while the volume is still attached to a cluster (reference).
 
-    Sends a `DELETE` request to `/compute/clusters/storage/volumes/{volume_id}`
+Sends a `DELETE` request to `/compute/clusters/storage/volumes/{volume_id}`
 
-    Arguments:
-    - `volume_id`: ID of the shared volume.
-    ```ignore
-    let response = client.delete_volume()
-        .volume_id(volume_id)
-        .send()
-        .await;
-    ```*/
+Arguments:
+- `volume_id`: ID of the shared volume.
+```ignore
+let response = client.delete_volume()
+    .volume_id(volume_id)
+    .send()
+    .await;
+```*/
     pub fn delete_volume(&self) -> builder::DeleteVolume<'_> {
         builder::DeleteVolume::new(self)
     }
     /**Get a GPU cluster by ID
 
-    Returns the current state of one GPU cluster. A 404 means the cluster is gone (Terraform provider treats it so).
+Returns the current state of one GPU cluster. A 404 means the cluster is gone (Terraform provider treats it so).
 
-    Sends a `GET` request to `/compute/clusters/{cluster_id}`
+Sends a `GET` request to `/compute/clusters/{cluster_id}`
 
-    Arguments:
-    - `cluster_id`: ID of the GPU cluster.
-    ```ignore
-    let response = client.get_cluster()
-        .cluster_id(cluster_id)
-        .send()
-        .await;
-    ```*/
+Arguments:
+- `cluster_id`: ID of the GPU cluster.
+```ignore
+let response = client.get_cluster()
+    .cluster_id(cluster_id)
+    .send()
+    .await;
+```*/
     pub fn get_cluster(&self) -> builder::GetCluster<'_> {
         builder::GetCluster::new(self)
     }
     /**Update a GPU cluster
 
-    Changes an existing cluster: resize (GPU counts), move the decommission time of a prepaid cluster, change `cluster_config`, or merge new add-on config. Omitted fields keep their current values.
+Changes an existing cluster: resize (GPU counts), move the decommission time of a prepaid cluster, change `cluster_config`, or merge new add-on config. Omitted fields keep their current values.
 
-    Sends a `PUT` request to `/compute/clusters/{cluster_id}`
+Sends a `PUT` request to `/compute/clusters/{cluster_id}`
 
-    Arguments:
-    - `cluster_id`: ID of the GPU cluster.
-    - `body`
-    ```ignore
-    let response = client.update_cluster()
-        .cluster_id(cluster_id)
-        .body(body)
-        .send()
-        .await;
-    ```*/
+Arguments:
+- `cluster_id`: ID of the GPU cluster.
+- `body`
+```ignore
+let response = client.update_cluster()
+    .cluster_id(cluster_id)
+    .body(body)
+    .send()
+    .await;
+```*/
     pub fn update_cluster(&self) -> builder::UpdateCluster<'_> {
         builder::UpdateCluster::new(self)
     }
     /**Delete a GPU cluster
 
-    Deletes (decommissions) a GPU cluster.
+Deletes (decommissions) a GPU cluster.
 
-    Sends a `DELETE` request to `/compute/clusters/{cluster_id}`
+Sends a `DELETE` request to `/compute/clusters/{cluster_id}`
 
-    Arguments:
-    - `cluster_id`: ID of the GPU cluster.
-    ```ignore
-    let response = client.delete_cluster()
-        .cluster_id(cluster_id)
-        .send()
-        .await;
-    ```*/
+Arguments:
+- `cluster_id`: ID of the GPU cluster.
+```ignore
+let response = client.delete_cluster()
+    .cluster_id(cluster_id)
+    .send()
+    .await;
+```*/
     pub fn delete_cluster(&self) -> builder::DeleteCluster<'_> {
         builder::DeleteCluster::new(self)
     }
     /**List a cluster's add-ons
 
-    Lists the add-ons installed on a cluster. Not in Together's TS/Go SDKs; documented only by the reference.
+Lists the add-ons installed on a cluster. Not in Together's TS/Go SDKs; documented only by the reference.
 
-    Sends a `GET` request to `/compute/clusters/{cluster_id}/addons`
+Sends a `GET` request to `/compute/clusters/{cluster_id}/addons`
 
-    Arguments:
-    - `cluster_id`: ID of the GPU cluster.
-    ```ignore
-    let response = client.list_add_ons()
-        .cluster_id(cluster_id)
-        .send()
-        .await;
-    ```*/
+Arguments:
+- `cluster_id`: ID of the GPU cluster.
+```ignore
+let response = client.list_add_ons()
+    .cluster_id(cluster_id)
+    .send()
+    .await;
+```*/
     pub fn list_add_ons(&self) -> builder::ListAddOns<'_> {
         builder::ListAddOns::new(self)
     }
     /**Add an add-on to a cluster
 
-    Installs a new add-on on an existing cluster.
+Installs a new add-on on an existing cluster.
 
-    Sends a `POST` request to `/compute/clusters/{cluster_id}/addons`
+Sends a `POST` request to `/compute/clusters/{cluster_id}/addons`
 
-    Arguments:
-    - `cluster_id`: ID of the GPU cluster.
-    - `body`
-    ```ignore
-    let response = client.create_add_on()
-        .cluster_id(cluster_id)
-        .body(body)
-        .send()
-        .await;
-    ```*/
+Arguments:
+- `cluster_id`: ID of the GPU cluster.
+- `body`
+```ignore
+let response = client.create_add_on()
+    .cluster_id(cluster_id)
+    .body(body)
+    .send()
+    .await;
+```*/
     pub fn create_add_on(&self) -> builder::CreateAddOn<'_> {
         builder::CreateAddOn::new(self)
     }
     /**Get one add-on of a cluster
 
-    Returns one add-on of a cluster.
+Returns one add-on of a cluster.
 
-    Sends a `GET` request to `/compute/clusters/{cluster_id}/addons/{addon_id}`
+Sends a `GET` request to `/compute/clusters/{cluster_id}/addons/{addon_id}`
 
-    Arguments:
-    - `cluster_id`: ID of the GPU cluster.
-    - `addon_id`: ID of the add-on.
-    ```ignore
-    let response = client.get_add_on()
-        .cluster_id(cluster_id)
-        .addon_id(addon_id)
-        .send()
-        .await;
-    ```*/
+Arguments:
+- `cluster_id`: ID of the GPU cluster.
+- `addon_id`: ID of the add-on.
+```ignore
+let response = client.get_add_on()
+    .cluster_id(cluster_id)
+    .addon_id(addon_id)
+    .send()
+    .await;
+```*/
     pub fn get_add_on(&self) -> builder::GetAddOn<'_> {
         builder::GetAddOn::new(self)
     }
     /**Update an add-on's configuration
 
-    Replaces or merges the configuration of one add-on.
+Replaces or merges the configuration of one add-on.
 
-    Sends a `PUT` request to `/compute/clusters/{cluster_id}/addons/{addon_id}`
+Sends a `PUT` request to `/compute/clusters/{cluster_id}/addons/{addon_id}`
 
-    Arguments:
-    - `cluster_id`: ID of the GPU cluster.
-    - `addon_id`: ID of the add-on.
-    - `body`
-    ```ignore
-    let response = client.update_add_on()
-        .cluster_id(cluster_id)
-        .addon_id(addon_id)
-        .body(body)
-        .send()
-        .await;
-    ```*/
+Arguments:
+- `cluster_id`: ID of the GPU cluster.
+- `addon_id`: ID of the add-on.
+- `body`
+```ignore
+let response = client.update_add_on()
+    .cluster_id(cluster_id)
+    .addon_id(addon_id)
+    .body(body)
+    .send()
+    .await;
+```*/
     pub fn update_add_on(&self) -> builder::UpdateAddOn<'_> {
         builder::UpdateAddOn::new(self)
     }
     /**Remove an add-on from a cluster
 
-    Removes one add-on from a cluster. The success body is an empty JSON object.
+Removes one add-on from a cluster. The success body is an empty JSON object.
 
-    Sends a `DELETE` request to `/compute/clusters/{cluster_id}/addons/{addon_id}`
+Sends a `DELETE` request to `/compute/clusters/{cluster_id}/addons/{addon_id}`
 
-    Arguments:
-    - `cluster_id`: ID of the GPU cluster.
-    - `addon_id`: ID of the add-on.
-    ```ignore
-    let response = client.delete_add_on()
-        .cluster_id(cluster_id)
-        .addon_id(addon_id)
-        .send()
-        .await;
-    ```*/
+Arguments:
+- `cluster_id`: ID of the GPU cluster.
+- `addon_id`: ID of the add-on.
+```ignore
+let response = client.delete_add_on()
+    .cluster_id(cluster_id)
+    .addon_id(addon_id)
+    .send()
+    .await;
+```*/
     pub fn delete_add_on(&self) -> builder::DeleteAddOn<'_> {
         builder::DeleteAddOn::new(self)
     }
     /**List remediations
 
-    Lists remediations of one node, or of every node of the cluster when `instance_id` is `-`. Paginated with `page_size`/`page_token`; follow `next_page_token` while `has_next` is true. Array filters are sent comma-joined (`state=A,B`), as Together's SDKs do.
+Lists remediations of one node, or of every node of the cluster when `instance_id` is `-`. Paginated with `page_size`/`page_token`; follow `next_page_token` while `has_next` is true. Array filters are sent comma-joined (`state=A,B`), as Together's SDKs do.
 
-    Sends a `GET` request to `/compute/clusters/{cluster_id}/instances/{instance_id}/remediations`
+Sends a `GET` request to `/compute/clusters/{cluster_id}/instances/{instance_id}/remediations`
 
-    Arguments:
-    - `cluster_id`: ID of the GPU cluster.
-    - `instance_id`: Instance ID of the node. For `list_remediations`, `-` stands for every node of the cluster.
-    - `mode`: Return only remediations using any of these modes.
-    - `order_by`: Ordering expression (free text; the provider documents no grammar).
-    - `page_size`: Maximum number of remediations to return in one page.
-    - `page_token`: The `next_page_token` of the previous page.
-    - `state`: Return only remediations in any of these states.
-    - `trigger`: Return only remediations started by any of these triggers.
-    ```ignore
-    let response = client.list_remediations()
-        .cluster_id(cluster_id)
-        .instance_id(instance_id)
-        .mode(mode)
-        .order_by(order_by)
-        .page_size(page_size)
-        .page_token(page_token)
-        .state(state)
-        .trigger(trigger)
-        .send()
-        .await;
-    ```*/
+Arguments:
+- `cluster_id`: ID of the GPU cluster.
+- `instance_id`: Instance ID of the node. For `list_remediations`, `-` stands for every node of the cluster.
+- `mode`: Return only remediations using any of these modes.
+- `order_by`: Ordering expression (free text; the provider documents no grammar).
+- `page_size`: Maximum number of remediations to return in one page.
+- `page_token`: The `next_page_token` of the previous page.
+- `state`: Return only remediations in any of these states.
+- `trigger`: Return only remediations started by any of these triggers.
+```ignore
+let response = client.list_remediations()
+    .cluster_id(cluster_id)
+    .instance_id(instance_id)
+    .mode(mode)
+    .order_by(order_by)
+    .page_size(page_size)
+    .page_token(page_token)
+    .state(state)
+    .trigger(trigger)
+    .send()
+    .await;
+```*/
     pub fn list_remediations(&self) -> builder::ListRemediations<'_> {
         builder::ListRemediations::new(self)
     }
     /**Create a remediation
 
-    Requests repair of one node. Remediations created through the API start in `PENDING`; automated ones raised by Together start in `PENDING_APPROVAL` and wait for `approve_remediation` or `reject_remediation`.
+Requests repair of one node. Remediations created through the API start in `PENDING`; automated ones raised by Together start in `PENDING_APPROVAL` and wait for `approve_remediation` or `reject_remediation`.
 
-    Sends a `POST` request to `/compute/clusters/{cluster_id}/instances/{instance_id}/remediations`
+Sends a `POST` request to `/compute/clusters/{cluster_id}/instances/{instance_id}/remediations`
 
-    Arguments:
-    - `cluster_id`: ID of the GPU cluster.
-    - `instance_id`: Instance ID of the node. For `list_remediations`, `-` stands for every node of the cluster.
-    - `remediation_id`: Client-chosen remediation ID, used for idempotency (the only idempotency token in this API).
-    - `body`
-    ```ignore
-    let response = client.create_remediation()
-        .cluster_id(cluster_id)
-        .instance_id(instance_id)
-        .remediation_id(remediation_id)
-        .body(body)
-        .send()
-        .await;
-    ```*/
+Arguments:
+- `cluster_id`: ID of the GPU cluster.
+- `instance_id`: Instance ID of the node. For `list_remediations`, `-` stands for every node of the cluster.
+- `remediation_id`: Client-chosen remediation ID, used for idempotency (the only idempotency token in this API).
+- `body`
+```ignore
+let response = client.create_remediation()
+    .cluster_id(cluster_id)
+    .instance_id(instance_id)
+    .remediation_id(remediation_id)
+    .body(body)
+    .send()
+    .await;
+```*/
     pub fn create_remediation(&self) -> builder::CreateRemediation<'_> {
         builder::CreateRemediation::new(self)
     }
     /**Get a remediation
 
-    Returns the current state of one remediation of one node.
+Returns the current state of one remediation of one node.
 
-    Sends a `GET` request to `/compute/clusters/{cluster_id}/instances/{instance_id}/remediations/{remediation_id}`
+Sends a `GET` request to `/compute/clusters/{cluster_id}/instances/{instance_id}/remediations/{remediation_id}`
 
-    Arguments:
-    - `cluster_id`: ID of the GPU cluster.
-    - `instance_id`: Instance ID of the node. For `list_remediations`, `-` stands for every node of the cluster.
-    - `remediation_id`: ID of the remediation.
-    ```ignore
-    let response = client.get_remediation()
-        .cluster_id(cluster_id)
-        .instance_id(instance_id)
-        .remediation_id(remediation_id)
-        .send()
-        .await;
-    ```*/
+Arguments:
+- `cluster_id`: ID of the GPU cluster.
+- `instance_id`: Instance ID of the node. For `list_remediations`, `-` stands for every node of the cluster.
+- `remediation_id`: ID of the remediation.
+```ignore
+let response = client.get_remediation()
+    .cluster_id(cluster_id)
+    .instance_id(instance_id)
+    .remediation_id(remediation_id)
+    .send()
+    .await;
+```*/
     pub fn get_remediation(&self) -> builder::GetRemediation<'_> {
         builder::GetRemediation::new(self)
     }
     /**Approve a pending remediation
 
-    Approves a remediation in `PENDING_APPROVAL` (the only state this is allowed from). It moves to `PENDING` and processing starts; `reviewed_by`, `review_time` and `review_comment` are filled in.
+Approves a remediation in `PENDING_APPROVAL` (the only state this is allowed from). It moves to `PENDING` and processing starts; `reviewed_by`, `review_time` and `review_comment` are filled in.
 
-    Sends a `POST` request to `/compute/clusters/{cluster_id}/instances/{instance_id}/remediations/{remediation_id}/approve`
+Sends a `POST` request to `/compute/clusters/{cluster_id}/instances/{instance_id}/remediations/{remediation_id}/approve`
 
-    Arguments:
-    - `cluster_id`: ID of the GPU cluster.
-    - `instance_id`: Instance ID of the node. For `list_remediations`, `-` stands for every node of the cluster.
-    - `remediation_id`: ID of the remediation.
-    - `body`
-    ```ignore
-    let response = client.approve_remediation()
-        .cluster_id(cluster_id)
-        .instance_id(instance_id)
-        .remediation_id(remediation_id)
-        .body(body)
-        .send()
-        .await;
-    ```*/
+Arguments:
+- `cluster_id`: ID of the GPU cluster.
+- `instance_id`: Instance ID of the node. For `list_remediations`, `-` stands for every node of the cluster.
+- `remediation_id`: ID of the remediation.
+- `body`
+```ignore
+let response = client.approve_remediation()
+    .cluster_id(cluster_id)
+    .instance_id(instance_id)
+    .remediation_id(remediation_id)
+    .body(body)
+    .send()
+    .await;
+```*/
     pub fn approve_remediation(&self) -> builder::ApproveRemediation<'_> {
         builder::ApproveRemediation::new(self)
     }
     /**Cancel a pending remediation
 
-    Cancels a remediation that is still `PENDING_APPROVAL` or `PENDING`. Takes no request body.
+Cancels a remediation that is still `PENDING_APPROVAL` or `PENDING`. Takes no request body.
 
-    Sends a `POST` request to `/compute/clusters/{cluster_id}/instances/{instance_id}/remediations/{remediation_id}/cancel`
+Sends a `POST` request to `/compute/clusters/{cluster_id}/instances/{instance_id}/remediations/{remediation_id}/cancel`
 
-    Arguments:
-    - `cluster_id`: ID of the GPU cluster.
-    - `instance_id`: Instance ID of the node. For `list_remediations`, `-` stands for every node of the cluster.
-    - `remediation_id`: ID of the remediation.
-    ```ignore
-    let response = client.cancel_remediation()
-        .cluster_id(cluster_id)
-        .instance_id(instance_id)
-        .remediation_id(remediation_id)
-        .send()
-        .await;
-    ```*/
+Arguments:
+- `cluster_id`: ID of the GPU cluster.
+- `instance_id`: Instance ID of the node. For `list_remediations`, `-` stands for every node of the cluster.
+- `remediation_id`: ID of the remediation.
+```ignore
+let response = client.cancel_remediation()
+    .cluster_id(cluster_id)
+    .instance_id(instance_id)
+    .remediation_id(remediation_id)
+    .send()
+    .await;
+```*/
     pub fn cancel_remediation(&self) -> builder::CancelRemediation<'_> {
         builder::CancelRemediation::new(self)
     }
     /**Reject a pending remediation
 
-    Rejects a remediation in `PENDING_APPROVAL` (the only state this is allowed from). It moves to `CANCELLED`; `reviewed_by`, `review_time` and `review_comment` are filled in.
+Rejects a remediation in `PENDING_APPROVAL` (the only state this is allowed from). It moves to `CANCELLED`; `reviewed_by`, `review_time` and `review_comment` are filled in.
 
-    Sends a `POST` request to `/compute/clusters/{cluster_id}/instances/{instance_id}/remediations/{remediation_id}/reject`
+Sends a `POST` request to `/compute/clusters/{cluster_id}/instances/{instance_id}/remediations/{remediation_id}/reject`
 
-    Arguments:
-    - `cluster_id`: ID of the GPU cluster.
-    - `instance_id`: Instance ID of the node. For `list_remediations`, `-` stands for every node of the cluster.
-    - `remediation_id`: ID of the remediation.
-    - `body`
-    ```ignore
-    let response = client.reject_remediation()
-        .cluster_id(cluster_id)
-        .instance_id(instance_id)
-        .remediation_id(remediation_id)
-        .body(body)
-        .send()
-        .await;
-    ```*/
+Arguments:
+- `cluster_id`: ID of the GPU cluster.
+- `instance_id`: Instance ID of the node. For `list_remediations`, `-` stands for every node of the cluster.
+- `remediation_id`: ID of the remediation.
+- `body`
+```ignore
+let response = client.reject_remediation()
+    .cluster_id(cluster_id)
+    .instance_id(instance_id)
+    .remediation_id(remediation_id)
+    .body(body)
+    .send()
+    .await;
+```*/
     pub fn reject_remediation(&self) -> builder::RejectRemediation<'_> {
         builder::RejectRemediation::new(self)
     }
     /**List passive health-check alerts
 
-    Lists alerts raised by passive health checks on cluster nodes. Filters on different parameters combine; an empty filter value ignores that parameter. Paginated: pass the returned `next_page_token` as `page_token`; an empty token means the last page.
+Lists alerts raised by passive health checks on cluster nodes. Filters on different parameters combine; an empty filter value ignores that parameter. Paginated: pass the returned `next_page_token` as `page_token`; an empty token means the last page.
 
-    Sends a `GET` request to `/compute/passive_health_check_alerts`
+Sends a `GET` request to `/compute/passive_health_check_alerts`
 
-    Arguments:
-    - `cluster_id`: Only alerts for this cluster. Optional in the schema, but required for callers that are not Together admins (reference).
-    - `instance_id`: Only alerts for this instance.
-    - `intent_id`: Only alerts attached to this remediation intent.
-    - `order_by`: Sort order. When omitted the server uses `PHC_ALERT_ORDER_STARTED_AT_DESC` (newest first).
-    - `page_size`: Maximum number of alerts per page (server default 50).
-    - `page_token`: The `next_page_token` of the previous page.
-    - `severity_filter`: Severities to include. Omitted or empty includes every severity. Sent comma-joined.
-    - `status`: Lifecycle filter. When omitted, only firing alerts are returned.
-    ```ignore
-    let response = client.list_passive_health_check_alerts()
-        .cluster_id(cluster_id)
-        .instance_id(instance_id)
-        .intent_id(intent_id)
-        .order_by(order_by)
-        .page_size(page_size)
-        .page_token(page_token)
-        .severity_filter(severity_filter)
-        .status(status)
-        .send()
-        .await;
-    ```*/
-    pub fn list_passive_health_check_alerts(&self) -> builder::ListPassiveHealthCheckAlerts<'_> {
+Arguments:
+- `cluster_id`: Only alerts for this cluster. Optional in the schema, but required for callers that are not Together admins (reference).
+- `instance_id`: Only alerts for this instance.
+- `intent_id`: Only alerts attached to this remediation intent.
+- `order_by`: Sort order. When omitted the server uses `PHC_ALERT_ORDER_STARTED_AT_DESC` (newest first).
+- `page_size`: Maximum number of alerts per page (server default 50).
+- `page_token`: The `next_page_token` of the previous page.
+- `severity_filter`: Severities to include. Omitted or empty includes every severity. Sent comma-joined.
+- `status`: Lifecycle filter. When omitted, only firing alerts are returned.
+```ignore
+let response = client.list_passive_health_check_alerts()
+    .cluster_id(cluster_id)
+    .instance_id(instance_id)
+    .intent_id(intent_id)
+    .order_by(order_by)
+    .page_size(page_size)
+    .page_token(page_token)
+    .severity_filter(severity_filter)
+    .status(status)
+    .send()
+    .await;
+```*/
+    pub fn list_passive_health_check_alerts(
+        &self,
+    ) -> builder::ListPassiveHealthCheckAlerts<'_> {
         builder::ListPassiveHealthCheckAlerts::new(self)
     }
     /**List regions and their supported NVIDIA versions
 
-    Lists the regions clusters can be created in, the GPU instance types each offers and the NVIDIA driver/CUDA catalog entries available there. Not paginated.
+Lists the regions clusters can be created in, the GPU instance types each offers and the NVIDIA driver/CUDA catalog entries available there. Not paginated.
 
-    Sends a `GET` request to `/compute/regions`
+Sends a `GET` request to `/compute/regions`
 
-    ```ignore
-    let response = client.list_regions()
-        .send()
-        .await;
-    ```*/
+```ignore
+let response = client.list_regions()
+    .send()
+    .await;
+```*/
     pub fn list_regions(&self) -> builder::ListRegions<'_> {
         builder::ListRegions::new(self)
     }
@@ -8973,12 +9977,12 @@ pub mod builder {
     use super::types;
     #[allow(unused_imports)]
     use super::{
-        ByteStream, ClientHooks, ClientInfo, Error, OperationInfo, RequestBuilderExt,
-        ResponseValue, encode_path,
+        encode_path, ByteStream, ClientInfo, ClientHooks, Error, OperationInfo,
+        RequestBuilderExt, ResponseValue,
     };
     /**Builder for [`Client::list_clusters`]
 
-    [`Client::list_clusters`]: super::Client::list_clusters*/
+[`Client::list_clusters`]: super::Client::list_clusters*/
     #[derive(Debug, Clone)]
     pub struct ListClusters<'a> {
         client: &'a super::Client,
@@ -8995,9 +9999,13 @@ pub mod builder {
         where
             V: std::convert::TryInto<::std::string::String>,
         {
-            self.project_id = value.try_into().map(Some).map_err(|_| {
-                "conversion to `:: std :: string :: String` for project_id failed".to_string()
-            });
+            self.project_id = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for project_id failed"
+                        .to_string()
+                });
             self
         }
         ///Sends a `GET` request to `/compute/clusters`
@@ -9008,10 +10016,13 @@ pub mod builder {
             let project_id = project_id.map_err(Error::InvalidRequest)?;
             let url = format!("{}/compute/clusters", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map.append(
-                ::reqwest::header::HeaderName::from_static("api-version"),
-                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
-            );
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -9020,10 +10031,7 @@ pub mod builder {
                     ::reqwest::header::ACCEPT,
                     ::reqwest::header::HeaderValue::from_static("application/json"),
                 )
-                .query(&progenitor_client::QueryParam::new(
-                    "projectId",
-                    &project_id,
-                ))
+                .query(&progenitor_client::QueryParam::new("projectId", &project_id))
                 .headers(header_map)
                 .build()?;
             let info = OperationInfo {
@@ -9035,19 +10043,27 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
-                500u16..=599u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
+                400u16..=499u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
     }
     /**Builder for [`Client::create_cluster`]
 
-    [`Client::create_cluster`]: super::Client::create_cluster*/
+[`Client::create_cluster`]: super::Client::create_cluster*/
     #[derive(Debug, Clone)]
     pub struct CreateCluster<'a> {
         client: &'a super::Client,
@@ -9063,21 +10079,25 @@ pub mod builder {
         pub fn body<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<types::GpuClusterCreateRequest>,
-            <V as std::convert::TryInto<types::GpuClusterCreateRequest>>::Error: std::fmt::Display,
+            <V as std::convert::TryInto<
+                types::GpuClusterCreateRequest,
+            >>::Error: std::fmt::Display,
         {
-            self.body = value.try_into().map(From::from).map_err(|s| {
-                format!(
-                    "conversion to `GpuClusterCreateRequest` for body failed: {}",
-                    s
-                )
-            });
+            self.body = value
+                .try_into()
+                .map(From::from)
+                .map_err(|s| {
+                    format!(
+                        "conversion to `GpuClusterCreateRequest` for body failed: {}", s
+                    )
+                });
             self
         }
         pub fn body_map<F>(mut self, f: F) -> Self
         where
             F: std::ops::FnOnce(
-                    types::builder::GpuClusterCreateRequest,
-                ) -> types::builder::GpuClusterCreateRequest,
+                types::builder::GpuClusterCreateRequest,
+            ) -> types::builder::GpuClusterCreateRequest,
         {
             self.body = self.body.map(f);
             self
@@ -9089,15 +10109,19 @@ pub mod builder {
             let Self { client, body } = self;
             let body = body
                 .and_then(|v| {
-                    types::GpuClusterCreateRequest::try_from(v).map_err(|e| e.to_string())
+                    types::GpuClusterCreateRequest::try_from(v)
+                        .map_err(|e| e.to_string())
                 })
                 .map_err(Error::InvalidRequest)?;
             let url = format!("{}/compute/clusters", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map.append(
-                ::reqwest::header::HeaderName::from_static("api-version"),
-                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
-            );
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -9118,19 +10142,27 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
-                500u16..=599u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
+                400u16..=499u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
     }
     /**Builder for [`Client::list_volumes`]
 
-    [`Client::list_volumes`]: super::Client::list_volumes*/
+[`Client::list_volumes`]: super::Client::list_volumes*/
     #[derive(Debug, Clone)]
     pub struct ListVolumes<'a> {
         client: &'a super::Client,
@@ -9147,24 +10179,33 @@ pub mod builder {
         where
             V: std::convert::TryInto<::std::string::String>,
         {
-            self.project_id = value.try_into().map(Some).map_err(|_| {
-                "conversion to `:: std :: string :: String` for project_id failed".to_string()
-            });
+            self.project_id = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for project_id failed"
+                        .to_string()
+                });
             self
         }
         ///Sends a `GET` request to `/compute/clusters/storage/volumes`
         pub async fn send(
             self,
-        ) -> Result<ResponseValue<types::GpuClustersSharedVolumes>, Error<types::ErrorResponse>>
-        {
+        ) -> Result<
+            ResponseValue<types::GpuClustersSharedVolumes>,
+            Error<types::ErrorResponse>,
+        > {
             let Self { client, project_id } = self;
             let project_id = project_id.map_err(Error::InvalidRequest)?;
             let url = format!("{}/compute/clusters/storage/volumes", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map.append(
-                ::reqwest::header::HeaderName::from_static("api-version"),
-                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
-            );
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -9173,10 +10214,7 @@ pub mod builder {
                     ::reqwest::header::ACCEPT,
                     ::reqwest::header::HeaderValue::from_static("application/json"),
                 )
-                .query(&progenitor_client::QueryParam::new(
-                    "projectId",
-                    &project_id,
-                ))
+                .query(&progenitor_client::QueryParam::new("projectId", &project_id))
                 .headers(header_map)
                 .build()?;
             let info = OperationInfo {
@@ -9188,19 +10226,27 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
-                500u16..=599u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
+                400u16..=499u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
     }
     /**Builder for [`Client::update_volume`]
 
-    [`Client::update_volume`]: super::Client::update_volume*/
+[`Client::update_volume`]: super::Client::update_volume*/
     #[derive(Debug, Clone)]
     pub struct UpdateVolume<'a> {
         client: &'a super::Client,
@@ -9216,23 +10262,26 @@ pub mod builder {
         pub fn body<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<types::GpuClustersSharedVolumeUpdateRequest>,
-            <V as std::convert::TryInto<types::GpuClustersSharedVolumeUpdateRequest>>::Error:
-                std::fmt::Display,
+            <V as std::convert::TryInto<
+                types::GpuClustersSharedVolumeUpdateRequest,
+            >>::Error: std::fmt::Display,
         {
-            self.body = value.try_into().map(From::from).map_err(|s| {
-                format!(
-                    "conversion to `GpuClustersSharedVolumeUpdateRequest` for body failed: {}",
-                    s
-                )
-            });
+            self.body = value
+                .try_into()
+                .map(From::from)
+                .map_err(|s| {
+                    format!(
+                        "conversion to `GpuClustersSharedVolumeUpdateRequest` for body failed: {}",
+                        s
+                    )
+                });
             self
         }
         pub fn body_map<F>(mut self, f: F) -> Self
         where
             F: std::ops::FnOnce(
-                    types::builder::GpuClustersSharedVolumeUpdateRequest,
-                )
-                    -> types::builder::GpuClustersSharedVolumeUpdateRequest,
+                types::builder::GpuClustersSharedVolumeUpdateRequest,
+            ) -> types::builder::GpuClustersSharedVolumeUpdateRequest,
         {
             self.body = self.body.map(f);
             self
@@ -9240,8 +10289,10 @@ pub mod builder {
         ///Sends a `PUT` request to `/compute/clusters/storage/volumes`
         pub async fn send(
             self,
-        ) -> Result<ResponseValue<types::GpuClustersSharedVolume>, Error<types::ErrorResponse>>
-        {
+        ) -> Result<
+            ResponseValue<types::GpuClustersSharedVolume>,
+            Error<types::ErrorResponse>,
+        > {
             let Self { client, body } = self;
             let body = body
                 .and_then(|v| {
@@ -9251,10 +10302,13 @@ pub mod builder {
                 .map_err(Error::InvalidRequest)?;
             let url = format!("{}/compute/clusters/storage/volumes", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map.append(
-                ::reqwest::header::HeaderName::from_static("api-version"),
-                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
-            );
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -9275,19 +10329,27 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
-                500u16..=599u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
+                400u16..=499u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
     }
     /**Builder for [`Client::create_volume`]
 
-    [`Client::create_volume`]: super::Client::create_volume*/
+[`Client::create_volume`]: super::Client::create_volume*/
     #[derive(Debug, Clone)]
     pub struct CreateVolume<'a> {
         client: &'a super::Client,
@@ -9303,23 +10365,26 @@ pub mod builder {
         pub fn body<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<types::GpuClustersSharedVolumeCreateRequest>,
-            <V as std::convert::TryInto<types::GpuClustersSharedVolumeCreateRequest>>::Error:
-                std::fmt::Display,
+            <V as std::convert::TryInto<
+                types::GpuClustersSharedVolumeCreateRequest,
+            >>::Error: std::fmt::Display,
         {
-            self.body = value.try_into().map(From::from).map_err(|s| {
-                format!(
-                    "conversion to `GpuClustersSharedVolumeCreateRequest` for body failed: {}",
-                    s
-                )
-            });
+            self.body = value
+                .try_into()
+                .map(From::from)
+                .map_err(|s| {
+                    format!(
+                        "conversion to `GpuClustersSharedVolumeCreateRequest` for body failed: {}",
+                        s
+                    )
+                });
             self
         }
         pub fn body_map<F>(mut self, f: F) -> Self
         where
             F: std::ops::FnOnce(
-                    types::builder::GpuClustersSharedVolumeCreateRequest,
-                )
-                    -> types::builder::GpuClustersSharedVolumeCreateRequest,
+                types::builder::GpuClustersSharedVolumeCreateRequest,
+            ) -> types::builder::GpuClustersSharedVolumeCreateRequest,
         {
             self.body = self.body.map(f);
             self
@@ -9327,8 +10392,10 @@ pub mod builder {
         ///Sends a `POST` request to `/compute/clusters/storage/volumes`
         pub async fn send(
             self,
-        ) -> Result<ResponseValue<types::GpuClustersSharedVolume>, Error<types::ErrorResponse>>
-        {
+        ) -> Result<
+            ResponseValue<types::GpuClustersSharedVolume>,
+            Error<types::ErrorResponse>,
+        > {
             let Self { client, body } = self;
             let body = body
                 .and_then(|v| {
@@ -9338,10 +10405,13 @@ pub mod builder {
                 .map_err(Error::InvalidRequest)?;
             let url = format!("{}/compute/clusters/storage/volumes", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map.append(
-                ::reqwest::header::HeaderName::from_static("api-version"),
-                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
-            );
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -9362,19 +10432,27 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
-                500u16..=599u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
+                400u16..=499u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
     }
     /**Builder for [`Client::get_volume`]
 
-    [`Client::get_volume`]: super::Client::get_volume*/
+[`Client::get_volume`]: super::Client::get_volume*/
     #[derive(Debug, Clone)]
     pub struct GetVolume<'a> {
         client: &'a super::Client,
@@ -9391,28 +10469,35 @@ pub mod builder {
         where
             V: std::convert::TryInto<::std::string::String>,
         {
-            self.volume_id = value.try_into().map_err(|_| {
-                "conversion to `:: std :: string :: String` for volume_id failed".to_string()
-            });
+            self.volume_id = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for volume_id failed"
+                        .to_string()
+                });
             self
         }
         ///Sends a `GET` request to `/compute/clusters/storage/volumes/{volume_id}`
         pub async fn send(
             self,
-        ) -> Result<ResponseValue<types::GpuClustersSharedVolume>, Error<types::ErrorResponse>>
-        {
+        ) -> Result<
+            ResponseValue<types::GpuClustersSharedVolume>,
+            Error<types::ErrorResponse>,
+        > {
             let Self { client, volume_id } = self;
             let volume_id = volume_id.map_err(Error::InvalidRequest)?;
             let url = format!(
-                "{}/compute/clusters/storage/volumes/{}",
-                client.baseurl,
-                encode_path(&volume_id.to_string()),
+                "{}/compute/clusters/storage/volumes/{}", client.baseurl, encode_path(&
+                volume_id.to_string()),
             );
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map.append(
-                ::reqwest::header::HeaderName::from_static("api-version"),
-                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
-            );
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -9432,19 +10517,27 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
-                500u16..=599u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
+                400u16..=499u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
     }
     /**Builder for [`Client::delete_volume`]
 
-    [`Client::delete_volume`]: super::Client::delete_volume*/
+[`Client::delete_volume`]: super::Client::delete_volume*/
     #[derive(Debug, Clone)]
     pub struct DeleteVolume<'a> {
         client: &'a super::Client,
@@ -9461,9 +10554,12 @@ pub mod builder {
         where
             V: std::convert::TryInto<::std::string::String>,
         {
-            self.volume_id = value.try_into().map_err(|_| {
-                "conversion to `:: std :: string :: String` for volume_id failed".to_string()
-            });
+            self.volume_id = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for volume_id failed"
+                        .to_string()
+                });
             self
         }
         ///Sends a `DELETE` request to `/compute/clusters/storage/volumes/{volume_id}`
@@ -9476,15 +10572,17 @@ pub mod builder {
             let Self { client, volume_id } = self;
             let volume_id = volume_id.map_err(Error::InvalidRequest)?;
             let url = format!(
-                "{}/compute/clusters/storage/volumes/{}",
-                client.baseurl,
-                encode_path(&volume_id.to_string()),
+                "{}/compute/clusters/storage/volumes/{}", client.baseurl, encode_path(&
+                volume_id.to_string()),
             );
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map.append(
-                ::reqwest::header::HeaderName::from_static("api-version"),
-                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
-            );
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -9504,19 +10602,27 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
-                500u16..=599u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
+                400u16..=499u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
     }
     /**Builder for [`Client::get_cluster`]
 
-    [`Client::get_cluster`]: super::Client::get_cluster*/
+[`Client::get_cluster`]: super::Client::get_cluster*/
     #[derive(Debug, Clone)]
     pub struct GetCluster<'a> {
         client: &'a super::Client,
@@ -9533,9 +10639,12 @@ pub mod builder {
         where
             V: std::convert::TryInto<::std::string::String>,
         {
-            self.cluster_id = value.try_into().map_err(|_| {
-                "conversion to `:: std :: string :: String` for cluster_id failed".to_string()
-            });
+            self.cluster_id = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for cluster_id failed"
+                        .to_string()
+                });
             self
         }
         ///Sends a `GET` request to `/compute/clusters/{cluster_id}`
@@ -9545,15 +10654,17 @@ pub mod builder {
             let Self { client, cluster_id } = self;
             let cluster_id = cluster_id.map_err(Error::InvalidRequest)?;
             let url = format!(
-                "{}/compute/clusters/{}",
-                client.baseurl,
-                encode_path(&cluster_id.to_string()),
+                "{}/compute/clusters/{}", client.baseurl, encode_path(& cluster_id
+                .to_string()),
             );
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map.append(
-                ::reqwest::header::HeaderName::from_static("api-version"),
-                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
-            );
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -9573,19 +10684,27 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
-                500u16..=599u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
+                400u16..=499u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
     }
     /**Builder for [`Client::update_cluster`]
 
-    [`Client::update_cluster`]: super::Client::update_cluster*/
+[`Client::update_cluster`]: super::Client::update_cluster*/
     #[derive(Debug, Clone)]
     pub struct UpdateCluster<'a> {
         client: &'a super::Client,
@@ -9604,29 +10723,36 @@ pub mod builder {
         where
             V: std::convert::TryInto<::std::string::String>,
         {
-            self.cluster_id = value.try_into().map_err(|_| {
-                "conversion to `:: std :: string :: String` for cluster_id failed".to_string()
-            });
+            self.cluster_id = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for cluster_id failed"
+                        .to_string()
+                });
             self
         }
         pub fn body<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<types::GpuClusterUpdateRequest>,
-            <V as std::convert::TryInto<types::GpuClusterUpdateRequest>>::Error: std::fmt::Display,
+            <V as std::convert::TryInto<
+                types::GpuClusterUpdateRequest,
+            >>::Error: std::fmt::Display,
         {
-            self.body = value.try_into().map(From::from).map_err(|s| {
-                format!(
-                    "conversion to `GpuClusterUpdateRequest` for body failed: {}",
-                    s
-                )
-            });
+            self.body = value
+                .try_into()
+                .map(From::from)
+                .map_err(|s| {
+                    format!(
+                        "conversion to `GpuClusterUpdateRequest` for body failed: {}", s
+                    )
+                });
             self
         }
         pub fn body_map<F>(mut self, f: F) -> Self
         where
             F: std::ops::FnOnce(
-                    types::builder::GpuClusterUpdateRequest,
-                ) -> types::builder::GpuClusterUpdateRequest,
+                types::builder::GpuClusterUpdateRequest,
+            ) -> types::builder::GpuClusterUpdateRequest,
         {
             self.body = self.body.map(f);
             self
@@ -9635,27 +10761,26 @@ pub mod builder {
         pub async fn send(
             self,
         ) -> Result<ResponseValue<types::GpuClusterInfo>, Error<types::ErrorResponse>> {
-            let Self {
-                client,
-                cluster_id,
-                body,
-            } = self;
+            let Self { client, cluster_id, body } = self;
             let cluster_id = cluster_id.map_err(Error::InvalidRequest)?;
             let body = body
                 .and_then(|v| {
-                    types::GpuClusterUpdateRequest::try_from(v).map_err(|e| e.to_string())
+                    types::GpuClusterUpdateRequest::try_from(v)
+                        .map_err(|e| e.to_string())
                 })
                 .map_err(Error::InvalidRequest)?;
             let url = format!(
-                "{}/compute/clusters/{}",
-                client.baseurl,
-                encode_path(&cluster_id.to_string()),
+                "{}/compute/clusters/{}", client.baseurl, encode_path(& cluster_id
+                .to_string()),
             );
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map.append(
-                ::reqwest::header::HeaderName::from_static("api-version"),
-                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
-            );
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -9676,19 +10801,27 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
-                500u16..=599u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
+                400u16..=499u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
     }
     /**Builder for [`Client::delete_cluster`]
 
-    [`Client::delete_cluster`]: super::Client::delete_cluster*/
+[`Client::delete_cluster`]: super::Client::delete_cluster*/
     #[derive(Debug, Clone)]
     pub struct DeleteCluster<'a> {
         client: &'a super::Client,
@@ -9705,28 +10838,35 @@ pub mod builder {
         where
             V: std::convert::TryInto<::std::string::String>,
         {
-            self.cluster_id = value.try_into().map_err(|_| {
-                "conversion to `:: std :: string :: String` for cluster_id failed".to_string()
-            });
+            self.cluster_id = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for cluster_id failed"
+                        .to_string()
+                });
             self
         }
         ///Sends a `DELETE` request to `/compute/clusters/{cluster_id}`
         pub async fn send(
             self,
-        ) -> Result<ResponseValue<types::GpuClusterDeleteResponse>, Error<types::ErrorResponse>>
-        {
+        ) -> Result<
+            ResponseValue<types::GpuClusterDeleteResponse>,
+            Error<types::ErrorResponse>,
+        > {
             let Self { client, cluster_id } = self;
             let cluster_id = cluster_id.map_err(Error::InvalidRequest)?;
             let url = format!(
-                "{}/compute/clusters/{}",
-                client.baseurl,
-                encode_path(&cluster_id.to_string()),
+                "{}/compute/clusters/{}", client.baseurl, encode_path(& cluster_id
+                .to_string()),
             );
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map.append(
-                ::reqwest::header::HeaderName::from_static("api-version"),
-                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
-            );
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -9746,19 +10886,27 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
-                500u16..=599u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
+                400u16..=499u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
     }
     /**Builder for [`Client::list_add_ons`]
 
-    [`Client::list_add_ons`]: super::Client::list_add_ons*/
+[`Client::list_add_ons`]: super::Client::list_add_ons*/
     #[derive(Debug, Clone)]
     pub struct ListAddOns<'a> {
         client: &'a super::Client,
@@ -9775,28 +10923,35 @@ pub mod builder {
         where
             V: std::convert::TryInto<::std::string::String>,
         {
-            self.cluster_id = value.try_into().map_err(|_| {
-                "conversion to `:: std :: string :: String` for cluster_id failed".to_string()
-            });
+            self.cluster_id = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for cluster_id failed"
+                        .to_string()
+                });
             self
         }
         ///Sends a `GET` request to `/compute/clusters/{cluster_id}/addons`
         pub async fn send(
             self,
-        ) -> Result<ResponseValue<types::ClusterAddOnsListResponse>, Error<types::ErrorResponse>>
-        {
+        ) -> Result<
+            ResponseValue<types::ClusterAddOnsListResponse>,
+            Error<types::ErrorResponse>,
+        > {
             let Self { client, cluster_id } = self;
             let cluster_id = cluster_id.map_err(Error::InvalidRequest)?;
             let url = format!(
-                "{}/compute/clusters/{}/addons",
-                client.baseurl,
-                encode_path(&cluster_id.to_string()),
+                "{}/compute/clusters/{}/addons", client.baseurl, encode_path(& cluster_id
+                .to_string()),
             );
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map.append(
-                ::reqwest::header::HeaderName::from_static("api-version"),
-                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
-            );
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -9816,19 +10971,27 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
-                500u16..=599u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
+                400u16..=499u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
     }
     /**Builder for [`Client::create_add_on`]
 
-    [`Client::create_add_on`]: super::Client::create_add_on*/
+[`Client::create_add_on`]: super::Client::create_add_on*/
     #[derive(Debug, Clone)]
     pub struct CreateAddOn<'a> {
         client: &'a super::Client,
@@ -9847,30 +11010,37 @@ pub mod builder {
         where
             V: std::convert::TryInto<::std::string::String>,
         {
-            self.cluster_id = value.try_into().map_err(|_| {
-                "conversion to `:: std :: string :: String` for cluster_id failed".to_string()
-            });
+            self.cluster_id = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for cluster_id failed"
+                        .to_string()
+                });
             self
         }
         pub fn body<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<types::ClusterAddOnCreateRequest>,
-            <V as std::convert::TryInto<types::ClusterAddOnCreateRequest>>::Error:
-                std::fmt::Display,
+            <V as std::convert::TryInto<
+                types::ClusterAddOnCreateRequest,
+            >>::Error: std::fmt::Display,
         {
-            self.body = value.try_into().map(From::from).map_err(|s| {
-                format!(
-                    "conversion to `ClusterAddOnCreateRequest` for body failed: {}",
-                    s
-                )
-            });
+            self.body = value
+                .try_into()
+                .map(From::from)
+                .map_err(|s| {
+                    format!(
+                        "conversion to `ClusterAddOnCreateRequest` for body failed: {}",
+                        s
+                    )
+                });
             self
         }
         pub fn body_map<F>(mut self, f: F) -> Self
         where
             F: std::ops::FnOnce(
-                    types::builder::ClusterAddOnCreateRequest,
-                ) -> types::builder::ClusterAddOnCreateRequest,
+                types::builder::ClusterAddOnCreateRequest,
+            ) -> types::builder::ClusterAddOnCreateRequest,
         {
             self.body = self.body.map(f);
             self
@@ -9879,27 +11049,26 @@ pub mod builder {
         pub async fn send(
             self,
         ) -> Result<ResponseValue<types::AddOnInfo>, Error<types::ErrorResponse>> {
-            let Self {
-                client,
-                cluster_id,
-                body,
-            } = self;
+            let Self { client, cluster_id, body } = self;
             let cluster_id = cluster_id.map_err(Error::InvalidRequest)?;
             let body = body
                 .and_then(|v| {
-                    types::ClusterAddOnCreateRequest::try_from(v).map_err(|e| e.to_string())
+                    types::ClusterAddOnCreateRequest::try_from(v)
+                        .map_err(|e| e.to_string())
                 })
                 .map_err(Error::InvalidRequest)?;
             let url = format!(
-                "{}/compute/clusters/{}/addons",
-                client.baseurl,
-                encode_path(&cluster_id.to_string()),
+                "{}/compute/clusters/{}/addons", client.baseurl, encode_path(& cluster_id
+                .to_string()),
             );
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map.append(
-                ::reqwest::header::HeaderName::from_static("api-version"),
-                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
-            );
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -9920,19 +11089,27 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
-                500u16..=599u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
+                400u16..=499u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
     }
     /**Builder for [`Client::get_add_on`]
 
-    [`Client::get_add_on`]: super::Client::get_add_on*/
+[`Client::get_add_on`]: super::Client::get_add_on*/
     #[derive(Debug, Clone)]
     pub struct GetAddOn<'a> {
         client: &'a super::Client,
@@ -9951,42 +11128,45 @@ pub mod builder {
         where
             V: std::convert::TryInto<::std::string::String>,
         {
-            self.cluster_id = value.try_into().map_err(|_| {
-                "conversion to `:: std :: string :: String` for cluster_id failed".to_string()
-            });
+            self.cluster_id = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for cluster_id failed"
+                        .to_string()
+                });
             self
         }
         pub fn addon_id<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<::std::string::String>,
         {
-            self.addon_id = value.try_into().map_err(|_| {
-                "conversion to `:: std :: string :: String` for addon_id failed".to_string()
-            });
+            self.addon_id = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for addon_id failed"
+                        .to_string()
+                });
             self
         }
         ///Sends a `GET` request to `/compute/clusters/{cluster_id}/addons/{addon_id}`
         pub async fn send(
             self,
         ) -> Result<ResponseValue<types::AddOnInfo>, Error<types::ErrorResponse>> {
-            let Self {
-                client,
-                cluster_id,
-                addon_id,
-            } = self;
+            let Self { client, cluster_id, addon_id } = self;
             let cluster_id = cluster_id.map_err(Error::InvalidRequest)?;
             let addon_id = addon_id.map_err(Error::InvalidRequest)?;
             let url = format!(
-                "{}/compute/clusters/{}/addons/{}",
-                client.baseurl,
-                encode_path(&cluster_id.to_string()),
-                encode_path(&addon_id.to_string()),
+                "{}/compute/clusters/{}/addons/{}", client.baseurl, encode_path(&
+                cluster_id.to_string()), encode_path(& addon_id.to_string()),
             );
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map.append(
-                ::reqwest::header::HeaderName::from_static("api-version"),
-                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
-            );
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -10006,19 +11186,27 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
-                500u16..=599u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
+                400u16..=499u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
     }
     /**Builder for [`Client::update_add_on`]
 
-    [`Client::update_add_on`]: super::Client::update_add_on*/
+[`Client::update_add_on`]: super::Client::update_add_on*/
     #[derive(Debug, Clone)]
     pub struct UpdateAddOn<'a> {
         client: &'a super::Client,
@@ -10039,39 +11227,49 @@ pub mod builder {
         where
             V: std::convert::TryInto<::std::string::String>,
         {
-            self.cluster_id = value.try_into().map_err(|_| {
-                "conversion to `:: std :: string :: String` for cluster_id failed".to_string()
-            });
+            self.cluster_id = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for cluster_id failed"
+                        .to_string()
+                });
             self
         }
         pub fn addon_id<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<::std::string::String>,
         {
-            self.addon_id = value.try_into().map_err(|_| {
-                "conversion to `:: std :: string :: String` for addon_id failed".to_string()
-            });
+            self.addon_id = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for addon_id failed"
+                        .to_string()
+                });
             self
         }
         pub fn body<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<types::ClusterAddOnUpdateRequest>,
-            <V as std::convert::TryInto<types::ClusterAddOnUpdateRequest>>::Error:
-                std::fmt::Display,
+            <V as std::convert::TryInto<
+                types::ClusterAddOnUpdateRequest,
+            >>::Error: std::fmt::Display,
         {
-            self.body = value.try_into().map(From::from).map_err(|s| {
-                format!(
-                    "conversion to `ClusterAddOnUpdateRequest` for body failed: {}",
-                    s
-                )
-            });
+            self.body = value
+                .try_into()
+                .map(From::from)
+                .map_err(|s| {
+                    format!(
+                        "conversion to `ClusterAddOnUpdateRequest` for body failed: {}",
+                        s
+                    )
+                });
             self
         }
         pub fn body_map<F>(mut self, f: F) -> Self
         where
             F: std::ops::FnOnce(
-                    types::builder::ClusterAddOnUpdateRequest,
-                ) -> types::builder::ClusterAddOnUpdateRequest,
+                types::builder::ClusterAddOnUpdateRequest,
+            ) -> types::builder::ClusterAddOnUpdateRequest,
         {
             self.body = self.body.map(f);
             self
@@ -10080,30 +11278,27 @@ pub mod builder {
         pub async fn send(
             self,
         ) -> Result<ResponseValue<types::AddOnInfo>, Error<types::ErrorResponse>> {
-            let Self {
-                client,
-                cluster_id,
-                addon_id,
-                body,
-            } = self;
+            let Self { client, cluster_id, addon_id, body } = self;
             let cluster_id = cluster_id.map_err(Error::InvalidRequest)?;
             let addon_id = addon_id.map_err(Error::InvalidRequest)?;
             let body = body
                 .and_then(|v| {
-                    types::ClusterAddOnUpdateRequest::try_from(v).map_err(|e| e.to_string())
+                    types::ClusterAddOnUpdateRequest::try_from(v)
+                        .map_err(|e| e.to_string())
                 })
                 .map_err(Error::InvalidRequest)?;
             let url = format!(
-                "{}/compute/clusters/{}/addons/{}",
-                client.baseurl,
-                encode_path(&cluster_id.to_string()),
-                encode_path(&addon_id.to_string()),
+                "{}/compute/clusters/{}/addons/{}", client.baseurl, encode_path(&
+                cluster_id.to_string()), encode_path(& addon_id.to_string()),
             );
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map.append(
-                ::reqwest::header::HeaderName::from_static("api-version"),
-                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
-            );
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -10124,19 +11319,27 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
-                500u16..=599u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
+                400u16..=499u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
     }
     /**Builder for [`Client::delete_add_on`]
 
-    [`Client::delete_add_on`]: super::Client::delete_add_on*/
+[`Client::delete_add_on`]: super::Client::delete_add_on*/
     #[derive(Debug, Clone)]
     pub struct DeleteAddOn<'a> {
         client: &'a super::Client,
@@ -10155,43 +11358,48 @@ pub mod builder {
         where
             V: std::convert::TryInto<::std::string::String>,
         {
-            self.cluster_id = value.try_into().map_err(|_| {
-                "conversion to `:: std :: string :: String` for cluster_id failed".to_string()
-            });
+            self.cluster_id = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for cluster_id failed"
+                        .to_string()
+                });
             self
         }
         pub fn addon_id<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<::std::string::String>,
         {
-            self.addon_id = value.try_into().map_err(|_| {
-                "conversion to `:: std :: string :: String` for addon_id failed".to_string()
-            });
+            self.addon_id = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for addon_id failed"
+                        .to_string()
+                });
             self
         }
         ///Sends a `DELETE` request to `/compute/clusters/{cluster_id}/addons/{addon_id}`
         pub async fn send(
             self,
-        ) -> Result<ResponseValue<types::ClusterAddOnDeleteResponse>, Error<types::ErrorResponse>>
-        {
-            let Self {
-                client,
-                cluster_id,
-                addon_id,
-            } = self;
+        ) -> Result<
+            ResponseValue<types::ClusterAddOnDeleteResponse>,
+            Error<types::ErrorResponse>,
+        > {
+            let Self { client, cluster_id, addon_id } = self;
             let cluster_id = cluster_id.map_err(Error::InvalidRequest)?;
             let addon_id = addon_id.map_err(Error::InvalidRequest)?;
             let url = format!(
-                "{}/compute/clusters/{}/addons/{}",
-                client.baseurl,
-                encode_path(&cluster_id.to_string()),
-                encode_path(&addon_id.to_string()),
+                "{}/compute/clusters/{}/addons/{}", client.baseurl, encode_path(&
+                cluster_id.to_string()), encode_path(& addon_id.to_string()),
             );
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map.append(
-                ::reqwest::header::HeaderName::from_static("api-version"),
-                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
-            );
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -10211,19 +11419,27 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
-                500u16..=599u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
+                400u16..=499u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
     }
     /**Builder for [`Client::list_remediations`]
 
-    [`Client::list_remediations`]: super::Client::list_remediations*/
+[`Client::list_remediations`]: super::Client::list_remediations*/
     #[derive(Debug, Clone)]
     pub struct ListRemediations<'a> {
         client: &'a super::Client,
@@ -10234,7 +11450,10 @@ pub mod builder {
         page_size: Result<Option<i64>, String>,
         page_token: Result<Option<::std::string::String>, String>,
         state: Result<Option<::std::vec::Vec<crate::types::RemediationState>>, String>,
-        trigger: Result<Option<::std::vec::Vec<crate::types::RemediationTrigger>>, String>,
+        trigger: Result<
+            Option<::std::vec::Vec<crate::types::RemediationTrigger>>,
+            String,
+        >,
     }
     impl<'a> ListRemediations<'a> {
         pub fn new(client: &'a super::Client) -> Self {
@@ -10254,18 +11473,24 @@ pub mod builder {
         where
             V: std::convert::TryInto<::std::string::String>,
         {
-            self.cluster_id = value.try_into().map_err(|_| {
-                "conversion to `:: std :: string :: String` for cluster_id failed".to_string()
-            });
+            self.cluster_id = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for cluster_id failed"
+                        .to_string()
+                });
             self
         }
         pub fn instance_id<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<::std::string::String>,
         {
-            self.instance_id = value.try_into().map_err(|_| {
-                "conversion to `:: std :: string :: String` for instance_id failed".to_string()
-            });
+            self.instance_id = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for instance_id failed"
+                        .to_string()
+                });
             self
         }
         pub fn mode<V>(mut self, value: V) -> Self
@@ -10285,9 +11510,13 @@ pub mod builder {
         where
             V: std::convert::TryInto<::std::string::String>,
         {
-            self.order_by = value.try_into().map(Some).map_err(|_| {
-                "conversion to `:: std :: string :: String` for order_by failed".to_string()
-            });
+            self.order_by = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for order_by failed"
+                        .to_string()
+                });
             self
         }
         pub fn page_size<V>(mut self, value: V) -> Self
@@ -10304,9 +11533,13 @@ pub mod builder {
         where
             V: std::convert::TryInto<::std::string::String>,
         {
-            self.page_token = value.try_into().map(Some).map_err(|_| {
-                "conversion to `:: std :: string :: String` for page_token failed".to_string()
-            });
+            self.page_token = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for page_token failed"
+                        .to_string()
+                });
             self
         }
         pub fn state<V>(mut self, value: V) -> Self
@@ -10338,8 +11571,10 @@ pub mod builder {
         ///Sends a `GET` request to `/compute/clusters/{cluster_id}/instances/{instance_id}/remediations`
         pub async fn send(
             self,
-        ) -> Result<ResponseValue<types::ListRemediationsResponse>, Error<types::ErrorResponse>>
-        {
+        ) -> Result<
+            ResponseValue<types::ListRemediationsResponse>,
+            Error<types::ErrorResponse>,
+        > {
             let Self {
                 client,
                 cluster_id,
@@ -10360,16 +11595,18 @@ pub mod builder {
             let state = state.map_err(Error::InvalidRequest)?;
             let trigger = trigger.map_err(Error::InvalidRequest)?;
             let url = format!(
-                "{}/compute/clusters/{}/instances/{}/remediations",
-                client.baseurl,
-                encode_path(&cluster_id.to_string()),
-                encode_path(&instance_id.to_string()),
+                "{}/compute/clusters/{}/instances/{}/remediations", client.baseurl,
+                encode_path(& cluster_id.to_string()), encode_path(& instance_id
+                .to_string()),
             );
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map.append(
-                ::reqwest::header::HeaderName::from_static("api-version"),
-                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
-            );
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -10381,10 +11618,7 @@ pub mod builder {
                 .query(&progenitor_client::QueryParam::new("mode", &mode))
                 .query(&progenitor_client::QueryParam::new("order_by", &order_by))
                 .query(&progenitor_client::QueryParam::new("page_size", &page_size))
-                .query(&progenitor_client::QueryParam::new(
-                    "page_token",
-                    &page_token,
-                ))
+                .query(&progenitor_client::QueryParam::new("page_token", &page_token))
                 .query(&progenitor_client::QueryParam::new("state", &state))
                 .query(&progenitor_client::QueryParam::new("trigger", &trigger))
                 .headers(header_map)
@@ -10398,19 +11632,27 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
-                500u16..=599u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
+                400u16..=499u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
     }
     /**Builder for [`Client::create_remediation`]
 
-    [`Client::create_remediation`]: super::Client::create_remediation*/
+[`Client::create_remediation`]: super::Client::create_remediation*/
     #[derive(Debug, Clone)]
     pub struct CreateRemediation<'a> {
         client: &'a super::Client,
@@ -10433,47 +11675,61 @@ pub mod builder {
         where
             V: std::convert::TryInto<::std::string::String>,
         {
-            self.cluster_id = value.try_into().map_err(|_| {
-                "conversion to `:: std :: string :: String` for cluster_id failed".to_string()
-            });
+            self.cluster_id = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for cluster_id failed"
+                        .to_string()
+                });
             self
         }
         pub fn instance_id<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<::std::string::String>,
         {
-            self.instance_id = value.try_into().map_err(|_| {
-                "conversion to `:: std :: string :: String` for instance_id failed".to_string()
-            });
+            self.instance_id = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for instance_id failed"
+                        .to_string()
+                });
             self
         }
         pub fn remediation_id<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<::std::string::String>,
         {
-            self.remediation_id = value.try_into().map(Some).map_err(|_| {
-                "conversion to `:: std :: string :: String` for remediation_id failed".to_string()
-            });
+            self.remediation_id = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for remediation_id failed"
+                        .to_string()
+                });
             self
         }
         pub fn body<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<types::CreateRemediationRequest>,
-            <V as std::convert::TryInto<types::CreateRemediationRequest>>::Error: std::fmt::Display,
+            <V as std::convert::TryInto<
+                types::CreateRemediationRequest,
+            >>::Error: std::fmt::Display,
         {
-            self.body = value.try_into().map(From::from).map_err(|s| {
-                format!(
-                    "conversion to `CreateRemediationRequest` for body failed: {}",
-                    s
-                )
-            });
+            self.body = value
+                .try_into()
+                .map(From::from)
+                .map_err(|s| {
+                    format!(
+                        "conversion to `CreateRemediationRequest` for body failed: {}", s
+                    )
+                });
             self
         }
         pub fn body_map<F>(mut self, f: F) -> Self
         where
             F: std::ops::FnOnce(
-                    types::builder::CreateRemediationRequest,
-                ) -> types::builder::CreateRemediationRequest,
+                types::builder::CreateRemediationRequest,
+            ) -> types::builder::CreateRemediationRequest,
         {
             self.body = self.body.map(f);
             self
@@ -10482,32 +11738,29 @@ pub mod builder {
         pub async fn send(
             self,
         ) -> Result<ResponseValue<types::Remediation>, Error<types::ErrorResponse>> {
-            let Self {
-                client,
-                cluster_id,
-                instance_id,
-                remediation_id,
-                body,
-            } = self;
+            let Self { client, cluster_id, instance_id, remediation_id, body } = self;
             let cluster_id = cluster_id.map_err(Error::InvalidRequest)?;
             let instance_id = instance_id.map_err(Error::InvalidRequest)?;
             let remediation_id = remediation_id.map_err(Error::InvalidRequest)?;
             let body = body
                 .and_then(|v| {
-                    types::CreateRemediationRequest::try_from(v).map_err(|e| e.to_string())
+                    types::CreateRemediationRequest::try_from(v)
+                        .map_err(|e| e.to_string())
                 })
                 .map_err(Error::InvalidRequest)?;
             let url = format!(
-                "{}/compute/clusters/{}/instances/{}/remediations",
-                client.baseurl,
-                encode_path(&cluster_id.to_string()),
-                encode_path(&instance_id.to_string()),
+                "{}/compute/clusters/{}/instances/{}/remediations", client.baseurl,
+                encode_path(& cluster_id.to_string()), encode_path(& instance_id
+                .to_string()),
             );
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map.append(
-                ::reqwest::header::HeaderName::from_static("api-version"),
-                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
-            );
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -10517,10 +11770,12 @@ pub mod builder {
                     ::reqwest::header::HeaderValue::from_static("application/json"),
                 )
                 .json(&body)
-                .query(&progenitor_client::QueryParam::new(
-                    "remediation_id",
-                    &remediation_id,
-                ))
+                .query(
+                    &progenitor_client::QueryParam::new(
+                        "remediation_id",
+                        &remediation_id,
+                    ),
+                )
                 .headers(header_map)
                 .build()?;
             let info = OperationInfo {
@@ -10532,19 +11787,27 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
-                500u16..=599u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
+                400u16..=499u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
     }
     /**Builder for [`Client::get_remediation`]
 
-    [`Client::get_remediation`]: super::Client::get_remediation*/
+[`Client::get_remediation`]: super::Client::get_remediation*/
     #[derive(Debug, Clone)]
     pub struct GetRemediation<'a> {
         client: &'a super::Client,
@@ -10565,54 +11828,59 @@ pub mod builder {
         where
             V: std::convert::TryInto<::std::string::String>,
         {
-            self.cluster_id = value.try_into().map_err(|_| {
-                "conversion to `:: std :: string :: String` for cluster_id failed".to_string()
-            });
+            self.cluster_id = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for cluster_id failed"
+                        .to_string()
+                });
             self
         }
         pub fn instance_id<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<::std::string::String>,
         {
-            self.instance_id = value.try_into().map_err(|_| {
-                "conversion to `:: std :: string :: String` for instance_id failed".to_string()
-            });
+            self.instance_id = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for instance_id failed"
+                        .to_string()
+                });
             self
         }
         pub fn remediation_id<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<::std::string::String>,
         {
-            self.remediation_id = value.try_into().map_err(|_| {
-                "conversion to `:: std :: string :: String` for remediation_id failed".to_string()
-            });
+            self.remediation_id = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for remediation_id failed"
+                        .to_string()
+                });
             self
         }
         ///Sends a `GET` request to `/compute/clusters/{cluster_id}/instances/{instance_id}/remediations/{remediation_id}`
         pub async fn send(
             self,
         ) -> Result<ResponseValue<types::Remediation>, Error<types::ErrorResponse>> {
-            let Self {
-                client,
-                cluster_id,
-                instance_id,
-                remediation_id,
-            } = self;
+            let Self { client, cluster_id, instance_id, remediation_id } = self;
             let cluster_id = cluster_id.map_err(Error::InvalidRequest)?;
             let instance_id = instance_id.map_err(Error::InvalidRequest)?;
             let remediation_id = remediation_id.map_err(Error::InvalidRequest)?;
             let url = format!(
-                "{}/compute/clusters/{}/instances/{}/remediations/{}",
-                client.baseurl,
-                encode_path(&cluster_id.to_string()),
-                encode_path(&instance_id.to_string()),
-                encode_path(&remediation_id.to_string()),
+                "{}/compute/clusters/{}/instances/{}/remediations/{}", client.baseurl,
+                encode_path(& cluster_id.to_string()), encode_path(& instance_id
+                .to_string()), encode_path(& remediation_id.to_string()),
             );
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map.append(
-                ::reqwest::header::HeaderName::from_static("api-version"),
-                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
-            );
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -10632,19 +11900,27 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
-                500u16..=599u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
+                400u16..=499u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
     }
     /**Builder for [`Client::approve_remediation`]
 
-    [`Client::approve_remediation`]: super::Client::approve_remediation*/
+[`Client::approve_remediation`]: super::Client::approve_remediation*/
     #[derive(Debug, Clone)]
     pub struct ApproveRemediation<'a> {
         client: &'a super::Client,
@@ -10667,48 +11943,61 @@ pub mod builder {
         where
             V: std::convert::TryInto<::std::string::String>,
         {
-            self.cluster_id = value.try_into().map_err(|_| {
-                "conversion to `:: std :: string :: String` for cluster_id failed".to_string()
-            });
+            self.cluster_id = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for cluster_id failed"
+                        .to_string()
+                });
             self
         }
         pub fn instance_id<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<::std::string::String>,
         {
-            self.instance_id = value.try_into().map_err(|_| {
-                "conversion to `:: std :: string :: String` for instance_id failed".to_string()
-            });
+            self.instance_id = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for instance_id failed"
+                        .to_string()
+                });
             self
         }
         pub fn remediation_id<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<::std::string::String>,
         {
-            self.remediation_id = value.try_into().map_err(|_| {
-                "conversion to `:: std :: string :: String` for remediation_id failed".to_string()
-            });
+            self.remediation_id = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for remediation_id failed"
+                        .to_string()
+                });
             self
         }
         pub fn body<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<types::ApproveRemediationRequest>,
-            <V as std::convert::TryInto<types::ApproveRemediationRequest>>::Error:
-                std::fmt::Display,
+            <V as std::convert::TryInto<
+                types::ApproveRemediationRequest,
+            >>::Error: std::fmt::Display,
         {
-            self.body = value.try_into().map(From::from).map_err(|s| {
-                format!(
-                    "conversion to `ApproveRemediationRequest` for body failed: {}",
-                    s
-                )
-            });
+            self.body = value
+                .try_into()
+                .map(From::from)
+                .map_err(|s| {
+                    format!(
+                        "conversion to `ApproveRemediationRequest` for body failed: {}",
+                        s
+                    )
+                });
             self
         }
         pub fn body_map<F>(mut self, f: F) -> Self
         where
             F: std::ops::FnOnce(
-                    types::builder::ApproveRemediationRequest,
-                ) -> types::builder::ApproveRemediationRequest,
+                types::builder::ApproveRemediationRequest,
+            ) -> types::builder::ApproveRemediationRequest,
         {
             self.body = self.body.map(f);
             self
@@ -10717,33 +12006,29 @@ pub mod builder {
         pub async fn send(
             self,
         ) -> Result<ResponseValue<types::Remediation>, Error<types::ErrorResponse>> {
-            let Self {
-                client,
-                cluster_id,
-                instance_id,
-                remediation_id,
-                body,
-            } = self;
+            let Self { client, cluster_id, instance_id, remediation_id, body } = self;
             let cluster_id = cluster_id.map_err(Error::InvalidRequest)?;
             let instance_id = instance_id.map_err(Error::InvalidRequest)?;
             let remediation_id = remediation_id.map_err(Error::InvalidRequest)?;
             let body = body
                 .and_then(|v| {
-                    types::ApproveRemediationRequest::try_from(v).map_err(|e| e.to_string())
+                    types::ApproveRemediationRequest::try_from(v)
+                        .map_err(|e| e.to_string())
                 })
                 .map_err(Error::InvalidRequest)?;
             let url = format!(
-                "{}/compute/clusters/{}/instances/{}/remediations/{}/approve",
-                client.baseurl,
-                encode_path(&cluster_id.to_string()),
-                encode_path(&instance_id.to_string()),
-                encode_path(&remediation_id.to_string()),
+                "{}/compute/clusters/{}/instances/{}/remediations/{}/approve", client
+                .baseurl, encode_path(& cluster_id.to_string()), encode_path(&
+                instance_id.to_string()), encode_path(& remediation_id.to_string()),
             );
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map.append(
-                ::reqwest::header::HeaderName::from_static("api-version"),
-                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
-            );
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -10764,19 +12049,27 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
-                500u16..=599u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
+                400u16..=499u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
     }
     /**Builder for [`Client::cancel_remediation`]
 
-    [`Client::cancel_remediation`]: super::Client::cancel_remediation*/
+[`Client::cancel_remediation`]: super::Client::cancel_remediation*/
     #[derive(Debug, Clone)]
     pub struct CancelRemediation<'a> {
         client: &'a super::Client,
@@ -10797,54 +12090,59 @@ pub mod builder {
         where
             V: std::convert::TryInto<::std::string::String>,
         {
-            self.cluster_id = value.try_into().map_err(|_| {
-                "conversion to `:: std :: string :: String` for cluster_id failed".to_string()
-            });
+            self.cluster_id = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for cluster_id failed"
+                        .to_string()
+                });
             self
         }
         pub fn instance_id<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<::std::string::String>,
         {
-            self.instance_id = value.try_into().map_err(|_| {
-                "conversion to `:: std :: string :: String` for instance_id failed".to_string()
-            });
+            self.instance_id = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for instance_id failed"
+                        .to_string()
+                });
             self
         }
         pub fn remediation_id<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<::std::string::String>,
         {
-            self.remediation_id = value.try_into().map_err(|_| {
-                "conversion to `:: std :: string :: String` for remediation_id failed".to_string()
-            });
+            self.remediation_id = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for remediation_id failed"
+                        .to_string()
+                });
             self
         }
         ///Sends a `POST` request to `/compute/clusters/{cluster_id}/instances/{instance_id}/remediations/{remediation_id}/cancel`
         pub async fn send(
             self,
         ) -> Result<ResponseValue<types::Remediation>, Error<types::ErrorResponse>> {
-            let Self {
-                client,
-                cluster_id,
-                instance_id,
-                remediation_id,
-            } = self;
+            let Self { client, cluster_id, instance_id, remediation_id } = self;
             let cluster_id = cluster_id.map_err(Error::InvalidRequest)?;
             let instance_id = instance_id.map_err(Error::InvalidRequest)?;
             let remediation_id = remediation_id.map_err(Error::InvalidRequest)?;
             let url = format!(
-                "{}/compute/clusters/{}/instances/{}/remediations/{}/cancel",
-                client.baseurl,
-                encode_path(&cluster_id.to_string()),
-                encode_path(&instance_id.to_string()),
-                encode_path(&remediation_id.to_string()),
+                "{}/compute/clusters/{}/instances/{}/remediations/{}/cancel", client
+                .baseurl, encode_path(& cluster_id.to_string()), encode_path(&
+                instance_id.to_string()), encode_path(& remediation_id.to_string()),
             );
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map.append(
-                ::reqwest::header::HeaderName::from_static("api-version"),
-                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
-            );
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -10864,19 +12162,27 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
-                500u16..=599u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
+                400u16..=499u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
     }
     /**Builder for [`Client::reject_remediation`]
 
-    [`Client::reject_remediation`]: super::Client::reject_remediation*/
+[`Client::reject_remediation`]: super::Client::reject_remediation*/
     #[derive(Debug, Clone)]
     pub struct RejectRemediation<'a> {
         client: &'a super::Client,
@@ -10899,27 +12205,36 @@ pub mod builder {
         where
             V: std::convert::TryInto<::std::string::String>,
         {
-            self.cluster_id = value.try_into().map_err(|_| {
-                "conversion to `:: std :: string :: String` for cluster_id failed".to_string()
-            });
+            self.cluster_id = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for cluster_id failed"
+                        .to_string()
+                });
             self
         }
         pub fn instance_id<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<::std::string::String>,
         {
-            self.instance_id = value.try_into().map_err(|_| {
-                "conversion to `:: std :: string :: String` for instance_id failed".to_string()
-            });
+            self.instance_id = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for instance_id failed"
+                        .to_string()
+                });
             self
         }
         pub fn remediation_id<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<::std::string::String>,
         {
-            self.remediation_id = value.try_into().map_err(|_| {
-                "conversion to `:: std :: string :: String` for remediation_id failed".to_string()
-            });
+            self.remediation_id = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for remediation_id failed"
+                        .to_string()
+                });
             self
         }
         pub fn body<V>(mut self, value: V) -> Self
@@ -10930,12 +12245,16 @@ pub mod builder {
             self.body = value
                 .try_into()
                 .map(From::from)
-                .map_err(|s| format!("conversion to `CommentBody` for body failed: {}", s));
+                .map_err(|s| {
+                    format!("conversion to `CommentBody` for body failed: {}", s)
+                });
             self
         }
         pub fn body_map<F>(mut self, f: F) -> Self
         where
-            F: std::ops::FnOnce(types::builder::CommentBody) -> types::builder::CommentBody,
+            F: std::ops::FnOnce(
+                types::builder::CommentBody,
+            ) -> types::builder::CommentBody,
         {
             self.body = self.body.map(f);
             self
@@ -10944,13 +12263,7 @@ pub mod builder {
         pub async fn send(
             self,
         ) -> Result<ResponseValue<types::Remediation>, Error<types::ErrorResponse>> {
-            let Self {
-                client,
-                cluster_id,
-                instance_id,
-                remediation_id,
-                body,
-            } = self;
+            let Self { client, cluster_id, instance_id, remediation_id, body } = self;
             let cluster_id = cluster_id.map_err(Error::InvalidRequest)?;
             let instance_id = instance_id.map_err(Error::InvalidRequest)?;
             let remediation_id = remediation_id.map_err(Error::InvalidRequest)?;
@@ -10958,17 +12271,18 @@ pub mod builder {
                 .and_then(|v| types::CommentBody::try_from(v).map_err(|e| e.to_string()))
                 .map_err(Error::InvalidRequest)?;
             let url = format!(
-                "{}/compute/clusters/{}/instances/{}/remediations/{}/reject",
-                client.baseurl,
-                encode_path(&cluster_id.to_string()),
-                encode_path(&instance_id.to_string()),
-                encode_path(&remediation_id.to_string()),
+                "{}/compute/clusters/{}/instances/{}/remediations/{}/reject", client
+                .baseurl, encode_path(& cluster_id.to_string()), encode_path(&
+                instance_id.to_string()), encode_path(& remediation_id.to_string()),
             );
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map.append(
-                ::reqwest::header::HeaderName::from_static("api-version"),
-                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
-            );
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -10989,19 +12303,27 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
-                500u16..=599u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
+                400u16..=499u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
     }
     /**Builder for [`Client::list_passive_health_check_alerts`]
 
-    [`Client::list_passive_health_check_alerts`]: super::Client::list_passive_health_check_alerts*/
+[`Client::list_passive_health_check_alerts`]: super::Client::list_passive_health_check_alerts*/
     #[derive(Debug, Clone)]
     pub struct ListPassiveHealthCheckAlerts<'a> {
         client: &'a super::Client,
@@ -11011,7 +12333,10 @@ pub mod builder {
         order_by: Result<Option<crate::types::PhcAlertOrder>, String>,
         page_size: Result<Option<i64>, String>,
         page_token: Result<Option<::std::string::String>, String>,
-        severity_filter: Result<Option<::std::vec::Vec<crate::types::PhcSeverity>>, String>,
+        severity_filter: Result<
+            Option<::std::vec::Vec<crate::types::PhcSeverity>>,
+            String,
+        >,
         status: Result<Option<crate::types::PhcAlertStatus>, String>,
     }
     impl<'a> ListPassiveHealthCheckAlerts<'a> {
@@ -11032,36 +12357,52 @@ pub mod builder {
         where
             V: std::convert::TryInto<::std::string::String>,
         {
-            self.cluster_id = value.try_into().map(Some).map_err(|_| {
-                "conversion to `:: std :: string :: String` for cluster_id failed".to_string()
-            });
+            self.cluster_id = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for cluster_id failed"
+                        .to_string()
+                });
             self
         }
         pub fn instance_id<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<::std::string::String>,
         {
-            self.instance_id = value.try_into().map(Some).map_err(|_| {
-                "conversion to `:: std :: string :: String` for instance_id failed".to_string()
-            });
+            self.instance_id = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for instance_id failed"
+                        .to_string()
+                });
             self
         }
         pub fn intent_id<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<::std::string::String>,
         {
-            self.intent_id = value.try_into().map(Some).map_err(|_| {
-                "conversion to `:: std :: string :: String` for intent_id failed".to_string()
-            });
+            self.intent_id = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for intent_id failed"
+                        .to_string()
+                });
             self
         }
         pub fn order_by<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<crate::types::PhcAlertOrder>,
         {
-            self.order_by = value.try_into().map(Some).map_err(|_| {
-                "conversion to `crate :: types :: PhcAlertOrder` for order_by failed".to_string()
-            });
+            self.order_by = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| {
+                    "conversion to `crate :: types :: PhcAlertOrder` for order_by failed"
+                        .to_string()
+                });
             self
         }
         pub fn page_size<V>(mut self, value: V) -> Self
@@ -11078,9 +12419,13 @@ pub mod builder {
         where
             V: std::convert::TryInto<::std::string::String>,
         {
-            self.page_token = value.try_into().map(Some).map_err(|_| {
-                "conversion to `:: std :: string :: String` for page_token failed".to_string()
-            });
+            self.page_token = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for page_token failed"
+                        .to_string()
+                });
             self
         }
         pub fn severity_filter<V>(mut self, value: V) -> Self
@@ -11100,9 +12445,13 @@ pub mod builder {
         where
             V: std::convert::TryInto<crate::types::PhcAlertStatus>,
         {
-            self.status = value.try_into().map(Some).map_err(|_| {
-                "conversion to `crate :: types :: PhcAlertStatus` for status failed".to_string()
-            });
+            self.status = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| {
+                    "conversion to `crate :: types :: PhcAlertStatus` for status failed"
+                        .to_string()
+                });
             self
         }
         ///Sends a `GET` request to `/compute/passive_health_check_alerts`
@@ -11133,10 +12482,13 @@ pub mod builder {
             let status = status.map_err(Error::InvalidRequest)?;
             let url = format!("{}/compute/passive_health_check_alerts", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map.append(
-                ::reqwest::header::HeaderName::from_static("api-version"),
-                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
-            );
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -11145,25 +12497,18 @@ pub mod builder {
                     ::reqwest::header::ACCEPT,
                     ::reqwest::header::HeaderValue::from_static("application/json"),
                 )
-                .query(&progenitor_client::QueryParam::new(
-                    "cluster_id",
-                    &cluster_id,
-                ))
-                .query(&progenitor_client::QueryParam::new(
-                    "instance_id",
-                    &instance_id,
-                ))
+                .query(&progenitor_client::QueryParam::new("cluster_id", &cluster_id))
+                .query(&progenitor_client::QueryParam::new("instance_id", &instance_id))
                 .query(&progenitor_client::QueryParam::new("intent_id", &intent_id))
                 .query(&progenitor_client::QueryParam::new("order_by", &order_by))
                 .query(&progenitor_client::QueryParam::new("page_size", &page_size))
-                .query(&progenitor_client::QueryParam::new(
-                    "page_token",
-                    &page_token,
-                ))
-                .query(&progenitor_client::QueryParam::new(
-                    "severity_filter",
-                    &severity_filter,
-                ))
+                .query(&progenitor_client::QueryParam::new("page_token", &page_token))
+                .query(
+                    &progenitor_client::QueryParam::new(
+                        "severity_filter",
+                        &severity_filter,
+                    ),
+                )
                 .query(&progenitor_client::QueryParam::new("status", &status))
                 .headers(header_map)
                 .build()?;
@@ -11176,19 +12521,27 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
-                500u16..=599u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
+                400u16..=499u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
     }
     /**Builder for [`Client::list_regions`]
 
-    [`Client::list_regions`]: super::Client::list_regions*/
+[`Client::list_regions`]: super::Client::list_regions*/
     #[derive(Debug, Clone)]
     pub struct ListRegions<'a> {
         client: &'a super::Client,
@@ -11200,14 +12553,20 @@ pub mod builder {
         ///Sends a `GET` request to `/compute/regions`
         pub async fn send(
             self,
-        ) -> Result<ResponseValue<types::RegionListResponse>, Error<types::ErrorResponse>> {
+        ) -> Result<
+            ResponseValue<types::RegionListResponse>,
+            Error<types::ErrorResponse>,
+        > {
             let Self { client } = self;
             let url = format!("{}/compute/regions", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map.append(
-                ::reqwest::header::HeaderName::from_static("api-version"),
-                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
-            );
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -11227,12 +12586,20 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
-                500u16..=599u16 => Err(Error::ErrorResponse(
-                    ResponseValue::from_response(response).await?,
-                )),
+                400u16..=499u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }

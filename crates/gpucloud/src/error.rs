@@ -44,7 +44,9 @@ pub enum Error {
     #[error("insufficient funds or quota: {0}")]
     InsufficientFunds(ApiError),
 
-    /// The provider has no capacity for the request right now; nothing was created.
+    /// The provider has no capacity for the request right now; nothing was created. Not retried
+    /// automatically: capacity rarely returns within a backoff interval, and Runcrate documents
+    /// its `launch_refused` as final. Try later, another offer or another provider.
     #[error("no capacity: {0}")]
     NoCapacity(ApiError),
 
@@ -112,7 +114,7 @@ impl Error {
     /// something first (the request, the credentials, the account).
     pub fn is_retryable(&self) -> bool {
         match self {
-            Self::RateLimited { .. } | Self::NoCapacity(_) | Self::Transport { .. } => true,
+            Self::RateLimited { .. } | Self::Transport { .. } => true,
             Self::Timeout { .. } => true,
             Self::Conflict(e) => e.reason.as_deref() == Some("idempotency_in_progress"),
             Self::Api(e) => matches!(e.status, 408 | 500 | 502 | 503 | 504),

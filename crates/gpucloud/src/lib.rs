@@ -22,6 +22,11 @@
 //! Configuration comes from the environment ([`TogetherConfig::from_env`] and friends) or from
 //! `with_*` overrides.
 
+// `Error` keeps the provider's status, code, message and raw body inline (about 140 bytes):
+// errors are the cold path, and boxing would cost an allocation per error and make matching on
+// kinds clumsier for users.
+#![allow(clippy::result_large_err)]
+
 mod client;
 pub mod clock;
 mod cluster;

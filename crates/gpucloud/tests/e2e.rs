@@ -327,7 +327,6 @@ async fn create_201_whose_body_code_is_an_error_is_an_error() {
 }
 
 #[tokio::test]
-#[ignore = "bug: an HTTP 200 to create (spec declares only 201) goes to UnexpectedResponse and from_untyped_body keeps the HTTP status: Error::Api{status: 200, code: \"400\"} instead of status 400 (providers/errors.rs from_untyped_body; providers/e2e.rs create_with)"]
 async fn create_http_200_whose_body_code_is_400_is_an_error_with_status_400() {
     let api = Api::start().await;
     mount(

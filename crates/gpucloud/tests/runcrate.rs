@@ -255,7 +255,6 @@ async fn budget_reached_is_insufficient_funds_and_not_retried() {
 }
 
 #[tokio::test]
-#[ignore = "bug: Error::is_retryable() is true for NoCapacity (error.rs, Error::is_retryable), so Runcrate's create retry loop (providers/runcrate.rs create_with, retry_on = is_retryable || is_ambiguous) re-POSTs a 503 no-capacity refusal max_attempts times"]
 async fn no_capacity_503_is_not_retried() {
     let api = Api::start().await;
     mount_create(
@@ -282,7 +281,6 @@ async fn no_capacity_503_is_not_retried() {
 }
 
 #[tokio::test]
-#[ignore = "bug: launch_refused (HTTP 502, documented 'do not retry') is NoCapacity, which is_retryable() (error.rs, Error::is_retryable); Runcrate create re-POSTs it max_attempts times (providers/runcrate.rs create_with, retry_on)"]
 async fn launch_refused_is_no_capacity_and_not_retried() {
     let api = Api::start().await;
     mount_create(

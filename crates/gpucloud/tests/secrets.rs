@@ -363,8 +363,17 @@ async fn configs_clients_and_plans_show_no_secret() {
 
 #[tokio::test]
 async fn e2e_log_lines_show_neither_apikey_nor_token() {
-    let capture = Capture::default();
-    let _guard = tracing::subscriber::set_default(capture.clone());
+    // A process-wide subscriber: a thread-scoped one races with the other tests of this binary
+    // over tracing's per-callsite interest cache. It sees every test's lines, which only makes
+    // the "no secret anywhere" assertions stronger.
+    static GLOBAL: std::sync::OnceLock<Capture> = std::sync::OnceLock::new();
+    let capture = GLOBAL
+        .get_or_init(|| {
+            let capture = Capture::default();
+            tracing::subscriber::set_global_default(capture.clone()).unwrap();
+            capture
+        })
+        .clone();
     let api = Api::start().await;
     let client = api.e2e();
     Mock::given(method("GET"))

@@ -451,7 +451,6 @@ async fn get_retries_each_transient_status() {
 }
 
 #[tokio::test]
-#[ignore = "bug: a Together 5xx whose body is not JSON (proxy HTML) becomes Error::Decode{status: None}, which is not retryable (providers/errors.rs map_error, InvalidResponsePayload arm)"]
 async fn get_retries_a_502_with_an_html_body() {
     let api = Api::start().await;
     let ready = together_cluster(ID, NAME, "Ready", &["CLUSTER_PHASE_READY"]);
@@ -471,7 +470,6 @@ async fn get_retries_a_502_with_an_html_body() {
 }
 
 #[tokio::test]
-#[ignore = "bug: a Together 5xx with a non-JSON body is reported as Error::Decode without status and without the raw body, not as Error::Api(502) (providers/errors.rs map_error, InvalidResponsePayload arm)"]
 async fn get_html_502_is_an_api_error_keeping_the_body() {
     let api = Api::start().await;
     mount_get(&api, raw_response(502, HTML_502, "text/html")).await;

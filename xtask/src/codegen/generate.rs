@@ -133,10 +133,12 @@ fn comma_joined_query_params(tree: &serde_json::Value) -> syn::Item {
                     parameter.pointer("/schema/type").and_then(Value::as_str) == Some("array");
                 let query = parameter.get("in").and_then(Value::as_str) == Some("query");
                 let unexploded = parameter.get("explode").and_then(Value::as_bool) == Some(false);
-                if is_array && query && unexploded {
-                    if let Some(name) = parameter.get("name").and_then(Value::as_str) {
-                        pairs.push((id.to_string(), name.to_string()));
-                    }
+                if is_array
+                    && query
+                    && unexploded
+                    && let Some(name) = parameter.get("name").and_then(Value::as_str)
+                {
+                    pairs.push((id.to_string(), name.to_string()));
                 }
             }
         }

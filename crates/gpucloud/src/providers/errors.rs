@@ -82,13 +82,25 @@ pub(crate) async fn map_error<T: DeserializeOwned, E: ErrorEnvelope>(
             };
             classify(api, retry_after(&headers))
         }
-        ClientError::InvalidResponsePayload(bytes, error) => Error::Decode(decode_error::<T>(
-            provider,
-            operation,
-            None,
-            &bytes,
-            &error.to_string(),
-        )),
+        ClientError::InvalidResponsePayload(bytes, error) => {
+            // An error answer whose body is not the declared envelope (an HTML 502 from a proxy)
+            // is still an error answer with a status, not an undecodable success.
+            if let Some((status, retry_after)) = gpucloud_core::status_of_error_body(&bytes) {
+                let mut headers = HeaderMap::new();
+                if let Some(value) = retry_after.and_then(|v| v.parse().ok()) {
+                    headers.insert(RETRY_AFTER, value);
+                }
+                let body = String::from_utf8_lossy(&bytes).into_owned();
+                return from_untyped_body(provider, operation, status, &headers, body);
+            }
+            Error::Decode(decode_error::<T>(
+                provider,
+                operation,
+                None,
+                &bytes,
+                &error.to_string(),
+            ))
+        }
         ClientError::UnexpectedResponse(response) => {
             let status = response.status().as_u16();
             let headers = response.headers().clone();
@@ -117,6 +129,16 @@ pub(crate) fn from_untyped_body(
     body: String,
 ) -> Error {
     let json: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+    // E2E answers some failures with HTTP 2xx and the real status in the body's `code`.
+    let status = match json.get("code").and_then(Value::as_u64) {
+        Some(code) if (200..300).contains(&status) && (400..600).contains(&code) => code as u16,
+        _ => status,
+    };
+    // E2E answers some failures with HTTP 2xx and the real status in the body's `code`.
+    let status = match json.get("code").and_then(Value::as_u64) {
+        Some(code) if (200..300).contains(&status) && (400..600).contains(&code) => code as u16,
+        _ => status,
+    };
     let text = |pointer: &str| match json.pointer(pointer) {
         Some(Value::String(s)) => Some(s.clone()),
         Some(Value::Number(n)) => Some(n.to_string()),

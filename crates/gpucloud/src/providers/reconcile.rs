@@ -57,14 +57,12 @@ where
         clock
             .sleep(http.retry.delay(attempts, error.retry_after()))
             .await;
-        if may_have_landed {
-            if let Some(cluster) = http.retry.run(clock, |_| find()).await? {
-                return Ok(Created {
-                    cluster,
-                    outcome: CreateOutcome::CreatedReconciled,
-                    attempts,
-                });
-            }
+        if may_have_landed && let Some(cluster) = http.retry.run(clock, |_| find()).await? {
+            return Ok(Created {
+                cluster,
+                outcome: CreateOutcome::CreatedReconciled,
+                attempts,
+            });
         }
     }
 }

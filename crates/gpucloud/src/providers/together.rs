@@ -155,8 +155,7 @@ impl TogetherClusters {
     /// Deletes a cluster. A 404 after an earlier attempt of this call failed ambiguously means
     /// that attempt worked, and is success.
     pub async fn delete(&self, id: &ClusterId) -> Result<(), Error> {
-        let result = self
-            .http
+        self.http
             .retry
             .run(self.http.clock.as_ref(), |attempt| async move {
                 match call(
@@ -171,8 +170,7 @@ impl TogetherClusters {
                     Ok(_) => Ok(()),
                 }
             })
-            .await;
-        result
+            .await
     }
 }
 
@@ -392,14 +390,14 @@ pub fn validate(request: &types::GpuClusterCreateRequest) -> Result<(), Error> {
         ("num_capacity_pool_gpus", request.num_capacity_pool_gpus),
         ("num_preemptible_gpus", request.num_preemptible_gpus),
     ] {
-        if let Some(count) = count {
-            if count < 0 || count % 8 != 0 || count > num_gpus {
-                return Err(invalid(
-                    field,
-                    format!("must be a multiple of 8 and ≤ num_gpus ({num_gpus}), got {count}"),
-                    CREATE_DOC,
-                ));
-            }
+        if let Some(count) = count
+            && (count < 0 || count % 8 != 0 || count > num_gpus)
+        {
+            return Err(invalid(
+                field,
+                format!("must be a multiple of 8 and ≤ num_gpus ({num_gpus}), got {count}"),
+                CREATE_DOC,
+            ));
         }
     }
     Ok(())
