@@ -1,4 +1,5 @@
-//! The `ClientHooks` implementation every provider crate needs, written once.
+//! The glue every provider crate needs around its generated `Client`, written once: the
+//! `ClientHooks` implementation and a validating constructor.
 //!
 //! Only the crate that defines a generated `Client` may implement `ClientHooks` for it (orphan
 //! rule), so this is a macro that the provider crate invokes.
@@ -6,10 +7,25 @@
 /// Implements `progenitor_client::ClientHooks<$credentials>` for `$client`: join the
 /// comma-separated query arrays listed in `$comma_joined` (generated per spec), authenticate
 /// with [`crate::credentials::Authenticate`] before each request, and send through
-/// [`crate::transport::execute`] (tracing span, secrets scrubbed from URLs).
+/// [`crate::transport::execute`] (tracing span, secrets scrubbed from URLs). Also adds
+/// `$client::from_parts(base_url, reqwest::Client, $credentials)`, which checks the base URL.
 #[macro_export]
-macro_rules! impl_client_hooks {
+macro_rules! impl_client_glue {
     ($client:ty, $credentials:ty, $comma_joined:expr) => {
+        impl $client {
+            /// A client with your own `reqwest::Client` (proxies, timeouts, TLS settings).
+            /// Authentication is still added per request. Fails, without repeating the URL, if
+            /// `base_url` is not an absolute http(s) URL without query or fragment.
+            pub fn from_parts(
+                base_url: &str,
+                http: $crate::__private::reqwest::Client,
+                credentials: $credentials,
+            ) -> ::std::result::Result<Self, $crate::BuildError> {
+                let base_url = $crate::normalize_base_url(base_url)?;
+                Ok(Self::new_with_client(&base_url, http, credentials))
+            }
+        }
+
         impl $crate::__private::ClientHooks<$credentials> for $client {
             async fn pre<E>(
                 &self,

@@ -2,7 +2,7 @@
 //!
 //! progenitor ignores security schemes and knows nothing about secrets (CODEGEN.md §1, §7), so
 //! each provider crate implements `progenitor_client::ClientHooks` for its generated `Client`
-//! with [`impl_client_hooks!`], which delegates here:
+//! with [`impl_client_glue!`], which delegates here:
 //!
 //! - [`credentials`]: secrets as [`secrecy::SecretString`], turned into *sensitive* headers and
 //!   query pairs only at the moment a request is built;
@@ -26,7 +26,7 @@ pub use transport::{
 /// The user agent the provider clients send.
 pub const USER_AGENT: &str = concat!("gpucloud/", env!("CARGO_PKG_VERSION"));
 
-/// Re-exports for [`impl_client_hooks!`]; not public API.
+/// Re-exports for [`impl_client_glue!`]; not public API.
 #[doc(hidden)]
 pub mod __private {
     pub use progenitor_client::{ClientHooks, ClientInfo, Error, OperationInfo};

@@ -41,7 +41,7 @@ pub use gpucloud_core::{BuildError, CredentialError, Secret};
 /// The production endpoint.
 pub const DEFAULT_BASE_URL: &str = "https://api.e2enetworks.com/myaccount/api/v1/gpu";
 
-gpucloud_core::impl_client_hooks!(Client, auth::Credentials, COMMA_JOINED_QUERY_PARAMS);
+gpucloud_core::impl_client_glue!(Client, auth::Credentials, COMMA_JOINED_QUERY_PARAMS);
 
 impl Client {
     /// A client for `base_url` with E2E's two credentials, over rustls, with gpucloud's default
@@ -53,15 +53,5 @@ impl Client {
     ) -> Result<Self, BuildError> {
         let http = gpucloud_core::http_client_builder(gpucloud_core::USER_AGENT).build()?;
         Self::from_parts(base_url, http, credentials)
-    }
-
-    /// A client with your own `reqwest::Client`. Authentication is still added per request.
-    pub fn from_parts(
-        base_url: &str,
-        http: reqwest::Client,
-        credentials: auth::Credentials,
-    ) -> Result<Self, BuildError> {
-        let base_url = gpucloud_core::normalize_base_url(base_url)?;
-        Ok(Self::new_with_client(&base_url, http, credentials))
     }
 }

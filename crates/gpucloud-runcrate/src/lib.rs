@@ -42,7 +42,7 @@ pub use gpucloud_core::{BuildError, CredentialError, Secret};
 /// The production endpoint.
 pub const DEFAULT_BASE_URL: &str = "https://www.runcrate.ai/api/v1";
 
-gpucloud_core::impl_client_hooks!(Client, auth::Credentials, COMMA_JOINED_QUERY_PARAMS);
+gpucloud_core::impl_client_glue!(Client, auth::Credentials, COMMA_JOINED_QUERY_PARAMS);
 
 impl Client {
     /// A client for `base_url` that authenticates with `api_key`, over rustls, with gpucloud's
@@ -51,16 +51,5 @@ impl Client {
     pub fn from_api_key(base_url: &str, api_key: impl Into<Secret>) -> Result<Self, BuildError> {
         let http = gpucloud_core::http_client_builder(gpucloud_core::USER_AGENT).build()?;
         Self::from_parts(base_url, http, auth::Credentials::new(api_key)?)
-    }
-
-    /// A client with your own `reqwest::Client` (proxies, timeouts, middleware-free TLS
-    /// settings). Authentication is still added per request.
-    pub fn from_parts(
-        base_url: &str,
-        http: reqwest::Client,
-        credentials: auth::Credentials,
-    ) -> Result<Self, BuildError> {
-        let base_url = gpucloud_core::normalize_base_url(base_url)?;
-        Ok(Self::new_with_client(&base_url, http, credentials))
     }
 }
