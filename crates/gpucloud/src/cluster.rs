@@ -185,8 +185,8 @@ pub struct Cluster {
     pub ready_at: Option<DateTime<Utc>>,
     /// Price per hour, where the provider reports one.
     pub price: Option<Price>,
-    /// The provider's object as received.
-    pub raw: serde_json::Value,
+    /// The provider's object, as decoded from its answer.
+    pub raw: ProviderCluster,
 }
 
 impl Cluster {
@@ -197,6 +197,19 @@ impl Cluster {
             .filter(|n| n.ssh_command.is_some() || n.public_ip.is_some() || n.private_ip.is_some())
             .count()
     }
+}
+
+/// A provider's own cluster object, typed by its generated client. Serialises as the provider's
+/// JSON.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum ProviderCluster {
+    /// Together's `GPUClusterInfo`.
+    Together(Box<gpucloud_together::types::GpuClusterInfo>),
+    /// Runcrate's cluster object (the `data` of its envelope).
+    Runcrate(Box<gpucloud_runcrate::types::Cluster>),
+    /// E2E's training cluster (the `data` of its envelope).
+    E2e(Box<gpucloud_e2e::types::TrainingCluster>),
 }
 
 /// Whether a create made a new cluster or found one that already existed.

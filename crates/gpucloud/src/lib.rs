@@ -40,7 +40,8 @@ mod waiter;
 
 pub use client::ClusterClient;
 pub use cluster::{
-    Cluster, ClusterId, ClusterState, CreateOutcome, Created, Node, Price, ProviderKind,
+    Cluster, ClusterId, ClusterState, CreateOutcome, Created, Node, Price, ProviderCluster,
+    ProviderKind,
 };
 pub use config::{E2eConfig, HttpSettings, RuncrateConfig, TogetherConfig};
 pub use error::{ApiError, DecodeError, Error, Result, ValidationError};

@@ -132,7 +132,9 @@ mod tests {
             created_at: None,
             ready_at: None,
             price: None,
-            raw: serde_json::Value::Null,
+            raw: crate::cluster::ProviderCluster::Together(Box::new(
+                serde_json::from_value(serde_json::json!({"cluster_id": "c-1"})).unwrap(),
+            )),
         }
     }
 

@@ -407,7 +407,10 @@ async fn get_retries_503s_then_decodes() {
     assert_eq!(cluster.state, ClusterState::Ready);
     assert_eq!(cluster.phase.as_deref(), Some("CLUSTER_PHASE_READY"));
     assert_eq!(cluster.gpu_count, Some(16));
-    assert_eq!(cluster.raw["cluster_id"], ID);
+    assert_eq!(
+        serde_json::to_value(&cluster.raw).unwrap()["cluster_id"],
+        ID
+    );
     let gets = api.requests("GET", &format!("{CLUSTERS}/{ID}")).await;
     assert_eq!(gets.len(), 3);
     for get in &gets {

@@ -8,7 +8,9 @@ use gpucloud_e2e::types::{self, Location};
 
 use progenitor_client::ClientInfo;
 
-use crate::cluster::{Cluster, ClusterId, ClusterState, Created, Node, Price, ProviderKind};
+use crate::cluster::{
+    Cluster, ClusterId, ClusterState, Created, Node, Price, ProviderCluster, ProviderKind,
+};
 use crate::config::{E2eConfig, HttpSettings, parse_location};
 use crate::error::{ApiError, Error, ValidationError};
 use crate::plan::{self, PlannedRequest};
@@ -186,7 +188,7 @@ impl E2eClusters {
                 })
                 .await?;
             let count = response.data.len();
-            clusters.extend(response.data.iter().map(view));
+            clusters.extend(response.data.into_iter().map(view));
             if (count as i64) < PAGE_SIZE {
                 break;
             }
@@ -289,7 +291,7 @@ fn cluster_of(
     operation: &'static str,
     data: Option<types::TrainingCluster>,
 ) -> Result<Cluster, Error> {
-    data.as_ref().map(view).ok_or_else(|| {
+    data.map(view).ok_or_else(|| {
         Error::Decode(crate::error::DecodeError {
             provider: PROVIDER,
             operation,
@@ -444,7 +446,7 @@ pub fn status_state(status: &str) -> ClusterState {
 }
 
 /// The neutral view of an E2E training cluster.
-pub fn view(cluster: &types::TrainingCluster) -> Cluster {
+pub fn view(cluster: types::TrainingCluster) -> Cluster {
     let public_ip = cluster.ssh_public_ip.clone().filter(|ip| !ip.is_empty());
     let mut nodes: Vec<Node> = cluster
         .worker_nodes
@@ -506,7 +508,7 @@ pub fn view(cluster: &types::TrainingCluster) -> Cluster {
         created_at: cluster.created_at,
         ready_at: None,
         price,
-        raw: serde_json::to_value(cluster).unwrap_or_default(),
+        raw: ProviderCluster::E2e(Box::new(cluster)),
     }
 }
 

@@ -49,7 +49,7 @@ fn documented_response_view() {
     ))
     .unwrap();
     let response: types::ClusterResponse = serde_json::from_str(&text).unwrap();
-    let cluster = view(response.data.as_ref().unwrap());
+    let cluster = view(response.data.clone().unwrap());
     assert_eq!(cluster.id.as_str(), "101");
     assert_eq!(cluster.state, ClusterState::Provisioning);
     assert_eq!(cluster.phase.as_deref(), Some("Creating"));

@@ -10,7 +10,8 @@ use gpucloud_runcrate::types::{self, Stack};
 use progenitor_client::ClientInfo;
 
 use crate::cluster::{
-    Cluster, ClusterId, ClusterState, CreateOutcome, Created, Node, Price, ProviderKind,
+    Cluster, ClusterId, ClusterState, CreateOutcome, Created, Node, Price, ProviderCluster,
+    ProviderKind,
 };
 use crate::config::{HttpSettings, RuncrateConfig};
 use crate::error::{Error, ValidationError};
@@ -132,7 +133,7 @@ impl RuncrateClusters {
             _ => CreateOutcome::Created,
         };
         Ok(Created {
-            cluster: view(&cluster),
+            cluster: view(cluster),
             outcome,
             attempts,
         })
@@ -159,7 +160,7 @@ impl RuncrateClusters {
                 )
             })
             .await?;
-        Ok(view(&response.into_inner().data))
+        Ok(view(response.into_inner().data))
     }
 }
 
@@ -344,7 +345,7 @@ pub fn state_of(cluster: &types::Cluster) -> ClusterState {
 }
 
 /// The neutral view of a Runcrate cluster.
-pub fn view(cluster: &types::Cluster) -> Cluster {
+pub fn view(cluster: types::Cluster) -> Cluster {
     let nodes = cluster
         .nodes
         .iter()
@@ -370,7 +371,7 @@ pub fn view(cluster: &types::Cluster) -> Cluster {
         id: ClusterId::new(cluster.id.to_string()),
         name: cluster.name.clone().unwrap_or_default(),
         provider: PROVIDER,
-        state: state_of(cluster),
+        state: state_of(&cluster),
         phase: cluster.status.clone(),
         nodes,
         gpu_count,
@@ -381,7 +382,7 @@ pub fn view(cluster: &types::Cluster) -> Cluster {
             per_hour,
             currency: "USD".into(),
         }),
-        raw: serde_json::to_value(cluster).unwrap_or_default(),
+        raw: ProviderCluster::Runcrate(Box::new(cluster)),
     }
 }
 

@@ -46,7 +46,7 @@ fn documented_response_is_provisioning_and_keeps_price() {
     ))
     .unwrap();
     let response: types::ClusterResponse = serde_json::from_str(&text).unwrap();
-    let cluster = view(&response.data);
+    let cluster = view(response.data.clone());
     // The docs example also carries terminated_at (placeholder timestamps), which settles it.
     assert_eq!(cluster.state, ClusterState::Deleted);
     assert_eq!(

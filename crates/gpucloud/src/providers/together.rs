@@ -10,7 +10,9 @@ use gpucloud_together::types::{
 
 use progenitor_client::ClientInfo;
 
-use crate::cluster::{Cluster, ClusterId, ClusterState, Created, Node, ProviderKind};
+use crate::cluster::{
+    Cluster, ClusterId, ClusterState, Created, Node, ProviderCluster, ProviderKind,
+};
 use crate::config::{HttpSettings, TogetherConfig};
 use crate::error::{Error, ValidationError};
 use crate::plan::{self, PlannedRequest};
@@ -97,7 +99,7 @@ impl TogetherClusters {
                     self.client.create_cluster().body(request.clone()).send(),
                 )
                 .await?;
-                Ok(view(&info.into_inner()))
+                Ok(view(info.into_inner()))
             },
             || self.find_by_name(&name, project.as_deref()),
         )
@@ -117,7 +119,7 @@ impl TogetherClusters {
                 )
             })
             .await?;
-        Ok(view(&info.into_inner()))
+        Ok(view(info.into_inner()))
     }
 
     /// Every cluster visible to the key.
@@ -137,7 +139,12 @@ impl TogetherClusters {
                 call(PROVIDER, "list_clusters", request.send())
             })
             .await?;
-        Ok(clusters.into_inner().clusters.iter().map(view).collect())
+        Ok(clusters
+            .into_inner()
+            .clusters
+            .into_iter()
+            .map(view)
+            .collect())
     }
 
     async fn find_by_name(
@@ -477,7 +484,7 @@ pub fn state_of(info: &types::GpuClusterInfo) -> ClusterState {
 }
 
 /// The neutral view of a Together cluster.
-pub fn view(info: &types::GpuClusterInfo) -> Cluster {
+pub fn view(info: types::GpuClusterInfo) -> Cluster {
     let node = |id: &str,
                 host: &Option<String>,
                 ip: &Option<String>,
@@ -508,8 +515,8 @@ pub fn view(info: &types::GpuClusterInfo) -> Cluster {
         id: ClusterId::new(info.cluster_id.clone()),
         name: info.cluster_name.clone().unwrap_or_default(),
         provider: PROVIDER,
-        state: state_of(info),
-        phase: latest_phase(info)
+        state: state_of(&info),
+        phase: latest_phase(&info)
             .map(|p| p.as_str().to_string())
             .or_else(|| info.status.as_ref().map(|s| s.as_str().to_string())),
         nodes: control.chain(workers).collect(),
@@ -517,7 +524,7 @@ pub fn view(info: &types::GpuClusterInfo) -> Cluster {
         created_at: info.created_at,
         ready_at: info.first_ready_at,
         price: None,
-        raw: serde_json::to_value(info).unwrap_or_default(),
+        raw: ProviderCluster::Together(Box::new(info)),
     }
 }
 

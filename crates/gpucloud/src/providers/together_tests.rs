@@ -2,6 +2,7 @@
 //! create rule.
 
 use super::*;
+use crate::cluster::ProviderCluster;
 use crate::spec::TogetherOptions;
 
 fn spec() -> ClusterSpec {
@@ -109,7 +110,7 @@ fn failed_tests_phase_overrides_status_and_latest_phase_wins() {
         state_of(&info),
         ClusterState::Failed("CLUSTER_PHASE_ACCEPTANCE_TESTS_FAILED".into())
     );
-    let view = view(&info);
+    let view = view(info.clone());
     assert_eq!(
         view.phase.as_deref(),
         Some("CLUSTER_PHASE_ACCEPTANCE_TESTS_FAILED")
@@ -285,12 +286,19 @@ fn view_collects_nodes_and_times() {
         "gpu_worker_nodes": [{"node_id": "w-0", "host_name": "w0", "num_gpus": 8}, {"node_id": "w-1", "num_gpus": 8}]
     }))
     .unwrap();
-    let cluster = view(&info);
+    let cluster = view(info.clone());
     assert_eq!(cluster.state, ClusterState::Ready);
     assert_eq!(cluster.gpu_count, Some(16));
     assert_eq!(cluster.nodes.len(), 3);
     assert_eq!(cluster.nodes[0].public_ip.as_deref(), Some("1.2.3.4"));
     assert_eq!(cluster.nodes[1].gpus, Some(8));
     assert_eq!(cluster.ready_at.map(|t| t.timestamp()), Some(1_767_229_200));
-    assert_eq!(cluster.raw["cluster_id"], "c1");
+    let ProviderCluster::Together(raw) = &cluster.raw else {
+        panic!()
+    };
+    assert_eq!(**raw, info);
+    assert_eq!(
+        serde_json::to_value(&cluster.raw).unwrap()["cluster_id"],
+        "c1"
+    );
 }
