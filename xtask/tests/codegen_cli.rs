@@ -2,6 +2,8 @@
 //! drift is reported as a diff with a failing exit, a broken spec names its file and location
 //! and changes no file, and generation is byte-for-byte deterministic.
 
+#![allow(clippy::unwrap_used, reason = "test code: a failed unwrap is a failed test")]
+
 mod support;
 
 use std::fs;
