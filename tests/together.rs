@@ -311,11 +311,13 @@ async fn op_create_cluster() {
             gpu_burn_duration: Some(600),
             ..Default::default()
         }))
-        .cluster_config(Some(types::InstanceClusterConfig {
-            load_balancer: Some(types::LoadBalancer::None),
-            ssh_ca_enabled: Some(true),
-            ..Default::default()
-        }))
+        .cluster_config(Some(
+            types::InstanceClusterConfig::builder()
+                .load_balancer(types::LoadBalancer::None)
+                .ssh_ca_enabled(Some(true))
+                .try_into()
+                .unwrap(),
+        ))
         .add_ons(vec![types::AddOnCreateRequest {
             name: "dash".into(),
             add_on_type: "dashboard".into(),
@@ -367,13 +369,15 @@ async fn op_update_cluster() {
         num_preemptible_gpus: Some(8),
         num_capacity_pool_gpus: Some(16),
         reservation_end_time: Some(ts("2026-10-01T00:00:00Z")),
-        cluster_config: Some(types::InstanceClusterConfig {
-            load_balancer: Some(types::LoadBalancer::Traefik),
-            observability: Some(types::ObservabilityConfig {
-                enabled: Some(true),
-            }),
-            ..Default::default()
-        }),
+        cluster_config: Some(
+            types::InstanceClusterConfig::builder()
+                .load_balancer(types::LoadBalancer::Traefik)
+                .observability(Some(types::ObservabilityConfig {
+                    enabled: Some(true),
+                }))
+                .try_into()
+                .unwrap(),
+        ),
         add_ons: vec![types::AddOnUpdateRequest {
             name: "dash".into(),
             config: Some(types::AddOnConfig {
