@@ -2,7 +2,10 @@
 //! drift is reported as a diff with a failing exit, a broken spec names its file and location
 //! and changes no file, and generation is byte-for-byte deterministic.
 
-#![allow(clippy::unwrap_used, reason = "test code: a failed unwrap is a failed test")]
+#![allow(
+    clippy::unwrap_used,
+    reason = "test code: a failed unwrap is a failed test"
+)]
 
 mod support;
 
@@ -98,7 +101,8 @@ fn drift_is_a_unified_diff_and_a_failure_and_codegen_repairs_it() {
             .contains("--- a/crates/gpucloud-runcrate/src/generated.rs (committed)")
     );
     assert!(
-        run.stdout.contains("+                Self::Mpi => \"mpi\","),
+        run.stdout
+            .contains("+                Self::Mpi => \"mpi\","),
         "{}",
         run.stdout
     );
