@@ -162,7 +162,10 @@ pub(crate) fn from_untyped_body(
 pub(crate) fn classify(api: ApiError, retry_after: Option<Duration>) -> Error {
     // Runcrate documents 503 as "refused for lack of capacity, nothing was created", and the
     // code `launch_refused` (HTTP 502) as final (notes A1).
-    let no_capacity = (api.provider == ProviderKind::Runcrate && api.status == 503)
+    // A 503 on a read is an ordinary unavailable service, retried like any other.
+    let no_capacity = (api.provider == ProviderKind::Runcrate
+        && api.status == 503
+        && api.operation == "create_cluster")
         || api.code.as_deref() == Some("launch_refused");
     match api.status {
         _ if no_capacity => Error::NoCapacity(api),
@@ -325,6 +328,9 @@ mod tests {
             kind(classify(api(ProviderKind::Together, 503, None), None)),
             "Api"
         );
+        let mut read = api(ProviderKind::Runcrate, 503, None);
+        read.operation = "get_cluster";
+        assert_eq!(kind(classify(read, None)), "Api");
         assert_eq!(
             kind(classify(
                 api(ProviderKind::Runcrate, 502, Some("launch_refused")),
