@@ -1,0 +1,218 @@
+//! The command line's shape: commands, flags and help (clap derive). The flags that describe a
+//! create request are in `request_flags`.
+
+mod request_flags;
+
+use std::net::IpAddr;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use gpucloud::ProviderKind;
+
+pub use request_flags::{E2eFlags, RequestArgs, RuncrateFlags, SpecFlags, TogetherFlags};
+
+const AFTER_HELP: &str = "\
+Credentials come from the environment; their values are never printed:
+  together  TOGETHER_API_KEY                        (endpoint: TOGETHER_BASE_URL)
+  runcrate  RUNCRATE_API_KEY                        (endpoint: RUNCRATE_BASE_URL)
+  e2e       E2E_API_KEY, E2E_AUTH_TOKEN,            (endpoint: E2E_BASE_URL)
+            E2E_PROJECT_ID, E2E_LOCATION (Delhi or Chennai)
+
+Exit codes:
+  0  success
+  1  anything else (network unreachable, I/O, the simulator could not start)
+  2  usage error (unknown command, flag or value)
+  3  invalid request, request file or configuration: nothing was sent
+  4  the provider refused or cannot do it (authentication, not found, conflict,
+     funds or quota, capacity, rate limit, unsupported operation, other API error)
+  5  timed out, or the cluster failed while waiting
+
+No account? `gpucloud demo` runs everything against a built-in simulator.";
+
+/// Provision and watch GPU clusters on Together AI, Runcrate and E2E Networks.
+#[derive(Debug, Parser)]
+#[command(name = "gpucloud", version, after_help = AFTER_HELP, max_term_width = 100)]
+pub struct Cli {
+    /// Print machine-readable JSON on stdout instead of tables.
+    #[arg(long, global = true)]
+    pub json: bool,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Create, inspect, list, wait for and delete clusters.
+    #[command(subcommand)]
+    Clusters(ClustersCommand),
+    /// Show the exact create request (method, URL, headers, body) without sending it.
+    Plan(Box<PlanArgs>),
+    /// Run the local simulator of the three providers' APIs in the foreground.
+    Sim(SimArgs),
+    /// Start an embedded simulator and run create → wait → get → delete on every provider.
+    Demo(DemoArgs),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ClustersCommand {
+    /// Create a cluster from flags or from a request file.
+    Create(Box<CreateArgs>),
+    /// Show one cluster and its nodes.
+    Get(IdArgs),
+    /// List clusters (not documented by Runcrate).
+    List(TargetArgs),
+    /// Delete a cluster (not documented by Runcrate).
+    Delete(IdArgs),
+    /// Wait until a cluster is ready, showing its progress.
+    Wait(WaitCommandArgs),
+}
+
+/// A provider and, optionally, another endpoint for it.
+#[derive(Debug, Clone, Args)]
+pub struct TargetArgs {
+    /// The provider.
+    #[arg(long, short = 'p', value_enum)]
+    pub provider: ProviderArg,
+    /// Send requests to this endpoint instead (a proxy, `gpucloud sim`); overrides
+    /// <PROVIDER>_BASE_URL.
+    #[arg(long, value_name = "URL", value_parser = parse_base_url)]
+    pub base_url: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ProviderArg {
+    Together,
+    Runcrate,
+    E2e,
+}
+
+impl From<ProviderArg> for ProviderKind {
+    fn from(value: ProviderArg) -> Self {
+        match value {
+            ProviderArg::Together => Self::Together,
+            ProviderArg::Runcrate => Self::Runcrate,
+            ProviderArg::E2e => Self::E2e,
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct IdArgs {
+    #[command(flatten)]
+    pub target: TargetArgs,
+    /// The cluster's id, as the provider issued it.
+    pub id: String,
+}
+
+#[derive(Debug, Args)]
+pub struct WaitCommandArgs {
+    #[command(flatten)]
+    pub target: TargetArgs,
+    /// The cluster's id, as the provider issued it.
+    pub id: String,
+    #[command(flatten)]
+    pub wait: WaitArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct CreateArgs {
+    #[command(flatten)]
+    pub target: TargetArgs,
+    /// After creating, wait until the cluster is ready.
+    #[arg(long)]
+    pub wait: bool,
+    #[command(flatten)]
+    pub request: RequestArgs,
+    #[command(flatten)]
+    pub wait_options: WaitArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct PlanArgs {
+    #[command(flatten)]
+    pub target: TargetArgs,
+    #[command(flatten)]
+    pub request: RequestArgs,
+}
+
+/// How patiently to wait.
+#[derive(Debug, Clone, Args)]
+#[command(next_help_heading = "Waiting")]
+pub struct WaitArgs {
+    /// Give up after this long (exit code 5).
+    #[arg(long, value_name = "DURATION", default_value = "2h", value_parser = humantime::parse_duration)]
+    pub timeout: Duration,
+    /// First interval between polls; it doubles up to --max-interval.
+    #[arg(long, value_name = "DURATION", default_value = "5s", value_parser = humantime::parse_duration)]
+    pub interval: Duration,
+    /// Longest interval between polls.
+    #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = humantime::parse_duration)]
+    pub max_interval: Duration,
+}
+
+#[derive(Debug, Args)]
+pub struct SimArgs {
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub bind: IpAddr,
+    /// Port to listen on (0: any free port).
+    #[arg(long, default_value_t = 8480)]
+    pub port: u16,
+    /// Simulated seconds per real second (600: a 10-minute provisioning takes 1 s).
+    #[arg(long, value_name = "X", default_value_t = 1.0, value_parser = parse_time_scale)]
+    pub time_scale: f64,
+    /// Seed of the simulator's random choices.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+}
+
+#[derive(Debug, Args)]
+pub struct DemoArgs {
+    /// Simulated seconds per real second.
+    #[arg(long, value_name = "X", default_value_t = 600.0, value_parser = parse_time_scale)]
+    pub time_scale: f64,
+}
+
+/// An absolute http(s) URL without query or fragment (credentials are added per request, and
+/// the URL is never echoed in errors: a pasted E2E URL may carry `?apikey=`).
+fn parse_base_url(raw: &str) -> Result<String, String> {
+    let url = url::Url::parse(raw).map_err(|e| format!("not an absolute URL ({e})"))?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(format!("scheme {:?} is not http or https", url.scheme()));
+    }
+    if url.query().is_some() || url.fragment().is_some() {
+        return Err("must not have a query or fragment".into());
+    }
+    Ok(raw.trim_end_matches('/').to_string())
+}
+
+fn parse_time_scale(raw: &str) -> Result<f64, String> {
+    match raw.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+        _ => Err("must be a positive number".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn base_urls_and_time_scales_are_checked_by_the_parser() {
+        assert_eq!(
+            parse_base_url("http://127.0.0.1:9/v1/").as_deref(),
+            Ok("http://127.0.0.1:9/v1")
+        );
+        assert!(parse_base_url("ftp://x").is_err());
+        assert!(parse_base_url("https://x/?apikey=1").is_err());
+        assert!(parse_time_scale("0").is_err());
+    }
+}

@@ -1,0 +1,18 @@
+//! `gpucloud plan`: the exact create request, not sent.
+
+use crate::cli::PlanArgs;
+use crate::error::CliError;
+use crate::{connect, output, request};
+
+/// Validates the request and prints it as it would be sent, credentials redacted.
+pub fn run(args: &PlanArgs, json: bool) -> Result<(), CliError> {
+    let spec = request::spec(args.target.provider.into(), &args.request)?;
+    let client = connect::client(&args.target)?;
+    let plan = client.plan(&spec)?;
+    if json {
+        output::json(&plan)
+    } else {
+        print!("{plan}");
+        Ok(())
+    }
+}

@@ -1,0 +1,114 @@
+//! `gpucloud sim`: the simulator in the foreground, until Ctrl-C.
+
+use std::net::SocketAddr;
+
+use gpucloud::ProviderKind;
+use gpucloud_sim::{Provider, RunningSim, SimConfig, Simulator, credentials};
+use serde::Serialize;
+
+use crate::cli::SimArgs;
+use crate::error::CliError;
+use crate::output;
+
+/// The simulator's provider for a facade provider.
+pub fn sim_provider(provider: ProviderKind) -> Provider {
+    match provider {
+        ProviderKind::Together => Provider::Together,
+        ProviderKind::Runcrate => Provider::Runcrate,
+        ProviderKind::E2e => Provider::E2e,
+    }
+}
+
+/// The location the simulated E2E clients use.
+pub const E2E_LOCATION: &str = "Delhi";
+
+/// Starts a simulator.
+pub async fn start(bind: SocketAddr, time_scale: f64, seed: u64) -> Result<RunningSim, CliError> {
+    let config = SimConfig {
+        bind,
+        time_scale,
+        seed,
+    };
+    Simulator::start(config)
+        .await
+        .map_err(|e| CliError::Other(format!("cannot start the simulator on {bind}: {e}")))
+}
+
+/// The environment that points every provider's client at `sim`. These are the simulator's
+/// own fixed test credentials, not secrets: printing them is the point.
+pub fn environment(sim: &RunningSim) -> Vec<(&'static str, String)> {
+    vec![
+        ("TOGETHER_BASE_URL", sim.base_url(Provider::Together)),
+        ("TOGETHER_API_KEY", credentials::TOGETHER_API_KEY.into()),
+        ("RUNCRATE_BASE_URL", sim.base_url(Provider::Runcrate)),
+        ("RUNCRATE_API_KEY", credentials::RUNCRATE_API_KEY.into()),
+        ("E2E_BASE_URL", sim.base_url(Provider::E2e)),
+        ("E2E_API_KEY", credentials::E2E_API_KEY.into()),
+        ("E2E_AUTH_TOKEN", credentials::E2E_AUTH_TOKEN.into()),
+        ("E2E_PROJECT_ID", credentials::E2E_PROJECT_ID.to_string()),
+        ("E2E_LOCATION", E2E_LOCATION.into()),
+    ]
+}
+
+/// `--json` output of `sim`.
+#[derive(Serialize)]
+struct Listening {
+    address: SocketAddr,
+    time_scale: f64,
+    seed: u64,
+    environment: std::collections::BTreeMap<&'static str, String>,
+}
+
+/// Runs the simulator until Ctrl-C (or SIGTERM).
+pub async fn run(args: &SimArgs, json: bool) -> Result<(), CliError> {
+    let sim = start(
+        SocketAddr::new(args.bind, args.port),
+        args.time_scale,
+        args.seed,
+    )
+    .await?;
+    let environment = environment(&sim);
+    if json {
+        output::json(&Listening {
+            address: sim.addr(),
+            time_scale: args.time_scale,
+            seed: args.seed,
+            environment: environment.into_iter().collect(),
+        })?;
+    } else {
+        println!(
+            "gpucloud simulator listening on http://{} (time scale {}x, seed {}).",
+            sim.addr(),
+            args.time_scale,
+            args.seed
+        );
+        println!("Press Ctrl-C to stop. In another shell, point gpucloud at it:\n");
+        for (name, value) in &environment {
+            println!("export {name}={value}");
+        }
+        println!("\nThen, for example: gpucloud clusters list --provider together");
+    }
+    stopped().await;
+    eprintln!("Stopping the simulator.");
+    sim.shutdown().await;
+    Ok(())
+}
+
+/// Resolves on Ctrl-C, or on SIGTERM where there is one.
+async fn stopped() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+            return;
+        }
+    }
+    // Without a handler, waiting forever is right: the default action still ends the process.
+    if tokio::signal::ctrl_c().await.is_err() {
+        std::future::pending::<()>().await;
+    }
+}

@@ -1,0 +1,173 @@
+//! What can go wrong in the command line, and the exit code each failure gets.
+//!
+//! Every failure is printed as one line on stderr (`error: …`) and mapped to a documented exit
+//! code, so a script can tell "fix your input" from "the provider said no" from "try later".
+
+use std::fmt;
+use std::process::ExitCode;
+
+use gpucloud::Error;
+
+/// The exit codes, as documented in `gpucloud --help`.
+pub mod code {
+    /// Success.
+    pub const OK: u8 = 0;
+    /// Anything else: network unreachable, I/O, the simulator could not start.
+    pub const OTHER: u8 = 1;
+    /// Unknown command, flag or value (clap's own code for usage errors).
+    pub const USAGE: u8 = 2;
+    /// Invalid request, request file or configuration; nothing was sent.
+    pub const INVALID: u8 = 3;
+    /// The provider refused or could not do it.
+    pub const PROVIDER: u8 = 4;
+    /// Timed out, or the cluster failed while we waited.
+    pub const TIMEOUT: u8 = 5;
+}
+
+/// A failure of one command.
+#[derive(Debug)]
+pub enum CliError {
+    /// Flags that clap cannot reject alone (an option of another provider).
+    Usage(String),
+    /// A request file that cannot be read or parsed.
+    Input(String),
+    /// An error from the facade.
+    Cloud(Error),
+    /// Anything else (I/O on our side, the simulator).
+    Other(String),
+}
+
+impl CliError {
+    /// The process exit code for this failure.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Self::Usage(_) => code::USAGE,
+            Self::Input(_) => code::INVALID,
+            Self::Cloud(error) => cloud_exit_code(error),
+            Self::Other(_) => code::OTHER,
+        }
+    }
+
+    /// Prints the failure as one line on stderr and returns the exit code.
+    pub fn report(&self) -> ExitCode {
+        eprintln!("error: {self}");
+        ExitCode::from(self.exit_code())
+    }
+}
+
+/// The exit code of a facade error, by kind.
+pub fn cloud_exit_code(error: &Error) -> u8 {
+    match error {
+        Error::Validation(_) | Error::Configuration { .. } => code::INVALID,
+        Error::Authentication(_)
+        | Error::NotFound(_)
+        | Error::Conflict(_)
+        | Error::InsufficientFunds(_)
+        | Error::NoCapacity(_)
+        | Error::RateLimited { .. }
+        | Error::Unsupported { .. }
+        | Error::Api(_)
+        | Error::Decode(_) => code::PROVIDER,
+        Error::Timeout { .. } | Error::ClusterFailed { .. } => code::TIMEOUT,
+        _ => code::OTHER,
+    }
+}
+
+/// A facade error and its sources on one line (`transport error calling get_cluster on
+/// together: error sending request: …`). The facade keeps credentials out of every error, and
+/// transport errors carry no URL.
+pub fn one_line(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut line = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let text = cause.to_string();
+        // Some errors repeat their source in their own message; say it once.
+        if !line.contains(&text) {
+            line.push_str(": ");
+            line.push_str(&text);
+        }
+        source = cause.source();
+    }
+    flatten(&line)
+}
+
+/// Collapses line breaks (a provider's multi-line message) into spaces.
+pub fn flatten(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Usage(message) | Self::Input(message) | Self::Other(message) => {
+                f.write_str(&flatten(message))
+            }
+            Self::Cloud(error) => f.write_str(&one_line(error)),
+        }
+    }
+}
+
+impl From<Error> for CliError {
+    fn from(value: Error) -> Self {
+        Self::Cloud(value)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use gpucloud::{ApiError, ProviderKind, ValidationError};
+
+    use super::*;
+
+    fn api(status: u16) -> ApiError {
+        ApiError {
+            provider: ProviderKind::Together,
+            operation: "get_cluster",
+            status,
+            code: None,
+            message: Some("no such\ncluster".into()),
+            reason: None,
+            body: String::new(),
+        }
+    }
+
+    #[test]
+    fn kinds_map_to_documented_codes() {
+        let validation = Error::Validation(ValidationError {
+            provider: ProviderKind::Together,
+            field: "num_gpus".into(),
+            rule: "must be a multiple of 8".into(),
+            source: "docs",
+        });
+        assert_eq!(cloud_exit_code(&validation), code::INVALID);
+        assert_eq!(cloud_exit_code(&Error::NotFound(api(404))), code::PROVIDER);
+        assert_eq!(
+            cloud_exit_code(&Error::Unsupported {
+                provider: ProviderKind::Runcrate,
+                operation: "deleting clusters"
+            }),
+            code::PROVIDER
+        );
+        assert_eq!(
+            cloud_exit_code(&Error::Timeout {
+                what: "waiting".into(),
+                after: Duration::from_secs(1)
+            }),
+            code::TIMEOUT
+        );
+        assert_eq!(CliError::Usage("x".into()).exit_code(), code::USAGE);
+        assert_eq!(CliError::Input("x".into()).exit_code(), code::INVALID);
+        assert_eq!(CliError::Other("x".into()).exit_code(), code::OTHER);
+    }
+
+    #[test]
+    fn messages_are_one_line() {
+        let error = CliError::Cloud(Error::NotFound(api(404)));
+        assert_eq!(
+            error.to_string(),
+            "not found: together get_cluster answered HTTP 404: no such cluster"
+        );
+    }
+}

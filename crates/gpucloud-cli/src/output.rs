@@ -1,0 +1,158 @@
+//! What commands print on stdout: tables for people, JSON (`--json`) for programs.
+//!
+//! Tables are comfy-table without borders, in the style of `kubectl get`, so they read well in a
+//! terminal and survive `grep`/`awk`. JSON is the facade's own `Serialize` output.
+
+use chrono::{DateTime, SecondsFormat, Utc};
+use comfy_table::{Cell, Table, presets};
+use gpucloud::{Cluster, CreateOutcome, Created};
+use serde::Serialize;
+
+use crate::error::CliError;
+
+/// Prints `value` as pretty JSON on stdout.
+pub fn json(value: &impl Serialize) -> Result<(), CliError> {
+    let text = serde_json::to_string_pretty(value)
+        .map_err(|e| CliError::Other(format!("cannot encode JSON output: {e}")))?;
+    println!("{text}");
+    Ok(())
+}
+
+/// A borderless table with an upper-case header.
+pub fn table(header: &[&str]) -> Table {
+    let mut table = Table::new();
+    table.load_preset(presets::NOTHING);
+    table.set_header(header.iter().map(|h| Cell::new(h.to_uppercase())));
+    table
+}
+
+/// The table as text: two spaces between columns, no trailing blanks.
+pub fn render(table: &mut Table) -> String {
+    for column in table.column_iter_mut() {
+        column.set_padding((0, 2));
+    }
+    table
+        .lines()
+        .map(|line| line.trim_end().to_string())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// `2026-03-01T12:00:00Z`, or `-`.
+pub fn time(at: Option<DateTime<Utc>>) -> String {
+    at.map_or_else(
+        || "-".into(),
+        |t| t.to_rfc3339_opts(SecondsFormat::Secs, true),
+    )
+}
+
+fn or_dash<T: ToString>(value: Option<T>) -> String {
+    value.map_or_else(|| "-".into(), |v| v.to_string())
+}
+
+/// Nodes with an address to connect to, and nodes known.
+pub fn node_counts(cluster: &Cluster) -> (usize, usize) {
+    let reachable = cluster.nodes_reachable();
+    (reachable, cluster.nodes.len().max(reachable))
+}
+
+/// One cluster: its fields, then its nodes.
+pub fn cluster(cluster: &Cluster) {
+    let (reachable, known) = node_counts(cluster);
+    let mut fields = Table::new();
+    fields.load_preset(presets::NOTHING);
+    let rows: [(&str, String); 10] = [
+        ("ID", cluster.id.to_string()),
+        ("Name", cluster.name.clone()),
+        ("Provider", cluster.provider.to_string()),
+        ("State", cluster.state.to_string()),
+        ("Phase", or_dash(cluster.phase.as_ref())),
+        ("GPUs", or_dash(cluster.gpu_count)),
+        ("Nodes", format!("{reachable}/{known} reachable")),
+        ("Created", time(cluster.created_at)),
+        ("Ready at", time(cluster.ready_at)),
+        (
+            "Price",
+            or_dash(
+                cluster
+                    .price
+                    .as_ref()
+                    .map(|p| format!("{:.2} {}/h", p.per_hour, p.currency)),
+            ),
+        ),
+    ];
+    for (name, value) in rows {
+        fields.add_row([format!("{name}:"), value]);
+    }
+    println!("{}", render(&mut fields));
+    if cluster.nodes.is_empty() {
+        return;
+    }
+    let mut nodes = table(&[
+        "node",
+        "hostname",
+        "private ip",
+        "public ip",
+        "gpus",
+        "status",
+        "ssh",
+    ]);
+    for node in &cluster.nodes {
+        nodes.add_row([
+            node.id.clone(),
+            or_dash(node.hostname.as_ref()),
+            or_dash(node.private_ip.as_ref()),
+            or_dash(node.public_ip.as_ref()),
+            or_dash(node.gpus),
+            or_dash(node.status.as_ref()),
+            or_dash(node.ssh_command.as_ref()),
+        ]);
+    }
+    println!("\n{}", render(&mut nodes));
+}
+
+/// Clusters, one per line.
+pub fn clusters(clusters: &[Cluster]) {
+    if clusters.is_empty() {
+        println!("No clusters.");
+        return;
+    }
+    let mut list = table(&["id", "name", "state", "phase", "nodes", "gpus", "created"]);
+    for c in clusters {
+        let (reachable, known) = node_counts(c);
+        list.add_row([
+            c.id.to_string(),
+            c.name.clone(),
+            c.state.to_string(),
+            or_dash(c.phase.as_ref()),
+            format!("{reachable}/{known}"),
+            or_dash(c.gpu_count),
+            time(c.created_at),
+        ]);
+    }
+    println!("{}", render(&mut list));
+}
+
+/// What a create did, in one line.
+pub fn created_headline(created: &Created) {
+    let c = &created.cluster;
+    let what = match created.outcome {
+        CreateOutcome::Created => "Created",
+        CreateOutcome::CreatedReconciled => "Created (found by name after a lost answer)",
+        CreateOutcome::AlreadyExisted => "Found existing (nothing new started)",
+    };
+    println!("{what} {} cluster {} ({}).", c.provider, c.id, c.name);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_have_no_borders_or_trailing_blanks() {
+        let mut t = table(&["id", "name"]);
+        t.add_row(["1", "a"]);
+        t.add_row(["22", "bb"]);
+        assert_eq!(render(&mut t), "ID  NAME\n1   a\n22  bb");
+    }
+}

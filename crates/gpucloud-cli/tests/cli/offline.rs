@@ -1,0 +1,293 @@
+//! Commands that send nothing: help, plans, and every error that must happen before a request.
+
+use std::net::TcpListener;
+
+use crate::support::{fake_credentials, gpucloud};
+
+fn no_env() -> Vec<(&'static str, String)> {
+    Vec::new()
+}
+
+/// A port nobody listens on: a request sent there would fail as a transport error (exit 1),
+/// so exit 3 proves nothing was sent.
+fn closed_port_url() -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap_or_else(|e| panic!("bind: {e}"));
+    let port = listener
+        .local_addr()
+        .unwrap_or_else(|e| panic!("addr: {e}"))
+        .port();
+    drop(listener);
+    format!("http://127.0.0.1:{port}/v1")
+}
+
+#[test]
+fn help_of_the_main_commands() {
+    for (name, args) in [
+        ("help", &["--help"][..]),
+        ("help_clusters", &["clusters", "--help"]),
+        ("help_clusters_create", &["clusters", "create", "--help"]),
+        ("help_clusters_wait", &["clusters", "wait", "--help"]),
+        ("help_plan", &["plan", "--help"]),
+        ("help_sim", &["sim", "--help"]),
+        ("help_demo", &["demo", "--help"]),
+    ] {
+        gpucloud(args, &no_env()).expect_code(0).golden(name);
+    }
+}
+
+#[test]
+fn plan_from_flags_for_each_provider() {
+    let env = fake_credentials();
+    let cases: [(&str, &[&str]); 3] = [
+        (
+            "plan_together_flags",
+            &[
+                "plan",
+                "--provider",
+                "together",
+                "--name",
+                "train-42",
+                "--gpus",
+                "16",
+                "--gpu-model",
+                "H100_SXM",
+                "--region",
+                "us-central-8",
+                "--stack",
+                "slurm",
+                "--slurm-shm-size-gib",
+                "64",
+                "--nvidia-version-id",
+                "cuda-12.8-driver-570",
+                "--new-volume",
+                "scratch",
+                "--new-volume-tib",
+                "2",
+            ],
+        ),
+        (
+            "plan_runcrate_flags",
+            &[
+                "plan",
+                "-p",
+                "runcrate",
+                "--name",
+                "train-42",
+                "--nodes",
+                "4",
+                "--stack",
+                "ray",
+                "--offer-id",
+                "offer-h100-sxm-8x",
+                "--environment",
+                "research",
+            ],
+        ),
+        (
+            "plan_e2e_flags",
+            &[
+                "plan",
+                "-p",
+                "e2e",
+                "--name",
+                "train-42",
+                "--nodes",
+                "2",
+                "--ssh-key",
+                "101",
+                "--ssh-key",
+                "102",
+                "--image-version-id",
+                "11",
+                "--sku-id",
+                "22",
+                "--sku-item-price-id",
+                "33",
+                "--security-group-id",
+                "44",
+                "--lifecycle-script",
+                "tests/fixtures/setup.sh",
+                "--sfs-mount",
+                "7:data:/mnt/data",
+            ],
+        ),
+    ];
+    for (name, args) in cases {
+        gpucloud(args, &env).expect_code(0).golden(name);
+    }
+}
+
+#[test]
+fn plan_from_a_toml_yaml_or_json_file() {
+    let env = fake_credentials();
+    for (name, provider, file) in [
+        (
+            "plan_together_toml",
+            "together",
+            "tests/fixtures/together.toml",
+        ),
+        (
+            "plan_runcrate_yaml",
+            "runcrate",
+            "tests/fixtures/runcrate.yaml",
+        ),
+        ("plan_e2e_json", "e2e", "tests/fixtures/e2e.json"),
+    ] {
+        gpucloud(&["plan", "-p", provider, "-f", file], &env)
+            .expect_code(0)
+            .golden(name);
+    }
+}
+
+#[test]
+fn plan_json_is_the_planned_request() {
+    let run = gpucloud(
+        &[
+            "plan",
+            "--json",
+            "-p",
+            "together",
+            "-f",
+            "tests/fixtures/together.toml",
+        ],
+        &fake_credentials(),
+    );
+    run.expect_code(0).golden("plan_together_json");
+    let plan: serde_json::Value = serde_json::from_str(&run.stdout)
+        .unwrap_or_else(|e| panic!("not JSON: {e}\n{}", run.stdout));
+    assert_eq!(plan["method"], "POST");
+    assert_eq!(plan["body"]["num_gpus"], 16);
+    assert_eq!(plan["headers"][0][1], "Bearer REDACTED");
+}
+
+#[test]
+fn invalid_requests_fail_with_exit_3_before_any_request() {
+    let env = fake_credentials();
+    let url = closed_port_url();
+    let cases: [(&str, Vec<&str>); 4] = [
+        (
+            "invalid_together_gpus",
+            vec![
+                "clusters",
+                "create",
+                "-p",
+                "together",
+                "--base-url",
+                &url,
+                "--name",
+                "train-42",
+                "--gpus",
+                "12",
+                "--gpu-model",
+                "H100_SXM",
+                "--region",
+                "us-central-8",
+                "--nvidia-version-id",
+                "cuda-12.8-driver-570",
+            ],
+        ),
+        (
+            "invalid_runcrate_nodes",
+            vec![
+                "clusters",
+                "create",
+                "-p",
+                "runcrate",
+                "--base-url",
+                &url,
+                "--name",
+                "train-42",
+                "--nodes",
+                "1",
+                "--offer-id",
+                "offer-h100-sxm-8x",
+            ],
+        ),
+        (
+            "invalid_e2e_missing_ids",
+            vec![
+                "clusters",
+                "create",
+                "-p",
+                "e2e",
+                "--base-url",
+                &url,
+                "--name",
+                "train-42",
+                "--nodes",
+                "2",
+                "--ssh-key",
+                "101",
+            ],
+        ),
+        (
+            "invalid_file_unknown_field",
+            vec![
+                "clusters",
+                "create",
+                "-p",
+                "together",
+                "--base-url",
+                &url,
+                "-f",
+                "tests/fixtures/unknown-field.toml",
+            ],
+        ),
+    ];
+    for (name, args) in cases {
+        gpucloud(&args, &env).expect_code(3).golden(name);
+    }
+}
+
+#[test]
+fn a_missing_credential_is_named_and_no_value_is_printed() {
+    // Everything but the key Together needs: the error names it, exit 3.
+    let mut env = fake_credentials();
+    env.retain(|(name, _)| *name != "TOGETHER_API_KEY");
+    gpucloud(&["clusters", "list", "-p", "together"], &env)
+        .expect_code(3)
+        .golden("missing_together_key");
+    let mut env = fake_credentials();
+    env.retain(|(name, _)| *name != "E2E_AUTH_TOKEN");
+    gpucloud(&["clusters", "get", "-p", "e2e", "17"], &env)
+        .expect_code(3)
+        .golden("missing_e2e_token");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let env = fake_credentials();
+    gpucloud(
+        &[
+            "plan",
+            "-p",
+            "together",
+            "--name",
+            "x",
+            "--gpus",
+            "8",
+            "--offer-id",
+            "o",
+        ],
+        &env,
+    )
+    .expect_code(2)
+    .golden("usage_foreign_option");
+    gpucloud(&["clusters", "get", "-p", "aws", "1"], &env)
+        .expect_code(2)
+        .golden("usage_unknown_provider");
+    gpucloud(
+        &[
+            "plan",
+            "-p",
+            "together",
+            "-f",
+            "tests/fixtures/together.toml",
+            "--gpus",
+            "8",
+        ],
+        &env,
+    )
+    .expect_code(2)
+    .golden("usage_file_and_flags");
+}

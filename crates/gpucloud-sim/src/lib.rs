@@ -1,0 +1,50 @@
+//! # gpucloud-sim
+//!
+//! A fake control plane for Together AI, Runcrate and E2E Networks — what LocalStack is to AWS:
+//! try everything, and test your own code, without an account or a bill.
+//!
+//! - **Each provider's documented API** on one port, one path prefix per provider
+//!   ([`RunningSim::base_url`]): only the operations the specs in `specs/*.yaml` list, with
+//!   each provider's way of checking credentials ([`credentials`]), its envelopes and its
+//!   error shapes.
+//! - **Validated against the specs**: every parameter and body is checked with a JSON Schema
+//!   validator reading the embedded specs (independent of the generated clients), and every
+//!   answer the simulator gives is checked against the documented response schema
+//!   ([`RunningSim::spec_violations`]).
+//! - **Clusters live through time** ([`SimClock`]): provisioning → ready with nodes gaining
+//!   addresses, deletes that take a while, Runcrate's all-or-nothing failure and idempotent
+//!   replay, E2E's scale action. `time_scale` speeds time up; 0 freezes it so a test moves it
+//!   with [`SimClock::advance`].
+//! - **Faults on demand** ([`Faults`]): 429 with `Retry-After`, 5xx, slow answers, dropped
+//!   connections, truncated bodies, HTML error pages, HTTP 200 carrying an error code, status
+//!   values the spec does not list — per provider and operation.
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), gpucloud_sim::SimError> {
+//! use gpucloud_sim::{Fault, FaultKind, Provider, SimConfig, Simulator};
+//! let sim = Simulator::start(SimConfig { time_scale: 0.0, ..SimConfig::default() }).await?;
+//! let url = sim.base_url(Provider::Runcrate); // give this to your client
+//! sim.faults().inject(
+//!     Fault::new(Provider::Runcrate, FaultKind::RateLimited { retry_after_secs: 1 }).on("get_cluster"),
+//! );
+//! sim.clock().advance(std::time::Duration::from_secs(120)); // provisioning → ready
+//! sim.shutdown().await;
+//! # let _ = url; Ok(()) }
+//! ```
+
+mod clock;
+pub mod credentials;
+mod exchange;
+mod faults;
+mod ids;
+mod openapi;
+mod provider;
+mod providers;
+mod running;
+mod server;
+
+pub use clock::SimClock;
+pub use exchange::{ClusterSummary, Exchange};
+pub use faults::{Fault, FaultKind, Faults};
+pub use provider::{Provider, UnknownProvider};
+pub use running::{RunningSim, SimConfig, SimError, Simulator};

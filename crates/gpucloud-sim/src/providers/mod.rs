@@ -1,0 +1,174 @@
+//! The three simulated control planes. Each provider module answers in that provider's own
+//! envelopes and error shapes and keeps its clusters; this module only dispatches to them.
+//!
+//! A cluster's visible state is computed from simulated time at every read (created at T, so
+//! at T+x it is in this phase): nothing runs in the background and a test that moves the clock
+//! sees the cluster move with it.
+
+pub(crate) mod e2e;
+pub(crate) mod runcrate;
+pub(crate) mod together;
+
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+
+use crate::exchange::ClusterSummary;
+use crate::faults::FaultKind;
+use crate::ids::Ids;
+use crate::openapi::request::FieldError;
+use crate::provider::Provider;
+use crate::server::reply::Reply;
+
+/// A validated request, as a handler sees it.
+#[derive(Debug)]
+pub(crate) struct Call<'a> {
+    /// The spec's operationId.
+    pub(crate) operation: &'a str,
+    /// Path, query and header parameters by their documented names, typed.
+    pub(crate) params: &'a Map<String, Value>,
+    /// The JSON body, when the operation has one.
+    pub(crate) body: Option<&'a Value>,
+    /// Simulated time since the simulator started.
+    pub(crate) now: Duration,
+}
+
+impl Call<'_> {
+    pub(crate) fn param(&self, name: &str) -> Option<&str> {
+        self.params.get(name).and_then(Value::as_str)
+    }
+
+    pub(crate) fn param_i64(&self, name: &str) -> Option<i64> {
+        self.params.get(name).and_then(Value::as_i64)
+    }
+
+    pub(crate) fn field(&self, name: &str) -> Option<&Value> {
+        self.body.and_then(|b| b.get(name)).filter(|v| !v.is_null())
+    }
+
+    pub(crate) fn field_str(&self, name: &str) -> Option<&str> {
+        self.field(name).and_then(Value::as_str)
+    }
+
+    pub(crate) fn field_i64(&self, name: &str) -> Option<i64> {
+        self.field(name).and_then(Value::as_i64)
+    }
+
+    pub(crate) fn field_bool(&self, name: &str) -> Option<bool> {
+        self.field(name).and_then(Value::as_bool)
+    }
+}
+
+/// Every provider's clusters and the shared id source.
+#[derive(Debug)]
+pub(crate) struct State {
+    pub(crate) ids: Ids,
+    pub(crate) together: together::State,
+    pub(crate) runcrate: runcrate::State,
+    pub(crate) e2e: e2e::State,
+}
+
+impl State {
+    pub(crate) fn new(seed: u64) -> Self {
+        Self {
+            ids: Ids::new(seed),
+            together: together::State::default(),
+            runcrate: runcrate::State::default(),
+            e2e: e2e::State::new(seed),
+        }
+    }
+}
+
+/// Checks the credentials the way `provider` does.
+pub(crate) fn authenticate(
+    provider: Provider,
+    headers: &http::HeaderMap,
+    query: &[(String, String)],
+) -> Result<(), Reply> {
+    match provider {
+        Provider::Together => together::errors::authenticate(headers),
+        Provider::Runcrate => runcrate::errors::authenticate(headers),
+        Provider::E2e => e2e::errors::authenticate(headers, query),
+    }
+}
+
+/// The answer to a request that breaks the spec.
+pub(crate) fn invalid(provider: Provider, operation: &str, errors: &[FieldError]) -> Reply {
+    match provider {
+        Provider::Together => together::errors::invalid(operation, errors),
+        Provider::Runcrate => runcrate::errors::invalid(errors),
+        Provider::E2e => e2e::errors::invalid(errors),
+    }
+}
+
+/// The answer to an undocumented path (or method, when `path_exists`).
+pub(crate) fn no_route(provider: Provider, path_exists: bool) -> Reply {
+    match provider {
+        Provider::Together => together::errors::no_route(path_exists),
+        Provider::Runcrate => runcrate::errors::no_route(path_exists),
+        Provider::E2e => e2e::errors::no_route(path_exists),
+    }
+}
+
+/// The answer of a refusing fault, in the provider's error shape.
+pub(crate) fn refusal(provider: Provider, operation: &str, kind: &FaultKind) -> Reply {
+    let (status, retry_after) = match kind {
+        FaultKind::RateLimited { retry_after_secs } => (429, Some(*retry_after_secs)),
+        FaultKind::ServerError { status } => (*status, None),
+        FaultKind::OkWithErrorCode { code } => (*code, None),
+        _ => (500, None),
+    };
+    let mut reply = match provider {
+        Provider::Together => together::errors::status(status, operation),
+        Provider::Runcrate => runcrate::errors::status(status),
+        Provider::E2e => e2e::errors::status(status, retry_after),
+    };
+    if let FaultKind::OkWithErrorCode { .. } = kind {
+        reply.status = 200;
+    }
+    match retry_after {
+        Some(secs) => reply.with_header(http::header::RETRY_AFTER, secs.to_string()),
+        None => reply,
+    }
+}
+
+/// Runs the operation.
+pub(crate) fn handle(provider: Provider, state: &mut State, call: &Call<'_>) -> Reply {
+    match provider {
+        Provider::Together => together::handle(&mut state.together, &mut state.ids, call),
+        Provider::Runcrate => runcrate::handle(&mut state.runcrate, &mut state.ids, call),
+        Provider::E2e => e2e::handle(&mut state.e2e, &mut state.ids, call),
+    }
+}
+
+/// Shows `status` as the status of every cluster in a success body.
+pub(crate) fn set_status(provider: Provider, body: &mut Value, status: &str) {
+    let clusters: Vec<&mut Value> = match provider {
+        Provider::Together => match body.get_mut("clusters").and_then(Value::as_array_mut) {
+            Some(list) => list.iter_mut().collect(),
+            None => vec![body],
+        },
+        Provider::Runcrate | Provider::E2e => match body.get_mut("data") {
+            Some(Value::Array(list)) => list.iter_mut().collect(),
+            Some(one) => vec![one],
+            None => Vec::new(),
+        },
+    };
+    for cluster in clusters {
+        if let Some(object) = cluster.as_object_mut()
+            && object.contains_key("status")
+            && (provider != Provider::Together || object.contains_key("cluster_id"))
+        {
+            object.insert("status".into(), Value::String(status.to_string()));
+        }
+    }
+}
+
+/// The clusters `provider` holds at `now`.
+pub(crate) fn clusters(provider: Provider, state: &State, now: Duration) -> Vec<ClusterSummary> {
+    match provider {
+        Provider::Together => state.together.summaries(now),
+        Provider::Runcrate => state.runcrate.summaries(now),
+        Provider::E2e => state.e2e.summaries(now),
+    }
+}
