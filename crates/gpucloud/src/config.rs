@@ -42,8 +42,30 @@ impl HttpSettings {
         }
     }
 
+    /// A generated client for these settings, built with its crate's `from_parts`; a bad
+    /// credential or base URL is a configuration error naming `credential_setting` or
+    /// `url_setting`.
+    pub(crate) fn generated_client<C, K>(
+        &self,
+        credentials: Result<K, gpucloud_core::CredentialError>,
+        credential_setting: &str,
+        url_setting: &str,
+        from_parts: impl FnOnce(&str, reqwest::Client, K) -> Result<C, gpucloud_core::BuildError>,
+    ) -> Result<C, Error> {
+        let credentials = credentials.map_err(|e| Error::Configuration {
+            setting: credential_setting.into(),
+            problem: e.to_string(),
+        })?;
+        from_parts(&self.base_url, self.http_client()?, credentials).map_err(|e| {
+            Error::Configuration {
+                setting: url_setting.into(),
+                problem: e.to_string(),
+            }
+        })
+    }
+
     /// The reqwest client these settings describe (rustls).
-    pub(crate) fn http_client(&self) -> Result<reqwest::Client, Error> {
+    fn http_client(&self) -> Result<reqwest::Client, Error> {
         reqwest::Client::builder()
             .timeout(self.timeout)
             .connect_timeout(self.connect_timeout)

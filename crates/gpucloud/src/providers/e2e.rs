@@ -51,21 +51,12 @@ macro_rules! scoped {
 impl E2eClusters {
     /// A client for `config`.
     pub fn new(config: E2eConfig) -> Result<Self, Error> {
-        let credentials =
-            gpucloud_e2e::auth::Credentials::new(config.api_key.clone(), config.auth_token.clone())
-                .map_err(|e| Error::Configuration {
-                    setting: "E2E_API_KEY / E2E_AUTH_TOKEN".into(),
-                    problem: e.to_string(),
-                })?;
-        let client = gpucloud_e2e::Client::from_parts(
-            &config.http.base_url,
-            config.http.http_client()?,
-            credentials,
-        )
-        .map_err(|e| Error::Configuration {
-            setting: "E2E_BASE_URL".into(),
-            problem: e.to_string(),
-        })?;
+        let client = config.http.generated_client(
+            gpucloud_e2e::auth::Credentials::new(config.api_key.clone(), config.auth_token.clone()),
+            "E2E_API_KEY / E2E_AUTH_TOKEN",
+            "E2E_BASE_URL",
+            gpucloud_e2e::Client::from_parts,
+        )?;
         Ok(Self {
             client,
             http: config.http,

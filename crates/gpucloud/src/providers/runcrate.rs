@@ -45,20 +45,12 @@ pub struct RuncrateCreate {
 impl RuncrateClusters {
     /// A client for `config`.
     pub fn new(config: RuncrateConfig) -> Result<Self, Error> {
-        let credentials = gpucloud_runcrate::auth::Credentials::new(config.api_key.clone())
-            .map_err(|e| Error::Configuration {
-                setting: "RUNCRATE_API_KEY".into(),
-                problem: e.rule.into(),
-            })?;
-        let client = gpucloud_runcrate::Client::from_parts(
-            &config.http.base_url,
-            config.http.http_client()?,
-            credentials,
-        )
-        .map_err(|e| Error::Configuration {
-            setting: "RUNCRATE_BASE_URL".into(),
-            problem: e.to_string(),
-        })?;
+        let client = config.http.generated_client(
+            gpucloud_runcrate::auth::Credentials::new(config.api_key.clone()),
+            "RUNCRATE_API_KEY",
+            "RUNCRATE_BASE_URL",
+            gpucloud_runcrate::Client::from_parts,
+        )?;
         Ok(Self {
             client,
             http: config.http,

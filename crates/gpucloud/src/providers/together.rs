@@ -37,20 +37,12 @@ pub struct TogetherClusters {
 impl TogetherClusters {
     /// A client for `config`.
     pub fn new(config: TogetherConfig) -> Result<Self, Error> {
-        let credentials = gpucloud_together::auth::Credentials::new(config.api_key.clone())
-            .map_err(|e| Error::Configuration {
-                setting: "TOGETHER_API_KEY".into(),
-                problem: e.rule.into(),
-            })?;
-        let client = gpucloud_together::Client::from_parts(
-            &config.http.base_url,
-            config.http.http_client()?,
-            credentials,
-        )
-        .map_err(|e| Error::Configuration {
-            setting: "TOGETHER_BASE_URL".into(),
-            problem: e.to_string(),
-        })?;
+        let client = config.http.generated_client(
+            gpucloud_together::auth::Credentials::new(config.api_key.clone()),
+            "TOGETHER_API_KEY",
+            "TOGETHER_BASE_URL",
+            gpucloud_together::Client::from_parts,
+        )?;
         Ok(Self {
             client,
             http: config.http,
