@@ -9,6 +9,17 @@
 // path of a one-shot command; boxing would buy nothing measurable and cost clarity.
 #![allow(clippy::result_large_err)]
 
+/// `println!` that ends the program quietly when stdout is closed early (`gpucloud … | head`)
+/// instead of panicking, as `println!` does on a broken pipe.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use ::std::io::Write as _;
+        if let Err(error) = writeln!(::std::io::stdout(), $($arg)*) {
+            $crate::output::stdout_failed(error);
+        }
+    }};
+}
+
 mod cli;
 mod commands;
 mod connect;

@@ -14,7 +14,7 @@ use crate::error::CliError;
 pub fn json(value: &impl Serialize) -> Result<(), CliError> {
     let text = serde_json::to_string_pretty(value)
         .map_err(|e| CliError::Other(format!("cannot encode JSON output: {e}")))?;
-    println!("{text}");
+    say!("{text}");
     Ok(())
 }
 
@@ -84,7 +84,7 @@ pub fn cluster(cluster: &Cluster) {
     for (name, value) in rows {
         fields.add_row([format!("{name}:"), value]);
     }
-    println!("{}", render(&mut fields));
+    say!("{}", render(&mut fields));
     if cluster.nodes.is_empty() {
         return;
     }
@@ -108,13 +108,13 @@ pub fn cluster(cluster: &Cluster) {
             or_dash(node.ssh_command.as_ref()),
         ]);
     }
-    println!("\n{}", render(&mut nodes));
+    say!("\n{}", render(&mut nodes));
 }
 
 /// Clusters, one per line.
 pub fn clusters(clusters: &[Cluster]) {
     if clusters.is_empty() {
-        println!("No clusters.");
+        say!("No clusters.");
         return;
     }
     let mut list = table(&["id", "name", "state", "phase", "nodes", "gpus", "created"]);
@@ -130,7 +130,7 @@ pub fn clusters(clusters: &[Cluster]) {
             time(c.created_at),
         ]);
     }
-    println!("{}", render(&mut list));
+    say!("{}", render(&mut list));
 }
 
 /// What a create did, in one line.
@@ -141,7 +141,7 @@ pub fn created_headline(created: &Created) {
         CreateOutcome::CreatedReconciled => "Created (found by name after a lost answer)",
         CreateOutcome::AlreadyExisted => "Found existing (nothing new started)",
     };
-    println!("{what} {} cluster {} ({}).", c.provider, c.id, c.name);
+    say!("{what} {} cluster {} ({}).", c.provider, c.id, c.name);
 }
 
 #[cfg(test)]
@@ -155,4 +155,14 @@ mod tests {
         t.add_row(["22", "bb"]);
         assert_eq!(render(&mut t), "ID  NAME\n1   a\n22  bb");
     }
+}
+
+/// Ends the program after a failed write to stdout: quietly (exit 0) when the reader went away
+/// (a closed pipe), with a one-line error (exit 1) otherwise.
+pub fn stdout_failed(error: std::io::Error) -> ! {
+    if error.kind() != std::io::ErrorKind::BrokenPipe {
+        eprintln!("error: cannot write to stdout: {error}");
+        std::process::exit(1);
+    }
+    std::process::exit(0)
 }

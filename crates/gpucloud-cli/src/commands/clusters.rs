@@ -37,12 +37,12 @@ async fn create(args: &CreateArgs, json: bool) -> Result<(), CliError> {
         )
         .await?;
         if !json {
-            println!();
+            say!();
             output::cluster(&created.cluster);
         }
     } else if !json {
         output::created_headline(&created);
-        println!();
+        say!();
         output::cluster(&created.cluster);
     }
     if json {
@@ -92,7 +92,7 @@ async fn delete(args: &IdArgs, json: bool) -> Result<(), CliError> {
             deleted: true,
         })
     } else {
-        println!("Deleted {provider} cluster {}.", args.id);
+        say!("Deleted {provider} cluster {}.", args.id);
         Ok(())
     }
 }

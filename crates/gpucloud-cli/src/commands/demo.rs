@@ -39,7 +39,7 @@ struct Outcome {
 pub async fn run(args: &DemoArgs, json: bool) -> Result<(), CliError> {
     let sim = sim::start(SocketAddr::from(([127, 0, 0, 1], 0)), args.time_scale, 0).await?;
     if !json {
-        println!(
+        say!(
             "Started the simulator on http://{} at {}x speed (progress shows simulated time); \
              no credentials needed.",
             sim.addr(),
@@ -50,7 +50,7 @@ pub async fn run(args: &DemoArgs, json: bool) -> Result<(), CliError> {
     let mut first_error = None;
     for provider in ProviderKind::ALL {
         if !json {
-            println!("\n== {provider}");
+            say!("\n== {provider}");
         }
         match one(&sim, provider, args.time_scale, json).await {
             Ok(outcome) => outcomes.push(outcome),
@@ -152,7 +152,7 @@ async fn one(
     let got = client.get(&id).await?;
     let (reachable, known) = output::node_counts(&got);
     if !json {
-        println!(
+        say!(
             "Ready after {} (about {} simulated); get: {}, {reachable}/{known} nodes reachable.",
             elapsed_precise(took),
             elapsed(took.mul_f64(time_scale)),
@@ -166,8 +166,8 @@ async fn one(
     };
     if !json {
         match delete.as_str() {
-            "deleted" => println!("Deleted {provider} cluster {id}."),
-            _ => println!(
+            "deleted" => say!("Deleted {provider} cluster {id}."),
+            _ => say!(
                 "Not deleted: {provider} does not support deleting clusters; this one ends with the simulator."
             ),
         }
@@ -210,5 +210,5 @@ fn summary(outcomes: &[Outcome]) {
             format!("{:.1}s", o.ready_after_secs),
         ]);
     }
-    println!("\nSummary\n{}", output::render(&mut table));
+    say!("\nSummary\n{}", output::render(&mut table));
 }

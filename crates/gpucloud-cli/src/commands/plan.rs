@@ -12,7 +12,10 @@ pub fn run(args: &PlanArgs, json: bool) -> Result<(), CliError> {
     if json {
         output::json(&plan)
     } else {
-        print!("{plan}");
+        use std::io::Write as _;
+        if let Err(error) = write!(std::io::stdout(), "{plan}") {
+            output::stdout_failed(error);
+        }
         Ok(())
     }
 }

@@ -76,17 +76,17 @@ pub async fn run(args: &SimArgs, json: bool) -> Result<(), CliError> {
             environment: environment.into_iter().collect(),
         })?;
     } else {
-        println!(
+        say!(
             "gpucloud simulator listening on http://{} (time scale {}x, seed {}).",
             sim.addr(),
             args.time_scale,
             args.seed
         );
-        println!("Press Ctrl-C to stop. In another shell, point gpucloud at it:\n");
+        say!("Press Ctrl-C to stop. In another shell, point gpucloud at it:\n");
         for (name, value) in &environment {
-            println!("export {name}={value}");
+            say!("export {name}={value}");
         }
-        println!("\nThen, for example: gpucloud clusters list --provider together");
+        say!("\nThen, for example: gpucloud clusters list --provider together");
     }
     stopped().await;
     eprintln!("Stopping the simulator.");

@@ -291,3 +291,32 @@ fn usage_errors_exit_2() {
     .expect_code(2)
     .golden("usage_file_and_flags");
 }
+
+#[test]
+fn output_into_a_closed_pipe_ends_quietly_instead_of_panicking() {
+    // `gpucloud plan … | head -0`: the reader is gone before the first write.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gpucloud"))
+        .args([
+            "plan",
+            "--provider",
+            "runcrate",
+            "--name",
+            "train",
+            "--nodes",
+            "2",
+        ])
+        .args(["--offer-id", "offer-h100"])
+        .env_clear()
+        .envs(fake_credentials())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run gpucloud: {e}"));
+    drop(child.stdout.take());
+    let output = child
+        .wait_with_output()
+        .unwrap_or_else(|e| panic!("gpucloud did not finish: {e}"));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+}
