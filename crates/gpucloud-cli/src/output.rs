@@ -144,6 +144,16 @@ pub fn created_headline(created: &Created) {
     say!("{what} {} cluster {} ({}).", c.provider, c.id, c.name);
 }
 
+/// Ends the program after a failed write to stdout: quietly (exit 0) when the reader went away
+/// (a closed pipe), with a one-line error (exit 1) otherwise.
+pub fn stdout_failed(error: std::io::Error) -> ! {
+    if error.kind() != std::io::ErrorKind::BrokenPipe {
+        eprintln!("error: cannot write to stdout: {error}");
+        std::process::exit(1);
+    }
+    std::process::exit(0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -155,14 +165,4 @@ mod tests {
         t.add_row(["22", "bb"]);
         assert_eq!(render(&mut t), "ID  NAME\n1   a\n22  bb");
     }
-}
-
-/// Ends the program after a failed write to stdout: quietly (exit 0) when the reader went away
-/// (a closed pipe), with a one-line error (exit 1) otherwise.
-pub fn stdout_failed(error: std::io::Error) -> ! {
-    if error.kind() != std::io::ErrorKind::BrokenPipe {
-        eprintln!("error: cannot write to stdout: {error}");
-        std::process::exit(1);
-    }
-    std::process::exit(0)
 }
