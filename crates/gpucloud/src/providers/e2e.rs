@@ -16,7 +16,7 @@ use crate::error::{ApiError, Error, ValidationError};
 use crate::plan::{self, PlannedRequest};
 use crate::providers::errors::{ErrorEnvelope, call, classify};
 use crate::providers::reconcile::create_reconciled;
-use crate::spec::{ClusterSize, ClusterSpec, E2eOptions, ProviderOptions, SharedStorage};
+use crate::spec::{ClusterSize, ClusterSpec, E2eOptions, ProviderOptions};
 
 const PROVIDER: ProviderKind = ProviderKind::E2e;
 const CREATE_DOC: &str = "E2E docs, Create Training Cluster";
@@ -331,10 +331,7 @@ pub fn create_request(spec: &ClusterSpec) -> Result<types::CreateClusterRequest,
     if spec.billing != crate::spec::Billing::OnDemand {
         return Err(invalid("billing", "is set by the plan (sku_item_price_id)"));
     }
-    if matches!(
-        spec.shared_storage,
-        Some(SharedStorage::New { .. }) | Some(SharedStorage::Existing { .. })
-    ) {
+    if spec.shared_storage.is_some() {
         return Err(invalid(
             "shared_storage",
             "mount SFS volumes through E2eOptions::sfs_mounts",

@@ -63,6 +63,11 @@ impl Volume {
 }
 
 impl State {
+    /// Index of the volume `id` if it exists and is not deleted yet.
+    fn live_volume(&self, id: &str, now: Duration) -> Option<usize> {
+        self.volumes.iter().position(|v| v.id == id && !v.gone(now))
+    }
+
     fn volume_status(&self, volume: &Volume, now: Duration) -> &'static str {
         if now < volume.created + PROVISIONING_TAKES {
             "provisioning"
@@ -134,11 +139,7 @@ pub(crate) fn handle(state: &mut State, ids: &mut Ids, call: &Call<'_>) -> Reply
         }
         "update_volume" => {
             let id = call.field_str("volume_id").unwrap_or_default();
-            let Some(index) = state
-                .volumes
-                .iter()
-                .position(|v| v.id == id && !v.gone(now))
-            else {
+            let Some(index) = state.live_volume(id, now) else {
                 return errors::not_found("volume", id);
             };
             if let Some(size) = call.field_i64("size_tib") {
@@ -155,18 +156,14 @@ pub(crate) fn handle(state: &mut State, ids: &mut Ids, call: &Call<'_>) -> Reply
         }
         "get_volume" => {
             let id = call.param("volume_id").unwrap_or_default();
-            match state.volumes.iter().find(|v| v.id == id && !v.gone(now)) {
-                Some(volume) => Reply::json(200, state.render_volume(volume, now)),
+            match state.live_volume(id, now) {
+                Some(index) => Reply::json(200, state.render_volume(&state.volumes[index], now)),
                 None => errors::not_found("volume", id),
             }
         }
         _ => {
             let id = call.param("volume_id").unwrap_or_default();
-            let Some(index) = state
-                .volumes
-                .iter()
-                .position(|v| v.id == id && !v.gone(now))
-            else {
+            let Some(index) = state.live_volume(id, now) else {
                 return errors::not_found("volume", id);
             };
             if state.volume_status(&state.volumes[index], now) == "bound" {
