@@ -12,8 +12,10 @@ pub enum BuildError {
     Credential(CredentialError),
     /// The base URL is not an absolute http(s) URL.
     BaseUrl(String),
-    /// reqwest could not build its client (TLS backend initialisation).
+    /// reqwest could not build its client.
     Http(reqwest::Error),
+    /// The TLS configuration could not be built (no usable root certificates).
+    Tls(String),
 }
 
 impl fmt::Display for BuildError {
@@ -22,6 +24,7 @@ impl fmt::Display for BuildError {
             Self::Credential(e) => e.fmt(f),
             Self::BaseUrl(rule) => write!(f, "invalid base URL: {rule}"),
             Self::Http(_) => f.write_str("cannot build the HTTP client"),
+            Self::Tls(problem) => write!(f, "cannot configure TLS: {problem}"),
         }
     }
 }
@@ -31,7 +34,7 @@ impl std::error::Error for BuildError {
         match self {
             Self::Credential(e) => Some(e),
             Self::Http(e) => Some(e),
-            Self::BaseUrl(_) => None,
+            Self::BaseUrl(_) | Self::Tls(_) => None,
         }
     }
 }

@@ -128,7 +128,7 @@ pub fn set_query_secret(
 }
 
 /// How a provider's credentials are put on a request. Implemented by each provider crate's
-/// `auth::Credentials`; [`crate::impl_client_hooks!`] calls it before every request.
+/// `auth::Credentials`; [`crate::impl_client_glue!`] calls it before every request.
 pub trait Authenticate {
     /// Query parameters that carry secrets, to be scrubbed from every URL that could be printed.
     const SECRET_QUERY_PARAMS: &'static [&'static str] = &[];

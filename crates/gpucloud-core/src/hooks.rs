@@ -4,11 +4,13 @@
 //! Only the crate that defines a generated `Client` may implement `ClientHooks` for it (orphan
 //! rule), so this is a macro that the provider crate invokes.
 
-/// Implements `progenitor_client::ClientHooks<$credentials>` for `$client`: join the
-/// comma-separated query arrays listed in `$comma_joined` (generated per spec), authenticate
-/// with [`crate::credentials::Authenticate`] before each request, and send through
-/// [`crate::transport::execute`] (tracing span, secrets scrubbed from URLs). Also adds
-/// `$client::from_parts(base_url, reqwest::Client, $credentials)`, which checks the base URL.
+/// Implements `progenitor_client::ClientHooks<ClientContext<$credentials>>` for `$client`: join
+/// the comma-separated query arrays listed in `$comma_joined` (generated per spec),
+/// authenticate with [`crate::credentials::Authenticate`] before each request, and send
+/// through [`crate::transport::execute`] (tracing span, secrets scrubbed from URLs, or the
+/// request recorded by a planning client). Also adds
+/// `$client::from_parts(base_url, reqwest::Client, $credentials)`, which checks the base URL,
+/// and `$client::planning()`, a copy whose requests are recorded instead of sent.
 #[macro_export]
 macro_rules! impl_client_glue {
     ($client:ty, $credentials:ty, $comma_joined:expr) => {
@@ -22,19 +24,33 @@ macro_rules! impl_client_glue {
                 credentials: $credentials,
             ) -> ::std::result::Result<Self, $crate::BuildError> {
                 let base_url = $crate::normalize_base_url(base_url)?;
-                Ok(Self::new_with_client(&base_url, http, credentials))
+                Ok(Self::new_with_client(
+                    &base_url,
+                    http,
+                    $crate::ClientContext::new(credentials),
+                ))
+            }
+
+            /// A copy of this client (same base URL, HTTP client and credentials) that records
+            /// each request it builds in the returned capture instead of sending it: a dry run
+            /// that cannot drift from what a real call sends.
+            pub fn planning(&self) -> (Self, $crate::RequestCapture) {
+                use $crate::__private::ClientInfo as _;
+                let (context, capture) = self.inner().planning();
+                let client = Self::new_with_client(self.baseurl(), self.client().clone(), context);
+                (client, capture)
             }
         }
 
-        impl $crate::__private::ClientHooks<$credentials> for $client {
+        impl $crate::__private::ClientHooks<$crate::ClientContext<$credentials>> for $client {
             async fn pre<E>(
                 &self,
                 request: &mut $crate::__private::reqwest::Request,
                 info: &$crate::__private::OperationInfo,
             ) -> ::std::result::Result<(), $crate::__private::Error<E>> {
                 $crate::transport::join_query_params(request, info.operation_id, $comma_joined);
-                let credentials = $crate::__private::ClientInfo::inner(self);
-                $crate::credentials::Authenticate::authenticate(credentials, request)
+                let context = $crate::__private::ClientInfo::inner(self);
+                $crate::credentials::Authenticate::authenticate(context.credentials(), request)
                     .map_err($crate::CredentialError::into_client_error)
             }
 
@@ -47,7 +63,7 @@ macro_rules! impl_client_glue {
                     $crate::__private::ClientInfo::client(self),
                     request,
                     info,
-                    <$credentials as $crate::credentials::Authenticate>::SECRET_QUERY_PARAMS,
+                    $crate::__private::ClientInfo::inner(self),
                 )
                 .await
             }

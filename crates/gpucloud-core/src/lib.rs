@@ -1,26 +1,32 @@
 //! Hand-written plumbing shared by the generated gpucloud provider clients.
 //!
-//! progenitor ignores security schemes and knows nothing about secrets (CODEGEN.md §1, §7), so
-//! each provider crate implements `progenitor_client::ClientHooks` for its generated `Client`
-//! with [`impl_client_glue!`], which delegates here:
+//! progenitor ignores security schemes and knows nothing about secrets, so each provider crate
+//! implements `progenitor_client::ClientHooks` for its generated `Client` with
+//! [`impl_client_glue!`], which delegates here:
 //!
 //! - [`credentials`]: secrets as [`secrecy::SecretString`], turned into *sensitive* headers and
 //!   query pairs only at the moment a request is built;
 //! - [`transport`]: sending a request inside a tracing span, and scrubbing secret query
-//!   parameters (E2E's `apikey`) from every URL that an error or a response could print.
+//!   parameters (E2E's `apikey`) from every URL that an error or a response could print;
+//! - [`ClientContext`]: the generated client's inner value — credentials, the status of its
+//!   recent error answers, and for a planning client the [`RequestCapture`] a request is
+//!   recorded in instead of being sent;
+//! - [`tls`]: rustls with the ring provider, configured per client.
 //!
 //! Provider crates depend on this one; users normally never name it.
 
 mod build_error;
+mod context;
 pub mod credentials;
 mod hooks;
+pub mod tls;
 pub mod transport;
 
 pub use build_error::{BuildError, normalize_base_url};
+pub use context::{CapturedRequest, ClientContext, ErrorBodies, RequestCapture};
 pub use credentials::{Authenticate, BearerToken, CredentialError, Secret};
 pub use transport::{
     RAW_ERROR_BODY_HEADER, REDACTED, execute, http_client_builder, raw_error_body, redact_url,
-    status_of_error_body,
 };
 
 /// The user agent the provider clients send.

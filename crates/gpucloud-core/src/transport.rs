@@ -1,7 +1,7 @@
 //! Sending requests: a tracing span per operation, and no secret in any URL that leaves.
 //!
 //! reqwest's errors print the full request URL, query string included, and a response keeps the
-//! URL it came from (CODEGEN.md §7). For a provider that authenticates with a query parameter
+//! URL it came from. For a provider that authenticates with a query parameter
 //! (E2E's `apikey`) either would put the key into logs. [`execute`] strips the URL from transport
 //! errors and rewrites the response's URL with the secret replaced by [`REDACTED`].
 //!
@@ -10,6 +10,9 @@
 //! statuses [`execute`] therefore buffers the body and also copies it, percent-encoded, into the
 //! [`RAW_ERROR_BODY_HEADER`] response header, which survives into progenitor's `ResponseValue`;
 //! [`raw_error_body`] reads it back.
+//!
+//! Everything a request leaves behind (the status of error answers, a planned request) is kept
+//! in the sending client's [`ClientContext`], never in process-wide state.
 
 use std::time::{Duration, Instant};
 
@@ -17,6 +20,9 @@ use progenitor_client::OperationInfo;
 use reqwest::ResponseBuilderExt;
 use tracing::Instrument;
 use url::Url;
+
+use crate::context::{ClientContext, ErrorBodies};
+use crate::credentials::Authenticate;
 
 /// The synthetic response header that carries an error response's raw body (see module docs).
 pub const RAW_ERROR_BODY_HEADER: &str = "x-gpucloud-raw-error-body";
@@ -33,54 +39,17 @@ pub fn raw_error_body(headers: &reqwest::header::HeaderMap) -> Option<Vec<u8>> {
     Some(percent_encoding::percent_decode(value.as_bytes()).collect())
 }
 
-/// How many recent error answers [`status_of_error_body`] remembers.
-const REMEMBERED_ERROR_BODIES: usize = 64;
-
-/// Recent error answers by a hash of their body: (hash, status, `Retry-After`).
-static RECENT_ERROR_BODIES: std::sync::Mutex<
-    std::collections::VecDeque<(u64, u16, Option<String>)>,
-> = std::sync::Mutex::new(std::collections::VecDeque::new());
-
-fn body_hash(bytes: &[u8]) -> u64 {
-    use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
-    BuildHasherDefault::<DefaultHasher>::default().hash_one(bytes)
-}
-
-/// The HTTP status (and `Retry-After`) of a recent error answer with exactly this body.
-///
-/// When a 4xx/5xx body is not the JSON the spec declares (a proxy's HTML 502), progenitor
-/// reports only the bytes (`InvalidResponsePayload`), not the status; [`execute`] remembers
-/// the status of the last few error answers by body so the caller can still tell a 502 from a
-/// success it could not decode.
-pub fn status_of_error_body(bytes: &[u8]) -> Option<(u16, Option<String>)> {
-    let hash = body_hash(bytes);
-    let recent = RECENT_ERROR_BODIES.lock().ok()?;
-    recent
-        .iter()
-        .rev()
-        .find(|(h, _, _)| *h == hash)
-        .map(|(_, status, retry_after)| (*status, retry_after.clone()))
-}
-
-fn remember_error_body(bytes: &[u8], status: u16, retry_after: Option<String>) {
-    if let Ok(mut recent) = RECENT_ERROR_BODIES.lock() {
-        if recent.len() == REMEMBERED_ERROR_BODIES {
-            recent.pop_front();
-        }
-        recent.push_back((body_hash(bytes), status, retry_after));
-    }
-}
-
 /// What replaces a secret in a URL.
 pub const REDACTED: &str = "REDACTED";
 
-/// A `reqwest::ClientBuilder` with the settings every provider client shares: rustls, a
-/// connect timeout, an overall request timeout and a user agent naming this SDK.
-pub fn http_client_builder(user_agent: &str) -> reqwest::ClientBuilder {
-    reqwest::Client::builder()
+/// A `reqwest::ClientBuilder` with the settings every provider client shares: rustls with
+/// ring ([`crate::tls`]), a connect timeout, an overall request timeout and a user agent
+/// naming this SDK.
+pub fn http_client_builder(user_agent: &str) -> Result<reqwest::ClientBuilder, crate::BuildError> {
+    Ok(crate::tls::client_builder()?
         .connect_timeout(Duration::from_secs(10))
         .timeout(Duration::from_secs(60))
-        .user_agent(user_agent)
+        .user_agent(user_agent))
 }
 
 /// Joins repeated query pairs named in `params` (for this `operation`) into one comma-separated
@@ -140,13 +109,27 @@ pub fn redact_url(url: &Url, secret_params: &[&str]) -> Url {
 
 /// Sends `request` with `client`: inside a `gpucloud.request` span (operation id, method and
 /// path, never the query), logging status and duration at debug level, with secrets scrubbed
-/// from transport errors and from the response's URL.
-pub async fn execute(
+/// from transport errors and from the response's URL, and the status of error answers
+/// remembered in the context's [`ErrorBodies`].
+///
+/// A planning context records the request instead ([`crate::RequestCapture`]) and answers
+/// `204 No Content` without any network traffic.
+pub async fn execute<C: Authenticate>(
     client: &reqwest::Client,
     request: reqwest::Request,
     info: &OperationInfo,
-    secret_params: &[&str],
+    context: &ClientContext<C>,
 ) -> reqwest::Result<reqwest::Response> {
+    if let Some(capture) = context.capture() {
+        capture.record::<C>(info.operation_id, &request);
+        let planned = http::Response::builder()
+            .status(http::StatusCode::NO_CONTENT)
+            .body(reqwest::Body::from(Vec::new()))
+            .unwrap_or_default();
+        return Ok(reqwest::Response::from(planned));
+    }
+    let secret_params = C::SECRET_QUERY_PARAMS;
+    let error_bodies = context.error_bodies();
     let span = tracing::debug_span!(
         "gpucloud.request",
         operation = info.operation_id,
@@ -162,7 +145,7 @@ pub async fn execute(
                 tracing::debug!(status = response.status().as_u16(), elapsed_ms, "response");
                 let response = redact_response_url(response, secret_params);
                 if response.status().is_client_error() || response.status().is_server_error() {
-                    keep_error_body(response)
+                    keep_error_body(response, error_bodies)
                         .await
                         .map_err(reqwest::Error::without_url)
                 } else {
@@ -192,7 +175,10 @@ fn redact_response_url(response: reqwest::Response, secret_params: &[&str]) -> r
 }
 
 /// Buffers an error response's body and records a copy in [`RAW_ERROR_BODY_HEADER`].
-async fn keep_error_body(response: reqwest::Response) -> reqwest::Result<reqwest::Response> {
+async fn keep_error_body(
+    response: reqwest::Response,
+    error_bodies: &ErrorBodies,
+) -> reqwest::Result<reqwest::Response> {
     let status = response.status();
     let version = response.version();
     let mut headers = response.headers().clone();
@@ -202,7 +188,7 @@ async fn keep_error_body(response: reqwest::Response) -> reqwest::Result<reqwest
         .get(reqwest::header::RETRY_AFTER)
         .and_then(|v| v.to_str().ok())
         .map(str::to_string);
-    remember_error_body(&bytes, status.as_u16(), retry_after);
+    error_bodies.remember(&bytes, status.as_u16(), retry_after);
     let kept = &bytes[..bytes.len().min(RAW_ERROR_BODY_LIMIT)];
     let encoded = percent_encoding::percent_encode(kept, HEADER_UNSAFE).to_string();
     if let Ok(value) = reqwest::header::HeaderValue::from_str(&encoded) {
@@ -237,6 +223,21 @@ mod tests {
         operation_id: "get_thing",
     };
 
+    /// Credentials that travel in the `apikey` query parameter, as E2E's do.
+    #[derive(Debug, Clone)]
+    struct QueryKey;
+
+    impl Authenticate for QueryKey {
+        const SECRET_QUERY_PARAMS: &'static [&'static str] = &["apikey"];
+        fn authenticate(&self, _: &mut reqwest::Request) -> Result<(), crate::CredentialError> {
+            Ok(())
+        }
+    }
+
+    fn context() -> ClientContext<QueryKey> {
+        ClientContext::new(QueryKey)
+    }
+
     #[test]
     fn joins_only_the_declared_parameters_of_the_operation() {
         let url = "https://h/r?state=A&page_size=5&state=B&mode=X&mode=Y&other=1&other=2";
@@ -269,10 +270,10 @@ mod tests {
             .respond_with(ResponseTemplate::new(418).set_body_string("teapot"))
             .mount(&server)
             .await;
-        let client = reqwest::Client::new();
+        let client = crate::tls::client_builder().unwrap().build().unwrap();
         let url = format!("{}/a/?apikey=s3cret&x=1", server.uri());
         let request = client.get(&url).build().unwrap();
-        let response = execute(&client, request, &INFO, &["apikey"]).await.unwrap();
+        let response = execute(&client, request, &INFO, &context()).await.unwrap();
         assert_eq!(response.status().as_u16(), 418);
         assert!(response.url().as_str().ends_with("/a/?apikey=REDACTED&x=1"));
         assert!(!format!("{response:?}").contains("s3cret"));
@@ -291,13 +292,34 @@ mod tests {
             .respond_with(ResponseTemplate::new(502).set_body_string(body))
             .mount(&server)
             .await;
-        let client = reqwest::Client::new();
+        let client = crate::tls::client_builder().unwrap().build().unwrap();
         let request = client.get(server.uri()).build().unwrap();
-        let response = execute(&client, request, &INFO, &[]).await.unwrap();
+        let context = context();
+        let response = execute(&client, request, &INFO, &context).await.unwrap();
         assert_eq!(raw_error_body(response.headers()).unwrap(), body.as_bytes());
-        assert_eq!(status_of_error_body(body.as_bytes()), Some((502, None)));
-        assert_eq!(status_of_error_body(b"never answered"), None);
+        let bodies = context.error_bodies();
+        assert_eq!(bodies.status_of(body.as_bytes()), Some((502, None)));
+        assert_eq!(bodies.status_of(b"never answered"), None);
         assert_eq!(response.text().await.unwrap(), body);
+    }
+
+    #[tokio::test]
+    async fn a_planning_context_records_the_request_and_sends_nothing() {
+        let server = MockServer::start().await;
+        let client = crate::tls::client_builder().unwrap().build().unwrap();
+        let url = format!("{}/a/?apikey=s3cret&x=1", server.uri());
+        let request = client.post(&url).body("{}").build().unwrap();
+        let (planning, capture) = context().planning();
+        let response = execute(&client, request, &INFO, &planning).await.unwrap();
+        assert_eq!(response.status().as_u16(), 204);
+        let captured = capture.take().unwrap();
+        assert_eq!(captured.operation, "get_thing");
+        assert_eq!(
+            captured.url,
+            format!("{}/a/?apikey=REDACTED&x=1", server.uri())
+        );
+        assert_eq!(captured.body.as_deref(), Some(&b"{}"[..]));
+        assert!(server.received_requests().await.unwrap().is_empty());
     }
 
     #[tokio::test]
@@ -307,21 +329,21 @@ mod tests {
             .respond_with(ResponseTemplate::new(200).set_body_string("{}"))
             .mount(&server)
             .await;
-        let client = reqwest::Client::new();
+        let client = crate::tls::client_builder().unwrap().build().unwrap();
         let request = client.get(server.uri()).build().unwrap();
-        let response = execute(&client, request, &INFO, &[]).await.unwrap();
+        let response = execute(&client, request, &INFO, &context()).await.unwrap();
         assert!(raw_error_body(response.headers()).is_none());
     }
 
     #[tokio::test]
     async fn transport_errors_carry_no_url() {
         // Nothing listens on port 9 of the loopback address (discard; closed here).
-        let client = reqwest::Client::new();
+        let client = crate::tls::client_builder().unwrap().build().unwrap();
         let request = client
             .get("http://127.0.0.1:9/a/?apikey=s3cret")
             .build()
             .unwrap();
-        let error = execute(&client, request, &INFO, &["apikey"])
+        let error = execute(&client, request, &INFO, &context())
             .await
             .unwrap_err();
         assert!(error.url().is_none());

@@ -4100,7 +4100,7 @@ Version: v1*/
 pub struct Client {
     pub(crate) baseurl: String,
     pub(crate) client: reqwest::Client,
-    pub(crate) inner: crate::auth::Credentials,
+    pub(crate) inner: gpucloud_core::ClientContext<crate::auth::Credentials>,
 }
 impl Client {
     /// Create a new client.
@@ -4108,7 +4108,10 @@ impl Client {
     /// `baseurl` is the base URL provided to the internal
     /// `reqwest::Client`, and should include a scheme and hostname,
     /// as well as port and a path stem if applicable.
-    pub fn new(baseurl: &str, inner: crate::auth::Credentials) -> Self {
+    pub fn new(
+        baseurl: &str,
+        inner: gpucloud_core::ClientContext<crate::auth::Credentials>,
+    ) -> Self {
         #[cfg(not(target_arch = "wasm32"))]
         let client = {
             let dur = ::std::time::Duration::from_secs(60u64);
@@ -4127,7 +4130,7 @@ impl Client {
     pub fn new_with_client(
         baseurl: &str,
         client: reqwest::Client,
-        inner: crate::auth::Credentials,
+        inner: gpucloud_core::ClientContext<crate::auth::Credentials>,
     ) -> Self {
         Self {
             baseurl: baseurl.to_string(),
@@ -4136,7 +4139,7 @@ impl Client {
         }
     }
 }
-impl ClientInfo<crate::auth::Credentials> for Client {
+impl ClientInfo<gpucloud_core::ClientContext<crate::auth::Credentials>> for Client {
     fn api_version() -> &'static str {
         "v1"
     }
@@ -4146,7 +4149,7 @@ impl ClientInfo<crate::auth::Credentials> for Client {
     fn client(&self) -> &reqwest::Client {
         &self.client
     }
-    fn inner(&self) -> &crate::auth::Credentials {
+    fn inner(&self) -> &gpucloud_core::ClientContext<crate::auth::Credentials> {
         &self.inner
     }
 }
@@ -4154,7 +4157,7 @@ const _: () = {
     #[allow(dead_code)]
     fn assert_client_hooks()
     where
-        Client: ClientHooks<crate::auth::Credentials>,
+        Client: ClientHooks<gpucloud_core::ClientContext<crate::auth::Credentials>>,
     {}
 };
 impl Client {

@@ -51,7 +51,7 @@ impl Client {
         base_url: &str,
         credentials: auth::Credentials,
     ) -> Result<Self, BuildError> {
-        let http = gpucloud_core::http_client_builder(gpucloud_core::USER_AGENT).build()?;
+        let http = gpucloud_core::http_client_builder(gpucloud_core::USER_AGENT)?.build()?;
         Self::from_parts(base_url, http, credentials)
     }
 }

@@ -49,7 +49,7 @@ impl Client {
     /// default timeouts. Fails, naming the problem but never the key, if the key is empty or
     /// unsendable or the URL is not an absolute http(s) URL.
     pub fn from_api_key(base_url: &str, api_key: impl Into<Secret>) -> Result<Self, BuildError> {
-        let http = gpucloud_core::http_client_builder(gpucloud_core::USER_AGENT).build()?;
+        let http = gpucloud_core::http_client_builder(gpucloud_core::USER_AGENT)?.build()?;
         Self::from_parts(base_url, http, auth::Credentials::new(api_key)?)
     }
 }

@@ -28,7 +28,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             ..Default::default()
         });
 
-    println!("{}", client.plan(&spec)?);
+    println!("{}", client.plan(&spec).await?);
     let created = client.create(&spec).await?;
     println!("{:?}: cluster {}", created.outcome, created.cluster.id);
 

@@ -1,14 +1,15 @@
 //! [`ClusterClient`]: one API over every provider.
 
 use crate::cluster::{Cluster, ClusterId, Created, ProviderKind};
-use crate::config::{E2eConfig, HttpSettings, RuncrateConfig, TogetherConfig};
+use crate::config::{ClientSettings, E2eConfig, RuncrateConfig, TogetherConfig};
 use crate::error::Error;
 use crate::plan::PlannedRequest;
 use crate::providers::e2e::E2eClusters;
+use crate::providers::ops::{self, Provider};
 use crate::providers::runcrate::RuncrateClusters;
 use crate::providers::together::TogetherClusters;
 use crate::spec::ClusterSpec;
-use crate::waiter::{self, Progress, WaitOptions};
+use crate::waiter::{self, Acceptor, Deleted, Pacing, Progress, Ready, WaitEnd, WaitOptions};
 
 /// A provider-neutral cluster client.
 ///
@@ -23,6 +24,7 @@ use crate::waiter::{self, Progress, WaitOptions};
 ///         nvidia_version_id: Some("cuda-12.8-driver-570".into()),
 ///         ..Default::default()
 ///     });
+/// println!("{}", client.plan(&spec).await?);
 /// let created = client.create(&spec).await?;
 /// let ready = client
 ///     .wait_until_ready(&created.cluster.id, &WaitOptions::default(), |p| {
@@ -31,6 +33,9 @@ use crate::waiter::{self, Progress, WaitOptions};
 ///     .await?;
 /// println!("{} nodes", ready.nodes.len());
 /// client.delete(&ready.id).await?;
+/// client
+///     .wait_until_deleted(&ready.id, &WaitOptions::default(), |_| {})
+///     .await?;
 /// # Ok(()) }
 /// ```
 #[derive(Debug, Clone)]
@@ -41,6 +46,17 @@ pub enum ClusterClient {
     Runcrate(RuncrateClusters),
     /// E2E Networks.
     E2e(E2eClusters),
+}
+
+/// Runs `$body` with `$provider` bound to whichever provider client `$self` holds.
+macro_rules! with_provider {
+    ($self:ident, $provider:ident => $body:expr) => {
+        match $self {
+            Self::Together($provider) => $body,
+            Self::Runcrate($provider) => $body,
+            Self::E2e($provider) => $body,
+        }
+    };
 }
 
 impl ClusterClient {
@@ -77,63 +93,41 @@ impl ClusterClient {
         }
     }
 
-    fn http(&self) -> &HttpSettings {
-        match self {
-            Self::Together(c) => c.http(),
-            Self::Runcrate(c) => c.http(),
-            Self::E2e(c) => c.http(),
-        }
+    /// The settings this client was built with.
+    pub fn settings(&self) -> &ClientSettings {
+        with_provider!(self, p => Provider::settings(p))
     }
 
-    /// The exact request [`Self::create`] would send; nothing is sent.
-    pub fn plan(&self, spec: &ClusterSpec) -> Result<PlannedRequest, Error> {
-        match self {
-            Self::Together(c) => c.plan(spec),
-            Self::Runcrate(c) => c.plan(spec),
-            Self::E2e(c) => c.plan(spec),
-        }
+    /// The exact request [`Self::create`] would send, built by the generated client itself
+    /// (credentials redacted); nothing is sent.
+    pub async fn plan(&self, spec: &ClusterSpec) -> Result<PlannedRequest, Error> {
+        with_provider!(self, p => ops::plan(p, spec).await)
     }
 
     /// Creates a cluster, never two: see [`crate::CreateOutcome`] for what the result says.
     pub async fn create(&self, spec: &ClusterSpec) -> Result<Created, Error> {
-        match self {
-            Self::Together(c) => c.create(spec).await,
-            Self::Runcrate(c) => c.create(spec).await,
-            Self::E2e(c) => c.create(spec).await,
-        }
+        with_provider!(self, p => ops::create(p, &p.create_request(spec)?).await)
     }
 
     /// One cluster.
     pub async fn get(&self, id: &ClusterId) -> Result<Cluster, Error> {
-        match self {
-            Self::Together(c) => c.get(id).await,
-            Self::Runcrate(c) => c.get(id).await,
-            Self::E2e(c) => c.get(id).await,
-        }
+        with_provider!(self, p => ops::get(p, id).await)
     }
 
     /// Every cluster (Runcrate documents no list: [`Error::Unsupported`]).
     pub async fn list(&self) -> Result<Vec<Cluster>, Error> {
         match self {
-            Self::Together(c) => c.list().await,
-            Self::Runcrate(_) => Err(Error::Unsupported {
-                provider: ProviderKind::Runcrate,
-                operation: "listing clusters",
-            }),
-            Self::E2e(c) => c.list().await,
+            Self::Together(p) => p.list().await,
+            Self::Runcrate(p) => ops::list(p, &()).await,
+            Self::E2e(p) => p.list().await,
         }
     }
 
-    /// Deletes a cluster (Runcrate documents no delete: [`Error::Unsupported`]).
+    /// Deletes a cluster (Runcrate documents no delete: [`Error::Unsupported`]). Returns when
+    /// the provider has accepted the delete; [`Self::wait_until_deleted`] waits until it is
+    /// gone. A 404 on a retry means an earlier attempt of this call worked, and is success.
     pub async fn delete(&self, id: &ClusterId) -> Result<(), Error> {
-        match self {
-            Self::Together(c) => c.delete(id).await,
-            Self::Runcrate(_) => Err(Error::Unsupported {
-                provider: ProviderKind::Runcrate,
-                operation: "deleting clusters",
-            }),
-            Self::E2e(c) => c.delete(id).await,
-        }
+        with_provider!(self, p => ops::delete(p, id).await)
     }
 
     /// Polls until the cluster is ready; fails early on a terminal state and after
@@ -145,24 +139,39 @@ impl ClusterClient {
         options: &WaitOptions,
         on_progress: impl FnMut(&Progress),
     ) -> Result<Cluster, Error> {
-        waiter::wait_until_ready(
-            self.http().clock.as_ref(),
-            options,
-            || self.get(id),
-            on_progress,
-        )
-        .await
+        match self.wait_for(id, options, &Ready, on_progress).await? {
+            WaitEnd::Seen(cluster) => Ok(cluster),
+            // The ready acceptor fails on every error, a 404 included.
+            WaitEnd::Gone => Err(Error::Timeout {
+                what: format!("waiting for {} cluster {id} to be ready", self.provider()),
+                after: std::time::Duration::ZERO,
+            }),
+        }
+    }
+
+    /// Polls until the provider no longer has the cluster (a 404, or a terminal deleted state).
+    pub async fn wait_until_deleted(
+        &self,
+        id: &ClusterId,
+        options: &WaitOptions,
+        on_progress: impl FnMut(&Progress),
+    ) -> Result<WaitEnd, Error> {
+        self.wait_for(id, options, &Deleted, on_progress).await
+    }
+
+    /// Polls until `acceptor` ends the wait (see [`Acceptor`]) or `options.max_wait` passes.
+    pub async fn wait_for(
+        &self,
+        id: &ClusterId,
+        options: &WaitOptions,
+        acceptor: &dyn Acceptor,
+        on_progress: impl FnMut(&Progress),
+    ) -> Result<WaitEnd, Error> {
+        let settings = self.settings();
+        let pacing = Pacing {
+            clock: settings.clock.as_ref(),
+            random: settings.random.as_ref(),
+        };
+        waiter::wait_for(pacing, options, acceptor, || self.get(id), on_progress).await
     }
 }
-
-macro_rules! http_accessor {
-    ($($client:ty),*) => {$(
-        impl $client {
-            /// The settings this client was built with.
-            pub fn http(&self) -> &HttpSettings {
-                &self.http
-            }
-        }
-    )*};
-}
-http_accessor!(TogetherClusters, RuncrateClusters, E2eClusters);

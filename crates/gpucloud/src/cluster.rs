@@ -37,6 +37,8 @@ impl fmt::Display for ProviderKind {
     }
 }
 
+/// Parses a provider's name as [`ProviderKind::as_str`] spells it, ignoring ASCII case
+/// (`together`, `Runcrate`, `E2E`); the error names the allowed values.
 impl std::str::FromStr for ProviderKind {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
@@ -44,6 +46,19 @@ impl std::str::FromStr for ProviderKind {
             .into_iter()
             .find(|p| p.as_str().eq_ignore_ascii_case(s))
             .ok_or_else(|| format!("unknown provider {s:?} (expected together, runcrate or e2e)"))
+    }
+}
+
+/// With the `clap` feature, `--provider together|runcrate|e2e` parses straight into a
+/// [`ProviderKind`] (the possible values are [`ProviderKind::as_str`]).
+#[cfg(feature = "clap")]
+impl clap::ValueEnum for ProviderKind {
+    fn value_variants<'a>() -> &'a [Self] {
+        &Self::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.as_str()))
     }
 }
 
@@ -234,4 +249,48 @@ pub struct Created {
     pub outcome: CreateOutcome,
     /// How many POSTs were sent.
     pub attempts: u32,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ProviderKind;
+
+    #[test]
+    fn every_provider_parses_back_from_its_name_in_any_case() {
+        for provider in ProviderKind::ALL {
+            assert_eq!(provider.to_string(), provider.as_str());
+            assert_eq!(provider.as_str().parse::<ProviderKind>(), Ok(provider));
+            assert_eq!(provider.to_string().to_uppercase().parse(), Ok(provider));
+        }
+        assert_eq!("Runcrate".parse(), Ok(ProviderKind::Runcrate));
+    }
+
+    #[test]
+    fn an_unknown_name_is_refused_with_the_allowed_values() {
+        let Err(error) = "aws".parse::<ProviderKind>() else {
+            panic!("aws parsed as a provider");
+        };
+        assert_eq!(
+            error,
+            r#"unknown provider "aws" (expected together, runcrate or e2e)"#
+        );
+        for provider in ProviderKind::ALL {
+            assert!(error.contains(provider.as_str()), "{error}");
+        }
+        assert!("".parse::<ProviderKind>().is_err());
+        assert!(" together".parse::<ProviderKind>().is_err());
+    }
+
+    #[cfg(feature = "clap")]
+    #[test]
+    fn clap_offers_the_same_names() {
+        use clap::ValueEnum;
+        let names: Vec<_> = ProviderKind::value_variants()
+            .iter()
+            .filter_map(|p| Some(p.to_possible_value()?.get_name().to_string()))
+            .collect();
+        assert_eq!(names, ["together", "runcrate", "e2e"]);
+        assert_eq!(ProviderKind::from_str("e2e", false), Ok(ProviderKind::E2e));
+        assert!(ProviderKind::from_str("E2E", false).is_err());
+    }
 }

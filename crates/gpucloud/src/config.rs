@@ -11,11 +11,13 @@ use gpucloud_core::Secret;
 
 use crate::clock::{Clock, TokioClock};
 use crate::error::Error;
+use crate::random::{FastRandom, Random};
 use crate::retry::RetryPolicy;
 
-/// Settings every provider client shares.
+/// Settings every provider client shares: where and how to send (base URL, timeouts, user
+/// agent) and how to pace repeats (retry policy, clock, randomness).
 #[derive(Debug, Clone)]
-pub struct HttpSettings {
+pub struct ClientSettings {
     /// The API's base URL.
     pub base_url: String,
     /// Timeout of one request, body included.
@@ -28,9 +30,11 @@ pub struct HttpSettings {
     pub retry: RetryPolicy,
     /// The clock for backoff sleeps and waiters.
     pub clock: Arc<dyn Clock>,
+    /// The randomness of backoff and poll jitter.
+    pub random: Arc<dyn Random>,
 }
 
-impl HttpSettings {
+impl ClientSettings {
     fn new(base_url: &str) -> Self {
         Self {
             base_url: base_url.to_string(),
@@ -39,6 +43,7 @@ impl HttpSettings {
             user_agent: gpucloud_core::USER_AGENT.to_string(),
             retry: RetryPolicy::default(),
             clock: Arc::new(TokioClock::default()),
+            random: Arc::new(FastRandom),
         }
     }
 
@@ -64,9 +69,13 @@ impl HttpSettings {
         })
     }
 
-    /// The reqwest client these settings describe (rustls).
+    /// The reqwest client these settings describe (rustls with ring, configured per client).
     fn http_client(&self) -> Result<reqwest::Client, Error> {
-        reqwest::Client::builder()
+        let builder = gpucloud_core::tls::client_builder().map_err(|e| Error::Configuration {
+            setting: "HTTP client".into(),
+            problem: e.to_string(),
+        })?;
+        builder
             .timeout(self.timeout)
             .connect_timeout(self.connect_timeout)
             .user_agent(&self.user_agent)
@@ -121,42 +130,48 @@ fn base_url(lookup: Lookup<'_>, name: &str, default: &str) -> Result<String, Err
 }
 
 /// `with_*` setters shared by the three configs.
-macro_rules! http_setters {
+macro_rules! settings_setters {
     ($config:ty) => {
         impl $config {
             /// Overrides the base URL (a proxy, a simulator, a staging endpoint).
             pub fn with_base_url(mut self, url: impl Into<String>) -> Self {
-                self.http.base_url = url.into();
+                self.settings.base_url = url.into();
                 self
             }
             /// Overrides the per-request timeout.
             pub fn with_timeout(mut self, timeout: Duration) -> Self {
-                self.http.timeout = timeout;
+                self.settings.timeout = timeout;
                 self
             }
             /// Overrides the connect timeout.
             pub fn with_connect_timeout(mut self, timeout: Duration) -> Self {
-                self.http.connect_timeout = timeout;
+                self.settings.connect_timeout = timeout;
                 self
             }
             /// Overrides the `User-Agent`.
             pub fn with_user_agent(mut self, user_agent: impl Into<String>) -> Self {
-                self.http.user_agent = user_agent.into();
+                self.settings.user_agent = user_agent.into();
                 self
             }
             /// Overrides the retry policy of reads, deletes and keyed creates.
             pub fn with_retry_policy(mut self, retry: RetryPolicy) -> Self {
-                self.http.retry = retry;
+                self.settings.retry = retry;
                 self
             }
             /// Overrides the clock (tests use [`crate::clock::ManualClock`]).
             pub fn with_clock(mut self, clock: Arc<dyn Clock>) -> Self {
-                self.http.clock = clock;
+                self.settings.clock = clock;
                 self
             }
-            /// The shared HTTP settings.
-            pub fn http(&self) -> &HttpSettings {
-                &self.http
+            /// Overrides the randomness of backoff and poll jitter (tests use
+            /// [`crate::random::FixedRandom`]).
+            pub fn with_random(mut self, random: Arc<dyn Random>) -> Self {
+                self.settings.random = random;
+                self
+            }
+            /// The shared client settings.
+            pub fn settings(&self) -> &ClientSettings {
+                &self.settings
             }
         }
     };
@@ -166,7 +181,7 @@ macro_rules! http_setters {
 #[derive(Debug, Clone)]
 pub struct TogetherConfig {
     pub(crate) api_key: Secret,
-    pub(crate) http: HttpSettings,
+    pub(crate) settings: ClientSettings,
 }
 
 impl TogetherConfig {
@@ -174,7 +189,7 @@ impl TogetherConfig {
     pub fn new(api_key: impl Into<Secret>) -> Self {
         Self {
             api_key: api_key.into(),
-            http: HttpSettings::new(gpucloud_together::DEFAULT_BASE_URL),
+            settings: ClientSettings::new(gpucloud_together::DEFAULT_BASE_URL),
         }
     }
 
@@ -185,7 +200,7 @@ impl TogetherConfig {
 
     pub(crate) fn from_lookup(lookup: Lookup<'_>) -> Result<Self, Error> {
         let mut config = Self::new(secret(lookup, "TOGETHER_API_KEY")?);
-        config.http.base_url = base_url(
+        config.settings.base_url = base_url(
             lookup,
             "TOGETHER_BASE_URL",
             gpucloud_together::DEFAULT_BASE_URL,
@@ -199,13 +214,13 @@ impl TogetherConfig {
         self
     }
 }
-http_setters!(TogetherConfig);
+settings_setters!(TogetherConfig);
 
 /// Runcrate: `RUNCRATE_API_KEY`, `RUNCRATE_BASE_URL`.
 #[derive(Debug, Clone)]
 pub struct RuncrateConfig {
     pub(crate) api_key: Secret,
-    pub(crate) http: HttpSettings,
+    pub(crate) settings: ClientSettings,
 }
 
 impl RuncrateConfig {
@@ -213,7 +228,7 @@ impl RuncrateConfig {
     pub fn new(api_key: impl Into<Secret>) -> Self {
         Self {
             api_key: api_key.into(),
-            http: HttpSettings::new(gpucloud_runcrate::DEFAULT_BASE_URL),
+            settings: ClientSettings::new(gpucloud_runcrate::DEFAULT_BASE_URL),
         }
     }
 
@@ -224,7 +239,7 @@ impl RuncrateConfig {
 
     pub(crate) fn from_lookup(lookup: Lookup<'_>) -> Result<Self, Error> {
         let mut config = Self::new(secret(lookup, "RUNCRATE_API_KEY")?);
-        config.http.base_url = base_url(
+        config.settings.base_url = base_url(
             lookup,
             "RUNCRATE_BASE_URL",
             gpucloud_runcrate::DEFAULT_BASE_URL,
@@ -238,7 +253,7 @@ impl RuncrateConfig {
         self
     }
 }
-http_setters!(RuncrateConfig);
+settings_setters!(RuncrateConfig);
 
 /// E2E Networks: `E2E_API_KEY`, `E2E_AUTH_TOKEN`, `E2E_PROJECT_ID`, `E2E_LOCATION`,
 /// `E2E_BASE_URL`.
@@ -249,7 +264,7 @@ pub struct E2eConfig {
     pub(crate) project_id: i64,
     pub(crate) location: gpucloud_e2e::types::Location,
     pub(crate) active_iam: Option<i64>,
-    pub(crate) http: HttpSettings,
+    pub(crate) settings: ClientSettings,
 }
 
 impl E2eConfig {
@@ -266,7 +281,7 @@ impl E2eConfig {
             project_id,
             location,
             active_iam: None,
-            http: HttpSettings::new(gpucloud_e2e::DEFAULT_BASE_URL),
+            settings: ClientSettings::new(gpucloud_e2e::DEFAULT_BASE_URL),
         }
     }
 
@@ -294,7 +309,8 @@ impl E2eConfig {
             }
         })?;
         let mut config = Self::new(api_key, auth_token, project_id, location);
-        config.http.base_url = base_url(lookup, "E2E_BASE_URL", gpucloud_e2e::DEFAULT_BASE_URL)?;
+        config.settings.base_url =
+            base_url(lookup, "E2E_BASE_URL", gpucloud_e2e::DEFAULT_BASE_URL)?;
         Ok(config)
     }
 
@@ -327,7 +343,7 @@ impl E2eConfig {
         self
     }
 }
-http_setters!(E2eConfig);
+settings_setters!(E2eConfig);
 
 /// The documented E2E locations, case-insensitively (`delhi` → `Delhi`).
 pub(crate) fn parse_location(raw: &str) -> Result<gpucloud_e2e::types::Location, String> {
@@ -369,7 +385,7 @@ mod tests {
         ]);
         let config = TogetherConfig::from_lookup(&|k| vars.get(k).cloned()).unwrap();
         assert_eq!(config.api_key.expose(), "tg-key");
-        assert_eq!(config.http.base_url, "http://127.0.0.1:9/v1");
+        assert_eq!(config.settings.base_url, "http://127.0.0.1:9/v1");
         assert!(!format!("{config:?}").contains("tg-key"));
     }
 
@@ -407,7 +423,7 @@ mod tests {
         let config = E2eConfig::from_lookup(&|k| vars.get(k).cloned()).unwrap();
         assert_eq!(config.project_id, 4242);
         assert_eq!(config.location, gpucloud_e2e::types::Location::Chennai);
-        assert_eq!(config.http.base_url, gpucloud_e2e::DEFAULT_BASE_URL);
+        assert_eq!(config.settings.base_url, gpucloud_e2e::DEFAULT_BASE_URL);
 
         let mut vars = env(&full);
         vars.insert("E2E_PROJECT_ID".into(), "abc".into());

@@ -14,10 +14,13 @@
 //!   status or a field (open enums).
 //! - **Checked before sent**: each provider's documented rules are enforced before any network
 //!   call, as [`Error::Validation`] naming the field, the rule and the doc.
-//! - **Waiting** ([`ClusterClient::wait_until_ready`]): backoff, a maximum wait, progress on
-//!   every phase change, an early failure on terminal states, an injectable [`clock::Clock`].
+//! - **Waiting** ([`ClusterClient::wait_until_ready`], [`ClusterClient::wait_until_deleted`],
+//!   [`ClusterClient::wait_for`] with your own [`Acceptor`]): backoff, a maximum wait, progress
+//!   on every phase change, an early failure on terminal states, an injectable
+//!   [`clock::Clock`] and [`random::Random`].
 //! - **Secrets stay secret**: keys are never in `Debug`, `Display`, logs or errors.
-//! - **Dry runs**: [`ClusterClient::plan`] returns the exact request without sending it.
+//! - **Dry runs**: [`ClusterClient::plan`] returns the exact request the generated client
+//!   builds, without sending it.
 //!
 //! Configuration comes from the environment ([`TogetherConfig::from_env`] and friends) or from
 //! `with_*` overrides.
@@ -34,6 +37,7 @@ pub mod config;
 mod error;
 mod plan;
 pub mod providers;
+pub mod random;
 pub mod retry;
 mod spec;
 mod waiter;
@@ -43,7 +47,7 @@ pub use cluster::{
     Cluster, ClusterId, ClusterState, CreateOutcome, Created, Node, Price, ProviderCluster,
     ProviderKind,
 };
-pub use config::{E2eConfig, HttpSettings, RuncrateConfig, TogetherConfig};
+pub use config::{ClientSettings, E2eConfig, RuncrateConfig, TogetherConfig};
 pub use error::{ApiError, DecodeError, Error, Result, ValidationError};
 pub use plan::PlannedRequest;
 pub use retry::RetryPolicy;
@@ -51,7 +55,7 @@ pub use spec::{
     Billing, ClusterSize, ClusterSpec, E2eOptions, E2eSfsMount, ProviderOptions, RuncrateOptions,
     SharedStorage, SoftwareStack, TogetherOptions,
 };
-pub use waiter::{Progress, WaitOptions};
+pub use waiter::{Acceptor, Deleted, Observation, Progress, Ready, Verdict, WaitEnd, WaitOptions};
 
 /// The generated Together AI client.
 pub use gpucloud_together as together;

@@ -2,11 +2,13 @@
 
 use std::fmt;
 
+use gpucloud_core::CapturedRequest;
 use serde::Serialize;
 
 use crate::cluster::ProviderKind;
 
-/// A request that was planned, not sent.
+/// A request that was planned, not sent: what the generated client built, byte for byte in
+/// meaning, with every credential replaced by `REDACTED`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PlannedRequest {
     /// The provider.
@@ -14,13 +16,42 @@ pub struct PlannedRequest {
     /// The operation id.
     pub operation: &'static str,
     /// HTTP method.
-    pub method: &'static str,
+    pub method: String,
     /// Full URL, query included (secrets replaced by `REDACTED`).
     pub url: String,
-    /// Headers that matter to the provider (credentials replaced by `REDACTED`).
+    /// Every header the client sets on the request, in order, names in lower case
+    /// (credentials replaced by `REDACTED`). The HTTP client adds `user-agent` and
+    /// `content-length` when it sends.
     pub headers: Vec<(String, String)>,
-    /// The JSON body.
+    /// The JSON body (`null` without one; a string if the body is not JSON).
     pub body: serde_json::Value,
+}
+
+impl PlannedRequest {
+    pub(crate) fn from_captured(provider: ProviderKind, captured: CapturedRequest) -> Self {
+        let body = match captured.body {
+            None => serde_json::Value::Null,
+            Some(bytes) => serde_json::from_slice(&bytes).unwrap_or_else(|_| {
+                serde_json::Value::String(String::from_utf8_lossy(&bytes).into_owned())
+            }),
+        };
+        Self {
+            provider,
+            operation: captured.operation,
+            method: captured.method,
+            url: captured.url,
+            headers: captured.headers,
+            body,
+        }
+    }
+
+    /// The value of header `name` (case-insensitive), if set.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
 }
 
 impl fmt::Display for PlannedRequest {
@@ -33,17 +64,4 @@ impl fmt::Display for PlannedRequest {
         let body = serde_json::to_string_pretty(&self.body).map_err(|_| fmt::Error)?;
         writeln!(f, "{body}")
     }
-}
-
-/// `Authorization` as every provider sends it, redacted.
-pub(crate) fn bearer_redacted() -> (String, String) {
-    (
-        "Authorization".into(),
-        format!("Bearer {}", gpucloud_core::REDACTED),
-    )
-}
-
-/// `Content-Type: application/json`.
-pub(crate) fn json_content_type() -> (String, String) {
-    ("Content-Type".into(), "application/json".into())
 }

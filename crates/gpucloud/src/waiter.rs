@@ -1,12 +1,14 @@
-//! Waiting until a cluster is ready, as aws-sdk-rust's waiters do: backoff with jitter between
-//! polls, a maximum wait, progress reported when the provider's phase changes, and an early,
-//! descriptive failure on a state the cluster will not leave by itself.
+//! Waiting for a cluster, as smithy-rs's waiters do: each poll is judged by an [`Acceptor`]
+//! (ready, deleted, or a caller's predicate) that ends the wait in success or failure or keeps
+//! polling; backoff with jitter between polls (from an injectable [`Random`]), a maximum wait,
+//! and progress reported when the provider's phase changes.
 
 use std::time::Duration;
 
 use crate::clock::Clock;
 use crate::cluster::{Cluster, ClusterState};
 use crate::error::Error;
+use crate::random::Random;
 
 /// How patiently to wait.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,69 +45,181 @@ pub struct Progress {
     pub polls: u32,
 }
 
-/// Polls `get` until the cluster is ready, fails, or `options.max_wait` passes.
-pub(crate) async fn wait_until_ready<G, Fut>(
-    clock: &dyn Clock,
+/// What one poll saw: the cluster, or the error the get ended with (after its own retries).
+#[derive(Debug, Clone, Copy)]
+pub enum Observation<'a> {
+    /// The provider answered with the cluster.
+    Cluster(&'a Cluster),
+    /// The get failed.
+    Error(&'a Error),
+}
+
+/// An acceptor's verdict on one poll.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// The wait is over: what the caller waited for happened.
+    Success,
+    /// The wait is over: it cannot happen any more. A cluster observation ends in
+    /// [`Error::ClusterFailed`]; an error observation ends in that error.
+    Failure,
+    /// Poll again.
+    KeepPolling,
+}
+
+/// Judges each poll of a waiter.
+pub trait Acceptor {
+    /// The verdict on `seen`.
+    fn judge(&self, seen: Observation<'_>) -> Verdict;
+
+    /// What is waited for, for messages: "waiting for … cluster 42 {goal}".
+    fn goal(&self) -> &str {
+        "to meet the condition"
+    }
+}
+
+impl<F: Fn(Observation<'_>) -> Verdict> Acceptor for F {
+    fn judge(&self, seen: Observation<'_>) -> Verdict {
+        self(seen)
+    }
+}
+
+/// Ready: [`ClusterState::Ready`] is success; a state the cluster will not leave by itself
+/// ([`ClusterState::is_terminal_failure`]) and every error are failures.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Ready;
+
+impl Acceptor for Ready {
+    fn judge(&self, seen: Observation<'_>) -> Verdict {
+        match seen {
+            Observation::Cluster(c) if c.state == ClusterState::Ready => Verdict::Success,
+            Observation::Cluster(c) if c.state.is_terminal_failure() => Verdict::Failure,
+            Observation::Cluster(_) => Verdict::KeepPolling,
+            Observation::Error(_) => Verdict::Failure,
+        }
+    }
+
+    fn goal(&self) -> &str {
+        "to be ready"
+    }
+}
+
+/// Deleted: a 404 or [`ClusterState::Deleted`] is success; any other error is a failure; every
+/// other state (deleting, still running, failed) keeps polling.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Deleted;
+
+impl Acceptor for Deleted {
+    fn judge(&self, seen: Observation<'_>) -> Verdict {
+        match seen {
+            Observation::Cluster(c) if c.state == ClusterState::Deleted => Verdict::Success,
+            Observation::Cluster(_) => Verdict::KeepPolling,
+            Observation::Error(Error::NotFound(_)) => Verdict::Success,
+            Observation::Error(_) => Verdict::Failure,
+        }
+    }
+
+    fn goal(&self) -> &str {
+        "to be deleted"
+    }
+}
+
+/// How a successful wait ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WaitEnd {
+    /// The last poll saw the cluster.
+    Seen(Cluster),
+    /// The last poll found no cluster (404).
+    Gone,
+}
+
+/// What a waiter uses of its client: time and randomness.
+pub(crate) struct Pacing<'a> {
+    pub clock: &'a dyn Clock,
+    pub random: &'a dyn Random,
+}
+
+/// Polls `get` until `acceptor` ends the wait or `options.max_wait` passes.
+pub(crate) async fn wait_for<G, Fut>(
+    pacing: Pacing<'_>,
     options: &WaitOptions,
+    acceptor: &dyn Acceptor,
     mut get: G,
     mut on_progress: impl FnMut(&Progress),
-) -> Result<Cluster, Error>
+) -> Result<WaitEnd, Error>
 where
     G: FnMut() -> Fut,
     Fut: std::future::Future<Output = Result<Cluster, Error>>,
 {
+    let Pacing { clock, random } = pacing;
     let started = clock.now();
     let mut interval = options.initial_interval;
     let mut last_seen: Option<(ClusterState, Option<String>, usize)> = None;
     let mut polls = 0;
     loop {
-        let cluster = get().await?;
+        let answer = get().await;
         polls += 1;
         let elapsed = clock.now().saturating_sub(started);
-        let seen = (
-            cluster.state.clone(),
-            cluster.phase.clone(),
-            cluster.nodes_reachable(),
-        );
-        if last_seen.as_ref() != Some(&seen) {
-            on_progress(&Progress {
-                cluster: cluster.clone(),
-                elapsed,
-                polls,
-            });
-            last_seen = Some(seen);
+        if let Ok(cluster) = &answer {
+            let seen = (
+                cluster.state.clone(),
+                cluster.phase.clone(),
+                cluster.nodes_reachable(),
+            );
+            if last_seen.as_ref() != Some(&seen) {
+                on_progress(&Progress {
+                    cluster: cluster.clone(),
+                    elapsed,
+                    polls,
+                });
+                last_seen = Some(seen);
+            }
         }
-        if cluster.state == ClusterState::Ready {
-            return Ok(cluster);
+        let observation = match &answer {
+            Ok(cluster) => Observation::Cluster(cluster),
+            Err(error) => Observation::Error(error),
+        };
+        match (acceptor.judge(observation), answer) {
+            (Verdict::Success, Ok(cluster)) => return Ok(WaitEnd::Seen(cluster)),
+            (Verdict::Success, Err(_)) => return Ok(WaitEnd::Gone),
+            (Verdict::Failure, Ok(cluster)) => return Err(failed(&cluster)),
+            (Verdict::Failure, Err(error)) => return Err(error),
+            (Verdict::KeepPolling, last) => {
+                let remaining = options.max_wait.saturating_sub(elapsed);
+                if remaining.is_zero() {
+                    return Err(timed_out(last, acceptor.goal(), elapsed));
+                }
+                // Jitter in [interval/2, interval] keeps many waiters from polling in lockstep.
+                let half = interval / 2;
+                let jitter = Duration::from_nanos(
+                    random.up_to(u64::try_from(half.as_nanos()).unwrap_or(u64::MAX)),
+                );
+                clock.sleep((half + jitter).min(remaining)).await;
+                interval = interval.saturating_mul(2).min(options.max_interval);
+            }
         }
-        if cluster.state.is_terminal_failure() {
-            return Err(Error::ClusterFailed {
-                provider: cluster.provider,
-                cluster_id: cluster.id.to_string(),
-                reason: match &cluster.phase {
-                    Some(phase) => format!("{} (provider phase {phase})", cluster.state),
-                    None => cluster.state.to_string(),
-                },
-            });
-        }
-        let remaining = options.max_wait.saturating_sub(elapsed);
-        if remaining.is_zero() {
-            return Err(Error::Timeout {
-                what: format!(
-                    "waiting for {} cluster {} to be ready (last state: {})",
-                    cluster.provider, cluster.id, cluster.state
-                ),
-                after: elapsed,
-            });
-        }
-        // Jitter in [interval/2, interval] keeps many waiters from polling in lockstep.
-        let half = interval / 2;
-        let jitter = Duration::from_nanos(fastrand::u64(
-            0..=u64::try_from(half.as_nanos()).unwrap_or(u64::MAX),
-        ));
-        clock.sleep((half + jitter).min(remaining)).await;
-        interval = (interval * 2).min(options.max_interval);
     }
+}
+
+fn failed(cluster: &Cluster) -> Error {
+    Error::ClusterFailed {
+        provider: cluster.provider,
+        cluster_id: cluster.id.to_string(),
+        reason: match &cluster.phase {
+            Some(phase) => format!("{} (provider phase {phase})", cluster.state),
+            None => cluster.state.to_string(),
+        },
+    }
+}
+
+fn timed_out(last: Result<Cluster, Error>, goal: &str, after: Duration) -> Error {
+    let what = match last {
+        Ok(cluster) => format!(
+            "waiting for {} cluster {} {goal} (last state: {})",
+            cluster.provider, cluster.id, cluster.state
+        ),
+        Err(error) => format!("waiting for a cluster {goal} (last poll: {error})"),
+    };
+    Error::Timeout { what, after }
 }
 
 #[cfg(test)]
@@ -113,6 +227,41 @@ mod tests {
     use super::*;
     use crate::clock::ManualClock;
     use crate::cluster::{ClusterId, Node, ProviderKind};
+    use crate::error::ApiError;
+    use crate::random::FixedRandom;
+
+    /// The waiter with the ready acceptor and jitter fixed at the top of its range.
+    async fn wait_until_ready<G, Fut>(
+        clock: &ManualClock,
+        options: &WaitOptions,
+        get: G,
+        on_progress: impl FnMut(&Progress),
+    ) -> Result<Cluster, Error>
+    where
+        G: FnMut() -> Fut,
+        Fut: std::future::Future<Output = Result<Cluster, Error>>,
+    {
+        let pacing = Pacing {
+            clock,
+            random: &FixedRandom::MAX,
+        };
+        match wait_for(pacing, options, &Ready, get, on_progress).await? {
+            WaitEnd::Seen(cluster) => Ok(cluster),
+            WaitEnd::Gone => panic!("the ready acceptor never accepts a 404"),
+        }
+    }
+
+    fn not_found() -> Error {
+        Error::NotFound(ApiError {
+            provider: ProviderKind::Together,
+            operation: "get_cluster",
+            status: 404,
+            code: None,
+            message: None,
+            reason: None,
+            body: String::new(),
+        })
+    }
 
     fn cluster(state: ClusterState, phase: &str, reachable: usize) -> Cluster {
         Cluster {
@@ -177,16 +326,170 @@ mod tests {
                 ("READY".into(), 2, 5)
             ]
         );
-        // Four sleeps between five polls, each within [interval/2, interval] of a doubling schedule.
-        let sleeps = clock.sleeps();
-        assert_eq!(sleeps.len(), 4);
-        for (sleep, ceiling) in sleeps.iter().zip([5, 10, 20, 40]) {
-            assert!(
-                *sleep >= Duration::from_secs(ceiling) / 2
-                    && *sleep <= Duration::from_secs(ceiling),
-                "{sleep:?}"
-            );
+        // Four sleeps between five polls on a doubling schedule, jitter at the top of its range.
+        let secs = |s: &[u64]| {
+            s.iter()
+                .map(|s| Duration::from_secs(*s))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(clock.sleeps(), secs(&[5, 10, 20, 40]));
+    }
+
+    #[tokio::test]
+    async fn jitter_spans_half_to_all_of_the_interval_and_the_interval_is_capped() {
+        for (random, expected) in [
+            (
+                FixedRandom::ZERO,
+                [2500, 5000, 10_000, 20_000, 30_000, 30_000],
+            ),
+            (
+                FixedRandom::fraction(1, 2),
+                [3750, 7500, 15_000, 30_000, 45_000, 45_000],
+            ),
+        ] {
+            let clock = ManualClock::new();
+            let mut polls = 0;
+            let pacing = Pacing {
+                clock: &clock,
+                random: &random,
+            };
+            let end = wait_for(
+                pacing,
+                &WaitOptions::default(),
+                &Ready,
+                || {
+                    polls += 1;
+                    let state = if polls < 7 {
+                        ClusterState::Provisioning
+                    } else {
+                        ClusterState::Ready
+                    };
+                    async move { Ok(cluster(state, "x", 0)) }
+                },
+                |_| {},
+            )
+            .await
+            .unwrap();
+            assert!(matches!(end, WaitEnd::Seen(_)));
+            let millis: Vec<u128> = clock.sleeps().iter().map(Duration::as_millis).collect();
+            assert_eq!(millis, expected);
         }
+    }
+
+    #[tokio::test]
+    async fn the_deleted_acceptor_waits_through_deleting_to_a_404() {
+        let clock = ManualClock::new();
+        let mut polls = 0;
+        let pacing = Pacing {
+            clock: &clock,
+            random: &FixedRandom::MAX,
+        };
+        let end = wait_for(
+            pacing,
+            &WaitOptions::default(),
+            &Deleted,
+            || {
+                polls += 1;
+                let n = polls;
+                async move {
+                    match n {
+                        1 => Ok(cluster(ClusterState::Ready, "READY", 2)),
+                        2 => Ok(cluster(ClusterState::Deleting, "DELETING", 0)),
+                        _ => Err(not_found()),
+                    }
+                }
+            },
+            |_| {},
+        )
+        .await
+        .unwrap();
+        assert_eq!(end, WaitEnd::Gone);
+        assert_eq!(polls, 3);
+        assert_eq!(clock.sleeps().len(), 2);
+
+        // A terminal deleted state is success too; other errors end the wait with themselves.
+        let clock = ManualClock::new();
+        let pacing = Pacing {
+            clock: &clock,
+            random: &FixedRandom::MAX,
+        };
+        let end = wait_for(
+            pacing,
+            &WaitOptions::default(),
+            &Deleted,
+            || async { Ok(cluster(ClusterState::Deleted, "terminated", 0)) },
+            |_| {},
+        )
+        .await
+        .unwrap();
+        assert!(matches!(end, WaitEnd::Seen(c) if c.state == ClusterState::Deleted));
+        assert_eq!(
+            Deleted.judge(Observation::Error(&not_found())),
+            Verdict::Success
+        );
+        let other = Error::Unsupported {
+            provider: ProviderKind::Runcrate,
+            operation: "x",
+        };
+        assert_eq!(Deleted.judge(Observation::Error(&other)), Verdict::Failure);
+        assert_eq!(
+            Ready.judge(Observation::Error(&not_found())),
+            Verdict::Failure
+        );
+    }
+
+    #[tokio::test]
+    async fn a_callers_predicate_decides_and_names_no_goal() {
+        let clock = ManualClock::new();
+        let two_nodes = |seen: Observation<'_>| match seen {
+            Observation::Cluster(c) if c.nodes_reachable() >= 2 => Verdict::Success,
+            Observation::Cluster(c) if c.state == ClusterState::Paused => Verdict::Failure,
+            _ => Verdict::KeepPolling,
+        };
+        let mut polls = 0;
+        let pacing = Pacing {
+            clock: &clock,
+            random: &FixedRandom::MAX,
+        };
+        let end = wait_for(
+            pacing,
+            &WaitOptions::default(),
+            &two_nodes,
+            || {
+                polls += 1;
+                let reachable = polls;
+                async move { Ok(cluster(ClusterState::Provisioning, "x", reachable)) }
+            },
+            |_| {},
+        )
+        .await
+        .unwrap();
+        assert!(matches!(end, WaitEnd::Seen(c) if c.nodes_reachable() == 2));
+
+        let clock = ManualClock::new();
+        let options = WaitOptions {
+            max_wait: Duration::from_secs(10),
+            ..WaitOptions::default()
+        };
+        let pacing = Pacing {
+            clock: &clock,
+            random: &FixedRandom::MAX,
+        };
+        let error = wait_for(
+            pacing,
+            &options,
+            &two_nodes,
+            || async { Ok(cluster(ClusterState::Provisioning, "x", 1)) },
+            |_| {},
+        )
+        .await
+        .unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains("cluster c-1 to meet the condition (last state: provisioning)"),
+            "{error}"
+        );
     }
 
     #[tokio::test]

@@ -21,6 +21,35 @@ fn pairs(headers: &[(&str, &str)]) -> Vec<(String, String)> {
         .collect()
 }
 
+/// Headers the HTTP client itself adds when it sends, which a plan cannot show.
+const ADDED_ON_SEND: [&str; 3] = ["host", "user-agent", "content-length"];
+
+/// The plan is exactly what the server received: method, path and query, every header (with
+/// `REDACTED` standing for `secret`) and nothing else but what the HTTP client adds on send,
+/// and the body.
+fn assert_plan_was_sent(plan: &gpucloud::PlannedRequest, sent: &wiremock::Request, secret: &str) {
+    let unredact = |s: &str| s.replace("REDACTED", secret);
+    assert_eq!(plan.method, sent.method.as_str());
+    let planned: url::Url = unredact(&plan.url).parse().unwrap();
+    assert_eq!(planned.path(), sent.url.path());
+    assert_eq!(planned.query(), sent.url.query());
+    let mut received: Vec<(String, String)> = sent
+        .headers
+        .iter()
+        .filter(|(name, _)| !ADDED_ON_SEND.contains(&name.as_str()))
+        .map(|(name, value)| (name.to_string(), value.to_str().unwrap().to_string()))
+        .collect();
+    let mut shown: Vec<(String, String)> = plan
+        .headers
+        .iter()
+        .map(|(name, value)| (name.clone(), unredact(value)))
+        .collect();
+    received.sort();
+    shown.sort();
+    assert_eq!(shown, received);
+    assert_eq!(body_json(sent), plan.body);
+}
+
 #[tokio::test]
 async fn together_plan_is_the_create_request() {
     let api = Api::start().await;
@@ -33,7 +62,7 @@ async fn together_plan_is_the_create_request() {
             ..Default::default()
         });
 
-    let plan = client.plan(&spec).unwrap();
+    let plan = client.plan(&spec).await.unwrap();
 
     assert_eq!(plan.provider, ProviderKind::Together);
     assert_eq!(plan.operation, "create_cluster");
@@ -42,8 +71,10 @@ async fn together_plan_is_the_create_request() {
     assert_eq!(
         plan.headers,
         pairs(&[
-            ("Authorization", "Bearer REDACTED"),
-            ("Content-Type", "application/json")
+            ("accept", "application/json"),
+            ("content-type", "application/json"),
+            ("api-version", "2.0.0"),
+            ("authorization", "Bearer REDACTED")
         ])
     );
     let body = json!({
@@ -54,7 +85,7 @@ async fn together_plan_is_the_create_request() {
     let shown = plan.to_string();
     assert!(
         shown.starts_with(&format!(
-            "POST {}/compute/clusters\nAuthorization: Bearer REDACTED\n",
+            "POST {}/compute/clusters\naccept: application/json\n",
             api.uri()
         )),
         "{shown}"
@@ -77,10 +108,8 @@ async fn together_plan_is_the_create_request() {
         .await;
     client.create(&spec).await.unwrap();
     let posts = api.requests("POST", "/compute/clusters").await;
-    // wiremock rebuilds the URL from the Host header, so compare what follows the authority.
-    assert_eq!(plan.url, format!("{}{}", api.uri(), posts[0].url.path()));
-    assert_eq!(posts[0].url.query(), None);
-    assert_eq!(body_json(&posts[0]), plan.body);
+    assert_eq!(posts.len(), 1);
+    assert_plan_was_sent(&plan, &posts[0], TOGETHER_KEY);
     api.assert_all_matched();
 }
 
@@ -95,7 +124,7 @@ async fn runcrate_plan_shows_the_idempotency_key_and_environment() {
         environment: Some("staging env".into()),
     });
 
-    let plan = client.plan(&spec).unwrap();
+    let plan = client.plan(&spec).await.unwrap();
 
     assert_eq!(plan.provider, ProviderKind::Runcrate);
     assert_eq!(plan.method, "POST");
@@ -103,12 +132,16 @@ async fn runcrate_plan_shows_the_idempotency_key_and_environment() {
         plan.url,
         format!("{}/clusters?environment=staging+env", api.uri())
     );
+    assert_eq!(plan.header("Idempotency-Key"), Some("plan-key-1"));
+    assert_eq!(plan.header("authorization"), Some("Bearer REDACTED"));
     assert_eq!(
         plan.headers,
         pairs(&[
-            ("Authorization", "Bearer REDACTED"),
-            ("Content-Type", "application/json"),
-            ("Idempotency-Key", "plan-key-1")
+            ("accept", "application/json"),
+            ("content-type", "application/json"),
+            ("api-version", "v1"),
+            ("idempotency-key", "plan-key-1"),
+            ("authorization", "Bearer REDACTED")
         ])
     );
     assert_eq!(
@@ -133,11 +166,7 @@ async fn runcrate_plan_shows_the_idempotency_key_and_environment() {
         query(&posts[0]).get("environment").map(String::as_str),
         Some("staging env")
     );
-    assert_eq!(
-        header(&posts[0], "idempotency-key").as_deref(),
-        Some("plan-key-1")
-    );
-    assert_eq!(body_json(&posts[0]), plan.body);
+    assert_plan_was_sent(&plan, &posts[0], RUNCRATE_KEY);
     api.assert_all_matched();
 }
 
@@ -149,15 +178,10 @@ async fn runcrate_plan_without_a_key_shows_a_fresh_uuid() {
         ..Default::default()
     });
 
-    let plan = api.runcrate().plan(&spec).unwrap();
+    let plan = api.runcrate().plan(&spec).await.unwrap();
 
     assert_eq!(plan.url, format!("{}/clusters", api.uri()));
-    let key = &plan
-        .headers
-        .iter()
-        .find(|(k, _)| k == "Idempotency-Key")
-        .unwrap()
-        .1;
+    let key = plan.header("Idempotency-Key").unwrap();
     assert!(key.parse::<uuid::Uuid>().is_ok(), "{key}");
     assert!(api.all().await.is_empty());
 }
@@ -181,22 +205,24 @@ async fn e2e_plan_redacts_the_apikey_in_the_url() {
             }],
         });
 
-    let plan = client.plan(&spec).unwrap();
+    let plan = client.plan(&spec).await.unwrap();
 
     assert_eq!(plan.provider, ProviderKind::E2e);
     assert_eq!(plan.method, "POST");
     assert_eq!(
         plan.url,
         format!(
-            "{}/distributed_jobs_v2/cluster/?project_id=4242&location=Delhi&apikey=REDACTED",
+            "{}/distributed_jobs_v2/cluster/?location=Delhi&project_id=4242&apikey=REDACTED",
             api.uri()
         )
     );
     assert_eq!(
         plan.headers,
         pairs(&[
-            ("Authorization", "Bearer REDACTED"),
-            ("Content-Type", "application/json")
+            ("accept", "application/json"),
+            ("content-type", "application/json"),
+            ("api-version", "v1"),
+            ("authorization", "Bearer REDACTED")
         ])
     );
     assert_eq!(
@@ -230,7 +256,14 @@ async fn e2e_plan_redacts_the_apikey_in_the_url() {
     client.create(&spec).await.unwrap();
     let posts = api.requests("POST", "/distributed_jobs_v2/cluster/").await;
     assert_eq!(posts.len(), 1);
-    assert_eq!(body_json(&posts[0]), plan.body);
+    // Both E2E credentials are redacted in the plan; the apikey stands in the URL, the token
+    // in the header.
+    let sent_as_planned = {
+        let mut plan = plan.clone();
+        plan.url = plan.url.replace("REDACTED", E2E_API_KEY);
+        plan
+    };
+    assert_plan_was_sent(&sent_as_planned, &posts[0], E2E_TOKEN);
     let sent = query(&posts[0]);
     assert_eq!(sent.get("project_id").map(String::as_str), Some("4242"));
     assert_eq!(sent.get("location").map(String::as_str), Some("Delhi"));
@@ -253,12 +286,12 @@ async fn e2e_plan_uses_the_spec_location_and_active_iam() {
             ..Default::default()
         });
 
-    let plan = client.plan(&spec).unwrap();
+    let plan = client.plan(&spec).await.unwrap();
 
     assert_eq!(
         plan.url,
         format!(
-            "{}/distributed_jobs_v2/cluster/?project_id=4242&location=Chennai&active_iam=77&apikey=REDACTED",
+            "{}/distributed_jobs_v2/cluster/?active_iam=77&location=Chennai&project_id=4242&apikey=REDACTED",
             api.uri()
         )
     );
@@ -271,7 +304,7 @@ async fn an_invalid_spec_has_no_plan() {
     let spec = ClusterSpec::new("train", ClusterSize::Gpus(16));
 
     for client in [api.together(), api.runcrate(), api.e2e()] {
-        let error = client.plan(&spec).unwrap_err();
+        let error = client.plan(&spec).await.unwrap_err();
         assert!(
             matches!(error, Error::Validation(_)),
             "{:?}: {error:?}",

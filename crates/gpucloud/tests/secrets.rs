@@ -349,7 +349,7 @@ async fn configs_clients_and_plans_show_no_secret() {
     ];
     for (client, spec) in &clients {
         assert_no_secret("client Debug", &format!("{client:?} {client:#?}"));
-        let plan = client.plan(spec).unwrap();
+        let plan = client.plan(spec).await.unwrap();
         assert_no_secret(
             "plan",
             &format!(

@@ -30,12 +30,15 @@ pub fn generate(provider: &Provider, spec: &SpecFile) -> Result<Generated> {
     let mut settings = GenerationSettings::new();
     settings
         // Builder calls name every argument, so a spec change cannot silently swap two
-        // positional arguments of the same type (CODEGEN.md §4).
+        // positional arguments of the same type.
         .with_interface(InterfaceStyle::Builder)
         .with_tag(TagStyle::Merged)
-        // The crate's hand-written `auth::Credentials` rides inside the client, and the crate
+        // The crate's hand-written `auth::Credentials` ride inside the client, in a context
+        // that also keeps per-client state (error statuses, a planning capture), and the crate
         // must implement `ClientHooks` (auth, tracing, redaction): forgetting it is a compile error.
-        .with_inner_type(quote!(crate::auth::Credentials))
+        .with_inner_type(quote!(
+            gpucloud_core::ClientContext<crate::auth::Credentials>
+        ))
         .with_hooks(HooksMode::Expected)
         .with_derive("PartialEq")
         .with_map_type("::std::collections::BTreeMap")

@@ -93,7 +93,14 @@ pub fn authed(
 /// debug build.
 pub fn http() -> reqwest::Client {
     static CLIENT: std::sync::OnceLock<reqwest::Client> = std::sync::OnceLock::new();
-    CLIENT.get_or_init(reqwest::Client::new).clone()
+    CLIENT
+        .get_or_init(|| {
+            gpucloud_core::tls::client_builder()
+                .unwrap()
+                .build()
+                .unwrap()
+        })
+        .clone()
 }
 
 pub async fn answer(response: reqwest::Response) -> Answer {

@@ -1,8 +1,13 @@
-//! One module per provider: its create request (mapped from a [`crate::ClusterSpec`] and
-//! validated), its status table, its neutral view, and its create strategy.
+//! The providers behind the neutral API.
+//!
+//! Each folder holds only what is truly that provider's: its operations on the generated
+//! client (`mod.rs`), its create request with the documented rules (`request.rs`), its status
+//! table (`state.rs`), its neutral view (`view.rs`) and its error rules (`errors.rs`). The
+//! steps all three share — the retried get, the paged list, delete semantics, reconcile-by-name,
+//! keyed creates and plans — are written once, in [`ops`], against the [`ops::Provider`] trait.
 
+pub(crate) mod call;
 pub mod e2e;
-pub(crate) mod errors;
-pub(crate) mod reconcile;
+pub(crate) mod ops;
 pub mod runcrate;
 pub mod together;

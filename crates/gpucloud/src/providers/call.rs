@@ -1,5 +1,6 @@
-//! Turning a generated client's error into a [`crate::Error`]: classify by status and provider
-//! code, keep the raw body, honour `Retry-After`, name the JSON path of a decoding failure.
+//! Awaiting a generated client's call and turning its error into a [`crate::Error`]: classify
+//! by status (after the provider's own [`ErrorRules`]), keep the raw body, read `Retry-After`,
+//! name the JSON path of a decoding failure.
 
 use std::time::Duration;
 
@@ -8,8 +9,21 @@ use reqwest::header::{HeaderMap, RETRY_AFTER};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use gpucloud_core::ErrorBodies;
+
 use crate::cluster::ProviderKind;
 use crate::error::{ApiError, DecodeError, Error, ValidationError, excerpt};
+
+/// A provider's rules for error answers that the shared status table cannot know.
+pub(crate) trait ErrorRules {
+    /// The provider.
+    const KIND: ProviderKind;
+
+    /// The actionable kind of an error answer; by default the shared table ([`classify`]).
+    fn classify(api: ApiError, retry_after: Option<Duration>) -> Error {
+        classify(api, retry_after)
+    }
+}
 
 /// What a provider's typed error envelope can tell us.
 pub(crate) trait ErrorEnvelope {
@@ -23,30 +37,33 @@ pub(crate) trait ErrorEnvelope {
     }
 }
 
-/// Awaits a generated client call and maps its error.
-pub(crate) async fn call<T, E, Fut>(
-    provider: ProviderKind,
+/// Awaits a generated client call of provider `R` and maps its error; `bodies` is the sending
+/// client's memory of its recent error answers.
+pub(crate) async fn call<R, T, E, Fut>(
+    bodies: &ErrorBodies,
     operation: &'static str,
     request: Fut,
 ) -> Result<progenitor_client::ResponseValue<T>, Error>
 where
+    R: ErrorRules,
     T: DeserializeOwned,
     E: ErrorEnvelope,
     Fut: std::future::Future<Output = Result<progenitor_client::ResponseValue<T>, ClientError<E>>>,
 {
     match request.await {
         Ok(response) => Ok(response),
-        Err(error) => Err(map_error::<T, E>(provider, operation, error).await),
+        Err(error) => Err(map_error::<R, T, E>(bodies, operation, error).await),
     }
 }
 
 /// Maps a generated client's error for `operation`, whose success type is `T` (used to name the
 /// JSON path when a success body does not decode).
-pub(crate) async fn map_error<T: DeserializeOwned, E: ErrorEnvelope>(
-    provider: ProviderKind,
+pub(crate) async fn map_error<R: ErrorRules, T: DeserializeOwned, E: ErrorEnvelope>(
+    bodies: &ErrorBodies,
     operation: &'static str,
     error: ClientError<E>,
 ) -> Error {
+    let provider = R::KIND;
     match error {
         ClientError::InvalidRequest(rule) => Error::Validation(ValidationError {
             provider,
@@ -80,18 +97,18 @@ pub(crate) async fn map_error<T: DeserializeOwned, E: ErrorEnvelope>(
                 reason: envelope.reason(),
                 body,
             };
-            classify(api, retry_after(&headers))
+            R::classify(api, retry_after(&headers))
         }
         ClientError::InvalidResponsePayload(bytes, error) => {
             // An error answer whose body is not the declared envelope (an HTML 502 from a proxy)
             // is still an error answer with a status, not an undecodable success.
-            if let Some((status, retry_after)) = gpucloud_core::status_of_error_body(&bytes) {
+            if let Some((status, retry_after)) = bodies.status_of(&bytes) {
                 let mut headers = HeaderMap::new();
                 if let Some(value) = retry_after.and_then(|v| v.parse().ok()) {
                     headers.insert(RETRY_AFTER, value);
                 }
                 let body = String::from_utf8_lossy(&bytes).into_owned();
-                return from_untyped_body(provider, operation, status, &headers, body);
+                return from_untyped_body::<R>(operation, status, &headers, body);
             }
             Error::Decode(decode_error::<T>(
                 provider,
@@ -108,7 +125,7 @@ pub(crate) async fn map_error<T: DeserializeOwned, E: ErrorEnvelope>(
                 Some(body) => body,
                 None => response.text().await.unwrap_or_default(),
             };
-            from_untyped_body(provider, operation, status, &headers, body)
+            from_untyped_body::<R>(operation, status, &headers, body)
         }
         ClientError::Custom(rule) => Error::Validation(ValidationError {
             provider,
@@ -121,31 +138,20 @@ pub(crate) async fn map_error<T: DeserializeOwned, E: ErrorEnvelope>(
 
 /// An error answer whose body is not (or not known to be) the typed envelope: pull the usual
 /// fields out of whatever JSON it is, keep the text either way.
-pub(crate) fn from_untyped_body(
-    provider: ProviderKind,
+pub(crate) fn from_untyped_body<R: ErrorRules>(
     operation: &'static str,
     status: u16,
     headers: &HeaderMap,
     body: String,
 ) -> Error {
     let json: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
-    // E2E answers some failures with HTTP 2xx and the real status in the body's `code`.
-    let status = match json.get("code").and_then(Value::as_u64) {
-        Some(code) if (200..300).contains(&status) && (400..600).contains(&code) => code as u16,
-        _ => status,
-    };
-    // E2E answers some failures with HTTP 2xx and the real status in the body's `code`.
-    let status = match json.get("code").and_then(Value::as_u64) {
-        Some(code) if (200..300).contains(&status) && (400..600).contains(&code) => code as u16,
-        _ => status,
-    };
     let text = |pointer: &str| match json.pointer(pointer) {
         Some(Value::String(s)) => Some(s.clone()),
         Some(Value::Number(n)) => Some(n.to_string()),
         _ => None,
     };
     let api = ApiError {
-        provider,
+        provider: R::KIND,
         operation,
         status,
         code: text("/error/code").or_else(|| text("/code")),
@@ -155,20 +161,12 @@ pub(crate) fn from_untyped_body(
         reason: text("/error/details/reason"),
         body: excerpt(&body, gpucloud_core::transport::RAW_ERROR_BODY_LIMIT),
     };
-    classify(api, retry_after(headers))
+    R::classify(api, retry_after(headers))
 }
 
-/// Picks the actionable kind for an error answer.
+/// The actionable kind of an error answer by its HTTP status, the same for every provider.
 pub(crate) fn classify(api: ApiError, retry_after: Option<Duration>) -> Error {
-    // Runcrate documents 503 as "refused for lack of capacity, nothing was created", and the
-    // code `launch_refused` (HTTP 502) as final (notes A1).
-    // A 503 on a read is an ordinary unavailable service, retried like any other.
-    let no_capacity = (api.provider == ProviderKind::Runcrate
-        && api.status == 503
-        && api.operation == "create_cluster")
-        || api.code.as_deref() == Some("launch_refused");
     match api.status {
-        _ if no_capacity => Error::NoCapacity(api),
         401 | 403 => Error::Authentication(api),
         402 => Error::InsufficientFunds(api),
         404 => Error::NotFound(api),
@@ -228,8 +226,15 @@ pub(crate) fn decode_error<T: DeserializeOwned>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// The shared rules alone, as a provider without rules of its own would have them.
+    struct Plain;
+
+    impl ErrorRules for Plain {
+        const KIND: ProviderKind = ProviderKind::Together;
+    }
 
     #[test]
     fn retry_after_seconds_and_dates() {
@@ -247,8 +252,7 @@ mod tests {
 
     #[test]
     fn untyped_bodies_yield_code_and_message() {
-        let error = from_untyped_body(
-            ProviderKind::E2e,
+        let error = from_untyped_body::<Plain>(
             "get_cluster",
             401,
             &HeaderMap::new(),
@@ -257,27 +261,33 @@ mod tests {
         let Error::Authentication(api) = error else {
             panic!("{error:?}")
         };
+        assert_eq!(api.provider, ProviderKind::Together);
         assert_eq!(
             api.message.as_deref(),
             Some("Authentication credentials were not provided.")
         );
 
         let html = "<html><body>502 Bad Gateway</body></html>".to_string();
-        let error = from_untyped_body(
-            ProviderKind::E2e,
-            "get_cluster",
-            502,
-            &HeaderMap::new(),
-            html.clone(),
-        );
+        let error = from_untyped_body::<Plain>("get_cluster", 502, &HeaderMap::new(), html.clone());
         assert!(error.is_retryable());
         let Error::Api(api) = error else { panic!() };
         assert_eq!((api.status, api.body), (502, html));
+
+        let error = from_untyped_body::<Plain>(
+            "get_cluster",
+            200,
+            &HeaderMap::new(),
+            r#"{"code": 404, "message": "x"}"#.into(),
+        );
+        assert_eq!(
+            error.status(),
+            Some(200),
+            "no provider rule: the status stands"
+        );
     }
 
-    #[test]
-    fn classification_table() {
-        let api = |provider, status, code: Option<&str>| ApiError {
+    pub(crate) fn api(provider: ProviderKind, status: u16, code: Option<&str>) -> ApiError {
+        ApiError {
             provider,
             operation: "create_cluster",
             status,
@@ -285,59 +295,34 @@ mod tests {
             message: None,
             reason: None,
             body: String::new(),
-        };
-        let kind = |e: Error| {
-            format!("{e:?}")
-                .split('(')
-                .next()
-                .unwrap_or_default()
-                .split(' ')
-                .next()
-                .unwrap_or_default()
-                .to_string()
-        };
-        assert_eq!(
-            kind(classify(api(ProviderKind::Together, 401, None), None)),
-            "Authentication"
+        }
+    }
+
+    /// The variant's name, as `Debug` prints it.
+    pub(crate) fn kind(error: &Error) -> String {
+        format!("{error:?}")
+            .split(['(', ' '])
+            .next()
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    #[test]
+    fn classification_table() {
+        let together = |status| classify(api(ProviderKind::Together, status, None), None);
+        assert_eq!(kind(&together(401)), "Authentication");
+        assert_eq!(kind(&together(403)), "Authentication");
+        assert_eq!(kind(&together(402)), "InsufficientFunds");
+        assert_eq!(kind(&together(404)), "NotFound");
+        assert_eq!(kind(&together(409)), "Conflict");
+        assert_eq!(kind(&together(429)), "RateLimited");
+        assert_eq!(kind(&together(503)), "Api");
+        assert_eq!(kind(&together(400)), "Api");
+        let limited = classify(
+            api(ProviderKind::Together, 429, None),
+            Some(Duration::from_secs(9)),
         );
-        assert_eq!(
-            kind(classify(api(ProviderKind::Together, 403, None), None)),
-            "Authentication"
-        );
-        assert_eq!(
-            kind(classify(api(ProviderKind::Runcrate, 402, None), None)),
-            "InsufficientFunds"
-        );
-        assert_eq!(
-            kind(classify(api(ProviderKind::E2e, 404, None), None)),
-            "NotFound"
-        );
-        assert_eq!(
-            kind(classify(api(ProviderKind::Runcrate, 409, None), None)),
-            "Conflict"
-        );
-        assert_eq!(
-            kind(classify(api(ProviderKind::Runcrate, 429, None), None)),
-            "RateLimited"
-        );
-        assert_eq!(
-            kind(classify(api(ProviderKind::Runcrate, 503, None), None)),
-            "NoCapacity"
-        );
-        assert_eq!(
-            kind(classify(api(ProviderKind::Together, 503, None), None)),
-            "Api"
-        );
-        let mut read = api(ProviderKind::Runcrate, 503, None);
-        read.operation = "get_cluster";
-        assert_eq!(kind(classify(read, None)), "Api");
-        assert_eq!(
-            kind(classify(
-                api(ProviderKind::Runcrate, 502, Some("launch_refused")),
-                None
-            )),
-            "NoCapacity"
-        );
+        assert_eq!(limited.retry_after(), Some(Duration::from_secs(9)));
     }
 
     #[test]

@@ -1,9 +1,12 @@
 //! Together: the status/phase tables against every value in the spec, and each documented
 //! create rule.
 
+use chrono::Utc;
+use gpucloud_together::types::{ClusterPhase, ClusterStatus};
+
 use super::*;
-use crate::cluster::ProviderCluster;
-use crate::spec::TogetherOptions;
+use crate::cluster::{ClusterState, ProviderCluster};
+use crate::spec::{Billing, ClusterSize, SoftwareStack, TogetherOptions};
 
 fn spec() -> ClusterSpec {
     ClusterSpec::new("train", ClusterSize::Gpus(16))

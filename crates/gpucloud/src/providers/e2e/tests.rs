@@ -1,7 +1,8 @@
 //! E2E: the status table and each documented create rule.
 
 use super::*;
-use crate::spec::E2eSfsMount;
+use crate::cluster::ClusterState;
+use crate::spec::{ClusterSize, E2eOptions, E2eSfsMount};
 
 fn options() -> E2eOptions {
     E2eOptions {

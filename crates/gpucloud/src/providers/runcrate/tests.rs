@@ -1,6 +1,10 @@
 //! Runcrate: the status table and each documented create rule.
 
+use gpucloud_runcrate::types;
+
 use super::*;
+use crate::cluster::ClusterState;
+use crate::spec::{ClusterSize, RuncrateOptions, SoftwareStack};
 
 const OFFER: &str = "offer-h100-8x";
 

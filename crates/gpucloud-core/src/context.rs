@@ -1,0 +1,242 @@
+//! What a generated client carries besides its `reqwest::Client`: its credentials, the
+//! status of its recent error answers, and, for a planning client, the place where a request
+//! is recorded instead of being sent.
+//!
+//! All of it is per client (shared by clones of one client, never by two clients), so two
+//! clients in one process cannot see each other's answers.
+
+use std::collections::VecDeque;
+use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+use std::sync::{Arc, Mutex};
+
+use crate::credentials::Authenticate;
+use crate::transport::{REDACTED, redact_url};
+
+/// The inner value of every generated gpucloud client (progenitor's `inner_type`).
+#[derive(Debug, Clone)]
+pub struct ClientContext<C> {
+    credentials: C,
+    error_bodies: ErrorBodies,
+    capture: Option<RequestCapture>,
+}
+
+impl<C> ClientContext<C> {
+    /// A context that sends requests.
+    pub fn new(credentials: C) -> Self {
+        Self {
+            credentials,
+            error_bodies: ErrorBodies::default(),
+            capture: None,
+        }
+    }
+
+    /// The credentials added to every request.
+    pub fn credentials(&self) -> &C {
+        &self.credentials
+    }
+
+    /// The status of recent error answers this client received, by body.
+    pub fn error_bodies(&self) -> &ErrorBodies {
+        &self.error_bodies
+    }
+
+    /// Where requests are recorded instead of sent, for a planning client.
+    pub fn capture(&self) -> Option<&RequestCapture> {
+        self.capture.as_ref()
+    }
+}
+
+impl<C: Clone> ClientContext<C> {
+    /// A copy of this context whose requests are recorded in the returned capture and never
+    /// sent: the same credentials and settings build the same request.
+    pub fn planning(&self) -> (Self, RequestCapture) {
+        let capture = RequestCapture::default();
+        let context = Self {
+            credentials: self.credentials.clone(),
+            error_bodies: ErrorBodies::default(),
+            capture: Some(capture.clone()),
+        };
+        (context, capture)
+    }
+}
+
+/// How many recent error answers [`ErrorBodies`] remembers.
+const REMEMBERED_ERROR_BODIES: usize = 64;
+
+/// The status (and `Retry-After`) of a client's recent error answers, by a hash of the body.
+///
+/// When a 4xx/5xx body is not the JSON the spec declares (a proxy's HTML 502), progenitor
+/// reports only the bytes (`InvalidResponsePayload`), not the status; the hooks remember the
+/// status of the last few error answers so the caller can still tell a 502 from a success it
+/// could not decode.
+#[derive(Debug, Clone, Default)]
+pub struct ErrorBodies {
+    recent: Arc<Mutex<VecDeque<(u64, u16, Option<String>)>>>,
+}
+
+fn body_hash(bytes: &[u8]) -> u64 {
+    BuildHasherDefault::<DefaultHasher>::default().hash_one(bytes)
+}
+
+impl ErrorBodies {
+    /// The status and `Retry-After` of a recent error answer with exactly this body.
+    pub fn status_of(&self, bytes: &[u8]) -> Option<(u16, Option<String>)> {
+        let hash = body_hash(bytes);
+        let recent = self.recent.lock().ok()?;
+        recent
+            .iter()
+            .rev()
+            .find(|(h, _, _)| *h == hash)
+            .map(|(_, status, retry_after)| (*status, retry_after.clone()))
+    }
+
+    pub(crate) fn remember(&self, bytes: &[u8], status: u16, retry_after: Option<String>) {
+        if let Ok(mut recent) = self.recent.lock() {
+            if recent.len() == REMEMBERED_ERROR_BODIES {
+                recent.pop_front();
+            }
+            recent.push_back((body_hash(bytes), status, retry_after));
+        }
+    }
+}
+
+/// A request exactly as a generated client built it (after its hooks added authentication
+/// and joined query arrays), with every credential replaced by [`REDACTED`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CapturedRequest {
+    /// The operation id.
+    pub operation: &'static str,
+    /// HTTP method.
+    pub method: String,
+    /// The full URL, query included, secret query parameters redacted.
+    pub url: String,
+    /// Every header the request carries, in order, names in lower case; sensitive values
+    /// (credentials) redacted, keeping an `Authorization` header's scheme.
+    pub headers: Vec<(String, String)>,
+    /// The body bytes, if any.
+    pub body: Option<Vec<u8>>,
+}
+
+/// The slot a planning client records its requests in (the last one wins).
+#[derive(Debug, Clone, Default)]
+pub struct RequestCapture {
+    last: Arc<Mutex<Option<CapturedRequest>>>,
+}
+
+impl RequestCapture {
+    /// The request recorded last, if any.
+    pub fn take(&self) -> Option<CapturedRequest> {
+        self.last.lock().ok().and_then(|mut last| last.take())
+    }
+
+    pub(crate) fn record<C: Authenticate>(
+        &self,
+        operation: &'static str,
+        request: &reqwest::Request,
+    ) {
+        let url = redact_url(request.url(), C::SECRET_QUERY_PARAMS);
+        let headers = request
+            .headers()
+            .iter()
+            .map(|(name, value)| {
+                let shown = if value.is_sensitive() {
+                    redacted_value(value)
+                } else {
+                    String::from_utf8_lossy(value.as_bytes()).into_owned()
+                };
+                (name.as_str().to_string(), shown)
+            })
+            .collect();
+        let captured = CapturedRequest {
+            operation,
+            method: request.method().as_str().to_string(),
+            url: url.to_string(),
+            headers,
+            body: request
+                .body()
+                .and_then(reqwest::Body::as_bytes)
+                .map(<[u8]>::to_vec),
+        };
+        if let Ok(mut last) = self.last.lock() {
+            *last = Some(captured);
+        }
+    }
+}
+
+/// `Bearer REDACTED` for `Bearer <token>`; `REDACTED` for a value without a scheme.
+fn redacted_value(value: &reqwest::header::HeaderValue) -> String {
+    let text = String::from_utf8_lossy(value.as_bytes());
+    match text.split_once(' ') {
+        Some((scheme, _)) if !scheme.is_empty() => format!("{scheme} {REDACTED}"),
+        _ => REDACTED.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::BearerToken;
+    use crate::credentials::{Authenticate, CredentialError};
+
+    /// Credentials that travel in the `apikey` query parameter, as E2E's do.
+    struct QueryKey;
+
+    impl Authenticate for QueryKey {
+        const SECRET_QUERY_PARAMS: &'static [&'static str] = &["apikey"];
+        fn authenticate(&self, _: &mut reqwest::Request) -> Result<(), CredentialError> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn error_bodies_are_per_client() {
+        let one = ClientContext::new(());
+        let other = ClientContext::new(());
+        one.error_bodies()
+            .remember(b"<html>502</html>", 502, Some("3".into()));
+        assert_eq!(
+            one.error_bodies().status_of(b"<html>502</html>"),
+            Some((502, Some("3".into())))
+        );
+        assert_eq!(
+            one.clone()
+                .error_bodies()
+                .status_of(b"<html>502</html>")
+                .map(|s| s.0),
+            Some(502)
+        );
+        assert_eq!(other.error_bodies().status_of(b"<html>502</html>"), None);
+        assert_eq!(one.error_bodies().status_of(b"other"), None);
+    }
+
+    #[test]
+    fn captured_requests_hide_credentials_and_keep_the_rest() {
+        let token = BearerToken::new("s3cret").unwrap();
+        let (context, capture) = ClientContext::new(token.clone()).planning();
+        assert!(context.capture().is_some());
+        let mut request = crate::tls::client_builder()
+            .unwrap()
+            .build()
+            .unwrap()
+            .post("https://h/v1/x?apikey=s3cret&page=2")
+            .header("Idempotency-Key", "k-1")
+            .body("{\"a\":1}")
+            .build()
+            .unwrap();
+        token.authenticate(&mut request).unwrap();
+        capture.record::<QueryKey>("create", &request);
+        let captured = capture.take().unwrap();
+        assert_eq!(captured.method, "POST");
+        assert_eq!(captured.url, "https://h/v1/x?apikey=REDACTED&page=2");
+        assert_eq!(
+            captured.headers,
+            [
+                ("idempotency-key".to_string(), "k-1".to_string()),
+                ("authorization".to_string(), "Bearer REDACTED".to_string())
+            ]
+        );
+        assert_eq!(captured.body.as_deref(), Some(&b"{\"a\":1}"[..]));
+        assert!(!format!("{captured:?}").contains("s3cret"));
+        assert_eq!(capture.take(), None, "taken once");
+    }
+}

@@ -1,0 +1,109 @@
+//! E2E's error answers. Its MyAccount API answers in several shapes — the
+//! `{code, data, errors, message}` envelope, Django's `{detail}`, `{status_code}` — and
+//! sometimes reports a failure inside an HTTP 200, with the real status in the envelope's
+//! `code`: such an answer is an error with that status, whichever way it arrives.
+
+use std::time::Duration;
+
+use gpucloud_e2e::types;
+
+use super::PROVIDER;
+use crate::cluster::ProviderKind;
+use crate::error::{ApiError, Error};
+use crate::providers::call::{ErrorEnvelope, ErrorRules, classify};
+
+/// E2E's rules for error answers.
+#[derive(Debug)]
+pub(crate) struct Rules;
+
+impl ErrorRules for Rules {
+    const KIND: ProviderKind = ProviderKind::E2e;
+
+    fn classify(mut api: ApiError, retry_after: Option<Duration>) -> Error {
+        if let Some(code) = error_code_in_success(api.status, api.code.as_deref()) {
+            api.status = code;
+        }
+        classify(api, retry_after)
+    }
+}
+
+/// The error status an HTTP 2xx answer carries in its `code`, if it carries one.
+fn error_code_in_success(status: u16, code: Option<&str>) -> Option<u16> {
+    let code = code?.trim().parse::<u16>().ok()?;
+    ((200..300).contains(&status) && (400..600).contains(&code)).then_some(code)
+}
+
+/// Checks the `code` of a decoded envelope: an HTTP 200 with `code` ≥ 400 is an error.
+pub(super) fn check_code(
+    operation: &'static str,
+    code: Option<i64>,
+    message: &Option<String>,
+    envelope: &impl serde::Serialize,
+) -> Result<(), Error> {
+    match code {
+        Some(code) if code >= 400 => Err(Rules::classify(
+            ApiError {
+                provider: PROVIDER,
+                operation,
+                status: u16::try_from(code).unwrap_or(u16::MAX),
+                code: Some(code.to_string()),
+                message: message.clone(),
+                reason: None,
+                body: serde_json::to_string(envelope).unwrap_or_default(),
+            },
+            None,
+        )),
+        _ => Ok(()),
+    }
+}
+
+impl ErrorEnvelope for types::E2eError {
+    fn code(&self) -> Option<String> {
+        self.code.or(self.status_code).map(|c| c.to_string())
+    }
+
+    fn message(&self) -> Option<String> {
+        self.message.clone().or_else(|| self.detail.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::providers::call::tests::{api, kind};
+
+    #[test]
+    fn an_error_code_inside_a_success_is_that_error() {
+        let e2e = |status, code| Rules::classify(api(ProviderKind::E2e, status, code), None);
+        let error = e2e(200, Some("404"));
+        assert_eq!(
+            (kind(&error), error.status()),
+            ("NotFound".into(), Some(404))
+        );
+        assert_eq!(e2e(200, Some("503")).status(), Some(503));
+        assert_eq!(
+            e2e(200, Some("200")).status(),
+            Some(200),
+            "a success code stays"
+        );
+        assert_eq!(
+            e2e(200, Some("700")).status(),
+            Some(200),
+            "not an HTTP error code"
+        );
+        assert_eq!(
+            e2e(500, Some("404")).status(),
+            Some(500),
+            "only inside a 2xx"
+        );
+        assert_eq!(e2e(200, None).status(), Some(200));
+    }
+
+    #[test]
+    fn check_code_accepts_successes_and_classifies_errors() {
+        assert!(check_code("get_cluster", Some(200), &None, &()).is_ok());
+        assert!(check_code("get_cluster", None, &None, &()).is_ok());
+        let error = check_code("get_cluster", Some(401), &Some("no".into()), &()).unwrap_err();
+        assert_eq!(kind(&error), "Authentication");
+    }
+}

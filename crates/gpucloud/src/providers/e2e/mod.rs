@@ -1,0 +1,270 @@
+//! E2E Networks TIR training clusters behind the provider-neutral API.
+//!
+//! E2E has no idempotency key: creates are reconciled by name within the location
+//! ([`CreateSafety::ReconcileByName`]). Its MyAccount API sometimes reports failure inside an
+//! HTTP 200 (`code` ≥ 400 in the envelope); every answer's `code` is checked (`errors.rs`).
+
+mod errors;
+mod request;
+mod state;
+mod view;
+
+use gpucloud_core::RequestCapture;
+use gpucloud_e2e::types::{self, Location};
+use progenitor_client::ClientInfo;
+
+pub use request::{create_request, validate};
+pub use state::status_state;
+pub use view::view;
+
+use crate::cluster::{Cluster, ClusterId, Created, ProviderKind};
+use crate::config::{ClientSettings, E2eConfig, parse_location};
+use crate::error::{DecodeError, Error};
+use crate::plan::PlannedRequest;
+use crate::providers::call::call;
+use crate::providers::ops::{self, CreateSafety, Page, Provider, Sent};
+use crate::spec::ClusterSpec;
+use errors::check_code;
+use request::invalid;
+
+const PROVIDER: ProviderKind = ProviderKind::E2e;
+/// Clusters fetched per page when listing (and when reconciling a create by name).
+const PAGE_SIZE: i64 = 100;
+
+/// E2E training clusters: validated creates reconciled by name, reads and deletes with retries.
+#[derive(Debug, Clone)]
+pub struct E2eClusters {
+    client: gpucloud_e2e::Client,
+    settings: ClientSettings,
+    project_id: i64,
+    location: Location,
+    active_iam: Option<i64>,
+}
+
+/// A validated create: the body and the location it goes to.
+#[derive(Debug, Clone, PartialEq)]
+pub struct E2eCreate {
+    /// The body.
+    pub body: types::CreateClusterRequest,
+    /// The `location` query parameter.
+    pub location: Location,
+}
+
+/// Adds the query parameters every E2E cluster operation takes.
+macro_rules! scoped {
+    ($self:ident, $builder:expr, $location:expr) => {{
+        let builder = $builder
+            .project_id($self.project_id)
+            .location($location.clone());
+        match $self.active_iam {
+            Some(iam) => builder.active_iam(iam),
+            None => builder,
+        }
+    }};
+}
+
+impl E2eClusters {
+    /// A client for `config`.
+    pub fn new(config: E2eConfig) -> Result<Self, Error> {
+        let client = config.settings.generated_client(
+            gpucloud_e2e::auth::Credentials::new(config.api_key.clone(), config.auth_token.clone()),
+            "E2E_API_KEY / E2E_AUTH_TOKEN",
+            "E2E_BASE_URL",
+            gpucloud_e2e::Client::from_parts,
+        )?;
+        Ok(Self {
+            client,
+            settings: config.settings,
+            project_id: config.project_id,
+            location: config.location,
+            active_iam: config.active_iam,
+        })
+    }
+
+    /// The generated client (plans, images, actions).
+    pub fn raw(&self) -> &gpucloud_e2e::Client {
+        &self.client
+    }
+
+    /// The settings this client was built with.
+    pub fn settings(&self) -> &ClientSettings {
+        &self.settings
+    }
+
+    /// The exact request [`Self::create`] would send, without sending it.
+    pub async fn plan(&self, spec: &ClusterSpec) -> Result<PlannedRequest, Error> {
+        ops::plan(self, spec).await
+    }
+
+    /// Creates the cluster `spec` describes, unless one of that name exists.
+    pub async fn create(&self, spec: &ClusterSpec) -> Result<Created, Error> {
+        ops::create(self, &self.create_request(spec)?).await
+    }
+
+    /// Creates from a body you built, in `location`; it is validated first.
+    pub async fn create_with(
+        &self,
+        body: types::CreateClusterRequest,
+        location: Location,
+    ) -> Result<Created, Error> {
+        validate(&body)?;
+        ops::create(self, &E2eCreate { body, location }).await
+    }
+
+    /// One cluster.
+    pub async fn get(&self, id: &ClusterId) -> Result<Cluster, Error> {
+        ops::get(self, id).await
+    }
+
+    /// Every cluster of the project in the configured location (all pages).
+    pub async fn list(&self) -> Result<Vec<Cluster>, Error> {
+        ops::list(self, &self.location).await
+    }
+
+    /// Deletes a cluster (see [`crate::ClusterClient::delete`]).
+    pub async fn delete(&self, id: &ClusterId) -> Result<(), Error> {
+        ops::delete(self, id).await
+    }
+
+    fn location_for(&self, spec: &ClusterSpec) -> Result<Location, Error> {
+        match &spec.region {
+            None => Ok(self.location.clone()),
+            Some(region) => parse_location(region).map_err(|rule| invalid("location", rule)),
+        }
+    }
+}
+
+/// E2E cluster ids are integers.
+fn numeric_id(id: &ClusterId) -> Result<i64, Error> {
+    id.as_str().parse().map_err(|_| {
+        invalid(
+            "cluster_id",
+            format!("E2E cluster ids are integers, got {:?}", id.as_str()),
+        )
+    })
+}
+
+/// The cluster in an envelope's `data`; an envelope without one is a decoding failure.
+fn cluster_of(
+    operation: &'static str,
+    data: Option<types::TrainingCluster>,
+) -> Result<Cluster, Error> {
+    data.map(view).ok_or_else(|| {
+        Error::Decode(DecodeError {
+            provider: PROVIDER,
+            operation,
+            status: None,
+            path: "data".into(),
+            message: "the envelope has no cluster".into(),
+            body_excerpt: String::new(),
+        })
+    })
+}
+
+impl Provider for E2eClusters {
+    const KIND: ProviderKind = PROVIDER;
+    /// 10,000 clusters at most.
+    const MAX_PAGES: u32 = 100;
+    type Client = gpucloud_e2e::Client;
+    type Create = E2eCreate;
+    type Scope = Location;
+
+    fn settings(&self) -> &ClientSettings {
+        &self.settings
+    }
+
+    fn client(&self) -> &Self::Client {
+        &self.client
+    }
+
+    fn planning(&self) -> (Self::Client, RequestCapture) {
+        self.client.planning()
+    }
+
+    fn create_request(&self, spec: &ClusterSpec) -> Result<Self::Create, Error> {
+        let location = self.location_for(spec)?;
+        Ok(E2eCreate {
+            body: create_request(spec)?,
+            location,
+        })
+    }
+
+    fn create_safety<'a>(&self, create: &'a Self::Create) -> CreateSafety<'a, Self::Scope> {
+        CreateSafety::ReconcileByName {
+            name: &create.body.name,
+            scope: create.location.clone(),
+        }
+    }
+
+    async fn send_create(
+        &self,
+        client: &Self::Client,
+        create: &Self::Create,
+    ) -> Result<Sent, Error> {
+        let request =
+            scoped!(self, client.create_cluster(), create.location).body(create.body.clone());
+        let answer = call::<errors::Rules, _, _, _>(
+            client.inner().error_bodies(),
+            "create_cluster",
+            request.send(),
+        )
+        .await?
+        .into_inner();
+        check_code("create_cluster", answer.code, &answer.message, &answer)?;
+        Ok(Sent {
+            cluster: cluster_of("create_cluster", answer.data)?,
+            replayed: false,
+        })
+    }
+
+    async fn get_once(&self, id: &ClusterId) -> Result<Cluster, Error> {
+        let cluster_id = numeric_id(id)?;
+        let request =
+            scoped!(self, self.client.get_cluster(), self.location).cluster_id(cluster_id);
+        let answer = call::<errors::Rules, _, _, _>(
+            self.client.inner().error_bodies(),
+            "get_cluster",
+            request.send(),
+        )
+        .await?
+        .into_inner();
+        check_code("get_cluster", answer.code, &answer.message, &answer)?;
+        cluster_of("get_cluster", answer.data)
+    }
+
+    async fn list_page(&self, location: &Self::Scope, page: u32) -> Result<Page, Error> {
+        let request = scoped!(self, self.client.list_clusters(), location)
+            .page_no(i64::from(page))
+            .per_page(PAGE_SIZE);
+        let answer = call::<errors::Rules, _, _, _>(
+            self.client.inner().error_bodies(),
+            "list_clusters",
+            request.send(),
+        )
+        .await?
+        .into_inner();
+        check_code("list_clusters", answer.code, &answer.message, &answer)?;
+        let more = answer.data.len() as i64 >= PAGE_SIZE;
+        Ok(Page {
+            clusters: answer.data.into_iter().map(view).collect(),
+            more,
+        })
+    }
+
+    async fn delete_once(&self, id: &ClusterId) -> Result<(), Error> {
+        let cluster_id = numeric_id(id)?;
+        let request =
+            scoped!(self, self.client.delete_cluster(), self.location).cluster_id(cluster_id);
+        let answer = call::<errors::Rules, _, _, _>(
+            self.client.inner().error_bodies(),
+            "delete_cluster",
+            request.send(),
+        )
+        .await?
+        .into_inner();
+        check_code("delete_cluster", answer.code, &answer.message, &answer)
+    }
+}
+
+#[cfg(test)]
+mod tests;

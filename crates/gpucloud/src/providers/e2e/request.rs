@@ -1,0 +1,144 @@
+//! E2E's create body, mapped from a neutral [`ClusterSpec`], and the documented rules it must
+//! satisfy before it is sent.
+
+use gpucloud_e2e::types;
+
+use super::PROVIDER;
+use crate::error::{Error, ValidationError};
+use crate::spec::{ClusterSize, ClusterSpec, E2eOptions, ProviderOptions};
+
+pub(super) const CREATE_DOC: &str = "E2E docs, Create Training Cluster";
+
+pub(super) fn invalid(field: &str, rule: impl Into<String>) -> Error {
+    Error::Validation(ValidationError {
+        provider: PROVIDER,
+        field: field.into(),
+        rule: rule.into(),
+        source: CREATE_DOC,
+    })
+}
+
+/// Maps a neutral spec to E2E's create body, then validates it.
+pub fn create_request(spec: &ClusterSpec) -> Result<types::CreateClusterRequest, Error> {
+    let ProviderOptions::E2e(options) = &spec.options else {
+        return Err(invalid(
+            "options",
+            "E2E needs E2eOptions (image_version_id, sku_id, sku_item_price_id, security_group_id)",
+        ));
+    };
+    let E2eOptions {
+        image_version_id,
+        sku_id,
+        sku_item_price_id,
+        security_group_id,
+        lifecycle_script,
+        sfs_mounts,
+    } = options;
+    let ClusterSize::Nodes(nodes) = spec.size else {
+        return Err(invalid(
+            "no_of_nodes",
+            "E2E sizes clusters in nodes: use ClusterSize::Nodes",
+        ));
+    };
+    if spec.gpu_model.is_some() {
+        return Err(invalid(
+            "gpu_model",
+            "is set by the SKU (sku_id); leave it unset",
+        ));
+    }
+    if spec.stack.is_some() {
+        return Err(invalid(
+            "stack",
+            "is set by the image (image_version_id); leave it unset",
+        ));
+    }
+    if spec.billing != crate::spec::Billing::OnDemand {
+        return Err(invalid("billing", "is set by the plan (sku_item_price_id)"));
+    }
+    if spec.shared_storage.is_some() {
+        return Err(invalid(
+            "shared_storage",
+            "mount SFS volumes through E2eOptions::sfs_mounts",
+        ));
+    }
+    let ssh_key_ids = spec
+        .ssh_keys
+        .iter()
+        .map(|k| {
+            k.parse::<i64>()
+                .map_err(|_| invalid("ssh_key_ids", format!("{k:?} is not an integer id")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let sfs_mount_list = sfs_mounts
+        .iter()
+        .map(|m| types::SfsMount {
+            id: Some(m.id),
+            name: Some(m.name.clone()),
+            mount_path: Some(m.mount_path.clone()),
+        })
+        .collect();
+    let script = lifecycle_script.clone().filter(|s| !s.trim().is_empty());
+    let body = types::CreateClusterRequest {
+        name: spec.name.clone(),
+        image_version_id: *image_version_id,
+        ssh_key_ids,
+        security_group_id: *security_group_id,
+        script_added: Some(script.is_some()),
+        lifecycle_script: script,
+        sfs_mount_list,
+        pfs_mount_list: Vec::new(),
+        dataset_mount_list: Vec::new(),
+        sku_id: *sku_id,
+        no_of_nodes: i64::from(nodes),
+        sku_item_price_id: *sku_item_price_id,
+    };
+    validate(&body)?;
+    Ok(body)
+}
+
+/// The documented rules of a create body.
+pub fn validate(body: &types::CreateClusterRequest) -> Result<(), Error> {
+    if body.name.trim().is_empty() {
+        return Err(invalid("name", "is required"));
+    }
+    for (field, id) in [
+        ("image_version_id", body.image_version_id),
+        ("sku_id", body.sku_id),
+        ("sku_item_price_id", body.sku_item_price_id),
+        ("security_group_id", body.security_group_id),
+    ] {
+        if id <= 0 {
+            return Err(invalid(
+                field,
+                format!("is required: a positive id (got {id})"),
+            ));
+        }
+    }
+    if body.no_of_nodes < 1 {
+        return Err(invalid(
+            "no_of_nodes",
+            format!("must be at least 1 (got {})", body.no_of_nodes),
+        ));
+    }
+    if body.ssh_key_ids.is_empty() {
+        return Err(invalid(
+            "ssh_key_ids",
+            "is required: at least one SSH key id",
+        ));
+    }
+    let has_script = body
+        .lifecycle_script
+        .as_deref()
+        .is_some_and(|s| !s.trim().is_empty());
+    match (body.script_added, has_script) {
+        (Some(true), false) => Err(invalid(
+            "lifecycle_script",
+            "is required when script_added is true",
+        )),
+        (Some(false) | None, true) => Err(invalid(
+            "script_added",
+            "must be true when a lifecycle_script is given",
+        )),
+        _ => Ok(()),
+    }
+}

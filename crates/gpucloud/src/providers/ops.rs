@@ -1,0 +1,280 @@
+//! The operation skeleton every provider shares, written once against [`Provider`]: a get with
+//! retries, a paged list, delete semantics, creates that are never doubled (keyed or reconciled
+//! by name) and plans taken from the real request.
+//!
+//! A provider supplies single attempts (one get, one page, one delete, one create POST) and
+//! how its creates are made safe ([`CreateSafety`]); repetition, pacing and the meaning of a
+//! 404 after a retry are decided here and nowhere else.
+
+use std::future::Future;
+
+use gpucloud_core::RequestCapture;
+
+use crate::cluster::{Cluster, ClusterId, CreateOutcome, Created, ProviderKind};
+use crate::config::ClientSettings;
+use crate::error::Error;
+use crate::plan::PlannedRequest;
+use crate::spec::ClusterSpec;
+
+/// One page of a list.
+#[derive(Debug)]
+pub(crate) struct Page {
+    /// The clusters on the page.
+    pub clusters: Vec<Cluster>,
+    /// Whether another page may follow.
+    pub more: bool,
+}
+
+/// What a create POST answered.
+#[derive(Debug)]
+pub(crate) struct Sent {
+    /// The cluster in the answer.
+    pub cluster: Cluster,
+    /// The answer said the cluster already existed (Runcrate's 200 replay of a key).
+    pub replayed: bool,
+}
+
+/// How a provider's creates are kept from doubling.
+#[derive(Debug)]
+pub(crate) enum CreateSafety<'a, S> {
+    /// The request carries an idempotency key: repeating the same request is safe, so it is
+    /// retried after ambiguous failures too.
+    Keyed,
+    /// No key: look the cluster up by `name` in `scope` before the first POST and after every
+    /// failure that may have reached the provider; re-send only if it is absent.
+    ReconcileByName {
+        /// The cluster name to look up.
+        name: &'a str,
+        /// Where to look (a project, a location).
+        scope: S,
+    },
+}
+
+/// A provider, as the skeleton sees it: single attempts, and its create request.
+pub(crate) trait Provider: Sync {
+    /// The provider.
+    const KIND: ProviderKind;
+    /// Pages read at most when listing.
+    const MAX_PAGES: u32 = 1;
+    /// The generated client.
+    type Client: Sync;
+    /// A validated create request.
+    type Create: Sync;
+    /// Where a list looks (a project, a location).
+    type Scope: Clone + Send + Sync;
+
+    /// The settings the client was built with.
+    fn settings(&self) -> &ClientSettings;
+    /// The generated client that sends.
+    fn client(&self) -> &Self::Client;
+    /// A copy of the generated client that records requests instead of sending them.
+    fn planning(&self) -> (Self::Client, RequestCapture);
+    /// Maps `spec` to the provider's create request and checks its documented rules.
+    fn create_request(&self, spec: &ClusterSpec) -> Result<Self::Create, Error>;
+    /// How creates of `create` are kept from doubling.
+    fn create_safety<'a>(&self, create: &'a Self::Create) -> CreateSafety<'a, Self::Scope>;
+
+    /// One create POST through `client`.
+    fn send_create(
+        &self,
+        client: &Self::Client,
+        create: &Self::Create,
+    ) -> impl Future<Output = Result<Sent, Error>> + Send;
+    /// One get.
+    fn get_once(&self, id: &ClusterId) -> impl Future<Output = Result<Cluster, Error>> + Send;
+    /// One page of the list (1-based).
+    fn list_page(
+        &self,
+        scope: &Self::Scope,
+        page: u32,
+    ) -> impl Future<Output = Result<Page, Error>> + Send;
+    /// One delete.
+    fn delete_once(&self, id: &ClusterId) -> impl Future<Output = Result<(), Error>> + Send;
+}
+
+/// One cluster, retried while the error is retryable.
+pub(crate) async fn get<P: Provider>(provider: &P, id: &ClusterId) -> Result<Cluster, Error> {
+    let settings = provider.settings();
+    settings
+        .retry
+        .run(settings.clock.as_ref(), settings.random.as_ref(), |_| {
+            provider.get_once(id)
+        })
+        .await
+}
+
+/// Every cluster in `scope`, page by page (each page retried on its own), up to
+/// [`Provider::MAX_PAGES`].
+pub(crate) async fn list<P: Provider>(
+    provider: &P,
+    scope: &P::Scope,
+) -> Result<Vec<Cluster>, Error> {
+    let settings = provider.settings();
+    let mut clusters = Vec::new();
+    for page in 1..=P::MAX_PAGES {
+        let answer = settings
+            .retry
+            .run(settings.clock.as_ref(), settings.random.as_ref(), |_| {
+                provider.list_page(scope, page)
+            })
+            .await?;
+        clusters.extend(answer.clusters);
+        if !answer.more {
+            break;
+        }
+    }
+    Ok(clusters)
+}
+
+/// The cluster named `name` in `scope`, if any (one list, with its own retries).
+pub(crate) async fn find_by_name<P: Provider>(
+    provider: &P,
+    name: &str,
+    scope: &P::Scope,
+) -> Result<Option<Cluster>, Error> {
+    Ok(list(provider, scope)
+        .await?
+        .into_iter()
+        .find(|c| c.name == name))
+}
+
+/// Deletes a cluster, retried while the error is retryable. A 404 on a retry means an earlier
+/// attempt of this call worked, and is success; a 404 on the first attempt is
+/// [`Error::NotFound`].
+pub(crate) async fn delete<P: Provider>(provider: &P, id: &ClusterId) -> Result<(), Error> {
+    let settings = provider.settings();
+    settings
+        .retry
+        .run(
+            settings.clock.as_ref(),
+            settings.random.as_ref(),
+            |attempt| async move {
+                match provider.delete_once(id).await {
+                    Err(Error::NotFound(_)) if attempt > 1 => Ok(()),
+                    other => other,
+                }
+            },
+        )
+        .await
+}
+
+/// Creates the cluster `create` describes, never two. `create` has been validated already.
+pub(crate) async fn create<P: Provider>(
+    provider: &P,
+    create: &P::Create,
+) -> Result<Created, Error> {
+    match provider.create_safety(create) {
+        CreateSafety::Keyed => create_keyed(provider, create).await,
+        CreateSafety::ReconcileByName { name, scope } => {
+            create_reconciled(provider, create, name, &scope).await
+        }
+    }
+}
+
+/// A keyed create: the same request (same key) repeated after retryable and ambiguous
+/// failures. A replay answer on the first attempt means the key's cluster existed before this
+/// call; on a later attempt, that an earlier attempt of this call made it.
+async fn create_keyed<P: Provider>(provider: &P, create: &P::Create) -> Result<Created, Error> {
+    let settings = provider.settings();
+    let retry_on: fn(&Error) -> bool = |e| e.is_retryable() || e.is_ambiguous();
+    let (sent, attempts) = settings
+        .retry
+        .run_when(
+            settings.clock.as_ref(),
+            settings.random.as_ref(),
+            retry_on,
+            |attempt| async move {
+                let sent = provider.send_create(provider.client(), create).await?;
+                Ok((sent, attempt))
+            },
+        )
+        .await?;
+    let outcome = match (sent.replayed, attempts) {
+        (false, _) => CreateOutcome::Created,
+        (true, 1) => CreateOutcome::AlreadyExisted,
+        (true, _) => CreateOutcome::CreatedReconciled,
+    };
+    Ok(Created {
+        cluster: sent.cluster,
+        outcome,
+        attempts,
+    })
+}
+
+/// A create without a key. The POST is never re-sent blindly: before the first send, and after
+/// every failure that may have reached the provider (timeout, dropped connection, 5xx,
+/// unreadable success body), the cluster is looked up by name; only if it is absent is the
+/// POST sent again. Failures that certainly created nothing (429, refused connection) are
+/// retried after the policy's pause; all others are returned at once. Every pause comes from
+/// [`crate::RetryPolicy::next_delay`], so a `Retry-After` beyond its ceiling ends the create.
+async fn create_reconciled<P: Provider>(
+    provider: &P,
+    create: &P::Create,
+    name: &str,
+    scope: &P::Scope,
+) -> Result<Created, Error> {
+    let settings = provider.settings();
+    if let Some(cluster) = find_by_name(provider, name, scope).await? {
+        return Ok(Created {
+            cluster,
+            outcome: CreateOutcome::AlreadyExisted,
+            attempts: 0,
+        });
+    }
+    let retry_on: fn(&Error) -> bool = |e| e.is_retryable() || e.is_ambiguous();
+    let mut attempts = 0;
+    loop {
+        attempts += 1;
+        let error = match provider.send_create(provider.client(), create).await {
+            Ok(sent) => {
+                return Ok(Created {
+                    cluster: sent.cluster,
+                    outcome: CreateOutcome::Created,
+                    attempts,
+                });
+            }
+            Err(error) => error,
+        };
+        let Some(pause) =
+            settings
+                .retry
+                .next_delay(attempts, &error, retry_on, settings.random.as_ref())
+        else {
+            return Err(error);
+        };
+        let may_have_landed = error.is_ambiguous();
+        tracing::warn!(attempt = attempts, ambiguous = may_have_landed, %error, "create failed");
+        settings.clock.sleep(pause).await;
+        if may_have_landed && let Some(cluster) = find_by_name(provider, name, scope).await? {
+            return Ok(Created {
+                cluster,
+                outcome: CreateOutcome::CreatedReconciled,
+                attempts,
+            });
+        }
+    }
+}
+
+/// The request a create of `spec` would send, taken from the generated client itself: the
+/// same builder runs on a planning copy of the client, whose hooks record the finished request
+/// (authentication and query encoding included, credentials redacted) instead of sending it.
+pub(crate) async fn plan<P: Provider>(
+    provider: &P,
+    spec: &ClusterSpec,
+) -> Result<PlannedRequest, Error> {
+    let create = provider.create_request(spec)?;
+    let (planner, capture) = provider.planning();
+    // Nothing is sent, so the answer means nothing once the request is in the capture; without
+    // one, the generated client refused to build the request and its error says why.
+    let answer = provider.send_create(&planner, &create).await;
+    match (capture.take(), answer) {
+        (Some(captured), _) => Ok(PlannedRequest::from_captured(P::KIND, captured)),
+        (None, Err(error)) => Err(error),
+        (None, Ok(_)) => Err(Error::Validation(crate::error::ValidationError {
+            provider: P::KIND,
+            field: "request".into(),
+            rule: "the generated client built no request".into(),
+            source: "the provider's OpenAPI spec",
+        })),
+    }
+}

@@ -1,0 +1,64 @@
+//! Runcrate's error answers: the `{error: {code, message, details}}` envelope, and the two
+//! answers its docs give a meaning of their own — a 503 on create ("refused for lack of
+//! capacity, nothing was created") and the code `launch_refused` (final) are
+//! [`Error::NoCapacity`]. A 503 on a read is an ordinary unavailable service, retried like any
+//! other.
+
+use std::time::Duration;
+
+use gpucloud_runcrate::types;
+
+use crate::cluster::ProviderKind;
+use crate::error::{ApiError, Error};
+use crate::providers::call::{ErrorEnvelope, ErrorRules, classify};
+
+/// Runcrate's rules for error answers.
+#[derive(Debug)]
+pub(crate) struct Rules;
+
+impl ErrorRules for Rules {
+    const KIND: ProviderKind = ProviderKind::Runcrate;
+
+    fn classify(api: ApiError, retry_after: Option<Duration>) -> Error {
+        let refused_create = api.status == 503 && api.operation == "create_cluster";
+        if refused_create || api.code.as_deref() == Some("launch_refused") {
+            Error::NoCapacity(api)
+        } else {
+            classify(api, retry_after)
+        }
+    }
+}
+
+impl ErrorEnvelope for types::ErrorEnvelope {
+    fn code(&self) -> Option<String> {
+        Some(self.error.code.clone())
+    }
+
+    fn message(&self) -> Option<String> {
+        Some(self.error.message.clone())
+    }
+
+    fn reason(&self) -> Option<String> {
+        self.error.details.as_ref().and_then(|d| d.reason.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::providers::call::tests::{api, kind};
+
+    #[test]
+    fn capacity_refusals_are_runcrate_rules() {
+        let runcrate =
+            |status, code| Rules::classify(api(ProviderKind::Runcrate, status, code), None);
+        assert_eq!(kind(&runcrate(503, None)), "NoCapacity");
+        assert_eq!(kind(&runcrate(502, Some("launch_refused"))), "NoCapacity");
+        assert_eq!(kind(&runcrate(502, None)), "Api");
+        assert_eq!(kind(&runcrate(402, None)), "InsufficientFunds");
+        assert_eq!(kind(&runcrate(409, None)), "Conflict");
+        let mut read = api(ProviderKind::Runcrate, 503, None);
+        read.operation = "get_cluster";
+        assert_eq!(kind(&Rules::classify(read, None)), "Api");
+    }
+}

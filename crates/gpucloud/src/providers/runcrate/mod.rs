@@ -1,0 +1,173 @@
+//! Runcrate clusters behind the provider-neutral API.
+//!
+//! Runcrate documents an `Idempotency-Key` on create: one key per logical create, reused across
+//! every retry, makes the provider answer a repeat with the cluster it already made (HTTP 200)
+//! instead of starting another ([`CreateSafety::Keyed`]). Runcrate documents no list or delete
+//! endpoint for clusters, so those are [`Error::Unsupported`].
+
+mod errors;
+mod request;
+mod state;
+mod view;
+
+use gpucloud_core::RequestCapture;
+use progenitor_client::ClientInfo;
+
+pub use request::{RuncrateCreate, create_request, validate};
+pub use state::{state_of, status_state};
+pub use view::view;
+
+use crate::cluster::{Cluster, ClusterId, Created, ProviderKind};
+use crate::config::{ClientSettings, RuncrateConfig};
+use crate::error::{Error, ValidationError};
+use crate::plan::PlannedRequest;
+use crate::providers::call::call;
+use crate::providers::ops::{self, CreateSafety, Page, Provider, Sent};
+use crate::spec::ClusterSpec;
+
+const PROVIDER: ProviderKind = ProviderKind::Runcrate;
+
+/// Runcrate clusters: keyed creates retried safely, reads with retries.
+#[derive(Debug, Clone)]
+pub struct RuncrateClusters {
+    client: gpucloud_runcrate::Client,
+    settings: ClientSettings,
+}
+
+impl RuncrateClusters {
+    /// A client for `config`.
+    pub fn new(config: RuncrateConfig) -> Result<Self, Error> {
+        let client = config.settings.generated_client(
+            gpucloud_runcrate::auth::Credentials::new(config.api_key.clone()),
+            "RUNCRATE_API_KEY",
+            "RUNCRATE_BASE_URL",
+            gpucloud_runcrate::Client::from_parts,
+        )?;
+        Ok(Self {
+            client,
+            settings: config.settings,
+        })
+    }
+
+    /// The generated client (offers, and anything else the neutral API does not cover).
+    pub fn raw(&self) -> &gpucloud_runcrate::Client {
+        &self.client
+    }
+
+    /// The settings this client was built with.
+    pub fn settings(&self) -> &ClientSettings {
+        &self.settings
+    }
+
+    /// The exact request [`Self::create`] would send, without sending it. Without an
+    /// `idempotency_key` in the options the key shown is a fresh one.
+    pub async fn plan(&self, spec: &ClusterSpec) -> Result<PlannedRequest, Error> {
+        ops::plan(self, spec).await
+    }
+
+    /// Creates the cluster `spec` describes.
+    pub async fn create(&self, spec: &ClusterSpec) -> Result<Created, Error> {
+        ops::create(self, &create_request(spec)?).await
+    }
+
+    /// Creates from a request you built; it is validated first. Retries of this call reuse its
+    /// idempotency key, so a create that timed out is never doubled.
+    pub async fn create_with(&self, create: RuncrateCreate) -> Result<Created, Error> {
+        validate(&create)?;
+        ops::create(self, &create).await
+    }
+
+    /// One cluster (the documented way to follow a create).
+    pub async fn get(&self, id: &ClusterId) -> Result<Cluster, Error> {
+        ops::get(self, id).await
+    }
+}
+
+fn unsupported(operation: &'static str) -> Error {
+    Error::Unsupported {
+        provider: PROVIDER,
+        operation,
+    }
+}
+
+impl Provider for RuncrateClusters {
+    const KIND: ProviderKind = PROVIDER;
+    type Client = gpucloud_runcrate::Client;
+    type Create = RuncrateCreate;
+    type Scope = ();
+
+    fn settings(&self) -> &ClientSettings {
+        &self.settings
+    }
+
+    fn client(&self) -> &Self::Client {
+        &self.client
+    }
+
+    fn planning(&self) -> (Self::Client, RequestCapture) {
+        self.client.planning()
+    }
+
+    fn create_request(&self, spec: &ClusterSpec) -> Result<Self::Create, Error> {
+        create_request(spec)
+    }
+
+    fn create_safety<'a>(&self, _: &'a Self::Create) -> CreateSafety<'a, Self::Scope> {
+        CreateSafety::Keyed
+    }
+
+    async fn send_create(
+        &self,
+        client: &Self::Client,
+        create: &Self::Create,
+    ) -> Result<Sent, Error> {
+        let mut request = client
+            .create_cluster()
+            .idempotency_key(create.idempotency_key.clone())
+            .body(create.body.clone());
+        if let Some(environment) = &create.environment {
+            request = request.environment(environment.clone());
+        }
+        let answer = call::<errors::Rules, _, _, _>(
+            client.inner().error_bodies(),
+            "create_cluster",
+            request.send(),
+        )
+        .await?;
+        // 201: created now. 200: the key's cluster already existed.
+        let replayed = answer.status().as_u16() == 200;
+        Ok(Sent {
+            cluster: view(answer.into_inner().data),
+            replayed,
+        })
+    }
+
+    async fn get_once(&self, id: &ClusterId) -> Result<Cluster, Error> {
+        let uuid: uuid::Uuid = id.as_str().parse().map_err(|_| {
+            Error::Validation(ValidationError {
+                provider: PROVIDER,
+                field: "id".into(),
+                rule: format!("must be a UUID, got {:?}", id.as_str()),
+                source: request::CREATE_DOC,
+            })
+        })?;
+        let answer = call::<errors::Rules, _, _, _>(
+            self.client.inner().error_bodies(),
+            "get_cluster",
+            self.client.get_cluster().id(uuid).send(),
+        )
+        .await?;
+        Ok(view(answer.into_inner().data))
+    }
+
+    async fn list_page(&self, _: &Self::Scope, _page: u32) -> Result<Page, Error> {
+        Err(unsupported("listing clusters"))
+    }
+
+    async fn delete_once(&self, _: &ClusterId) -> Result<(), Error> {
+        Err(unsupported("deleting clusters"))
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,49 @@
+//! The neutral view of a Runcrate cluster.
+
+use gpucloud_runcrate::types;
+
+use super::PROVIDER;
+use super::state::state_of;
+use crate::cluster::{Cluster, ClusterId, Node, Price, ProviderCluster};
+
+/// The neutral view of a Runcrate cluster.
+pub fn view(cluster: types::Cluster) -> Cluster {
+    let nodes = cluster
+        .nodes
+        .iter()
+        .map(|n| Node {
+            id: n
+                .name
+                .clone()
+                .or_else(|| n.instance_id.map(|i| i.to_string()))
+                .unwrap_or_default(),
+            hostname: n.name.clone(),
+            private_ip: n.overlay_address.clone(),
+            public_ip: n.ip.clone(),
+            ssh_command: n.ssh_command.clone(),
+            gpus: n.gpus.and_then(|g| u32::try_from(g).ok()),
+            status: n.status.clone(),
+        })
+        .collect();
+    let gpu_count = match (cluster.node_count, cluster.gpus_per_node) {
+        (Some(nodes), Some(per_node)) => u32::try_from(nodes * per_node).ok(),
+        _ => None,
+    };
+    Cluster {
+        id: ClusterId::new(cluster.id.to_string()),
+        name: cluster.name.clone().unwrap_or_default(),
+        provider: PROVIDER,
+        state: state_of(&cluster),
+        phase: cluster.status.clone(),
+        nodes,
+        gpu_count,
+        created_at: cluster.created_at,
+        ready_at: cluster.ready_at,
+        // Runcrate prices in US dollars ("never less than $10").
+        price: cluster.hourly_rate.map(|per_hour| Price {
+            per_hour,
+            currency: "USD".into(),
+        }),
+        raw: ProviderCluster::Runcrate(Box::new(cluster)),
+    }
+}

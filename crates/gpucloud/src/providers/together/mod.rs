@@ -1,0 +1,185 @@
+//! Together AI Instant Clusters behind the provider-neutral API.
+//!
+//! Together has no idempotency key, and its own SDKs retry a create POST blindly (which can
+//! start a second cluster); creates here are reconciled by name instead
+//! ([`CreateSafety::ReconcileByName`], within the project when one is given).
+
+mod errors;
+mod request;
+mod state;
+mod view;
+
+use gpucloud_core::RequestCapture;
+use gpucloud_together::types;
+use progenitor_client::ClientInfo;
+
+pub use request::{create_request, validate};
+pub use state::{phase_state, state_of, status_state};
+pub use view::view;
+
+use crate::cluster::{Cluster, ClusterId, Created, ProviderKind};
+use crate::config::{ClientSettings, TogetherConfig};
+use crate::error::Error;
+use crate::plan::PlannedRequest;
+use crate::providers::call::call;
+use crate::providers::ops::{self, CreateSafety, Page, Provider, Sent};
+use crate::spec::ClusterSpec;
+
+const PROVIDER: ProviderKind = ProviderKind::Together;
+
+/// Together clusters: validated creates reconciled by name, reads and deletes with retries.
+#[derive(Debug, Clone)]
+pub struct TogetherClusters {
+    client: gpucloud_together::Client,
+    settings: ClientSettings,
+}
+
+impl TogetherClusters {
+    /// A client for `config`.
+    pub fn new(config: TogetherConfig) -> Result<Self, Error> {
+        let client = config.settings.generated_client(
+            gpucloud_together::auth::Credentials::new(config.api_key.clone()),
+            "TOGETHER_API_KEY",
+            "TOGETHER_BASE_URL",
+            gpucloud_together::Client::from_parts,
+        )?;
+        Ok(Self {
+            client,
+            settings: config.settings,
+        })
+    }
+
+    /// The generated client, for operations the neutral API does not cover (volumes,
+    /// remediations, health alerts).
+    pub fn raw(&self) -> &gpucloud_together::Client {
+        &self.client
+    }
+
+    /// The settings this client was built with.
+    pub fn settings(&self) -> &ClientSettings {
+        &self.settings
+    }
+
+    /// The exact request [`Self::create`] would send, without sending it.
+    pub async fn plan(&self, spec: &ClusterSpec) -> Result<PlannedRequest, Error> {
+        ops::plan(self, spec).await
+    }
+
+    /// Creates the cluster `spec` describes, unless one of that name exists.
+    pub async fn create(&self, spec: &ClusterSpec) -> Result<Created, Error> {
+        ops::create(self, &create_request(spec)?).await
+    }
+
+    /// Creates from a provider request you built yourself; it is validated first.
+    pub async fn create_with(
+        &self,
+        request: types::GpuClusterCreateRequest,
+    ) -> Result<Created, Error> {
+        validate(&request)?;
+        ops::create(self, &request).await
+    }
+
+    /// One cluster.
+    pub async fn get(&self, id: &ClusterId) -> Result<Cluster, Error> {
+        ops::get(self, id).await
+    }
+
+    /// Every cluster visible to the key.
+    pub async fn list(&self) -> Result<Vec<Cluster>, Error> {
+        ops::list(self, &None).await
+    }
+
+    /// Deletes a cluster (see [`crate::ClusterClient::delete`]).
+    pub async fn delete(&self, id: &ClusterId) -> Result<(), Error> {
+        ops::delete(self, id).await
+    }
+}
+
+impl Provider for TogetherClusters {
+    const KIND: ProviderKind = PROVIDER;
+    type Client = gpucloud_together::Client;
+    type Create = types::GpuClusterCreateRequest;
+    /// The project a list is limited to, if any.
+    type Scope = Option<String>;
+
+    fn settings(&self) -> &ClientSettings {
+        &self.settings
+    }
+
+    fn client(&self) -> &Self::Client {
+        &self.client
+    }
+
+    fn planning(&self) -> (Self::Client, RequestCapture) {
+        self.client.planning()
+    }
+
+    fn create_request(&self, spec: &ClusterSpec) -> Result<Self::Create, Error> {
+        create_request(spec)
+    }
+
+    fn create_safety<'a>(&self, create: &'a Self::Create) -> CreateSafety<'a, Self::Scope> {
+        CreateSafety::ReconcileByName {
+            name: &create.cluster_name,
+            scope: create.project_id.clone(),
+        }
+    }
+
+    async fn send_create(
+        &self,
+        client: &Self::Client,
+        create: &Self::Create,
+    ) -> Result<Sent, Error> {
+        let info = call::<errors::Rules, _, _, _>(
+            client.inner().error_bodies(),
+            "create_cluster",
+            client.create_cluster().body(create.clone()).send(),
+        )
+        .await?;
+        Ok(Sent {
+            cluster: view(info.into_inner()),
+            replayed: false,
+        })
+    }
+
+    async fn get_once(&self, id: &ClusterId) -> Result<Cluster, Error> {
+        let info = call::<errors::Rules, _, _, _>(
+            self.client.inner().error_bodies(),
+            "get_cluster",
+            self.client.get_cluster().cluster_id(id.as_str()).send(),
+        )
+        .await?;
+        Ok(view(info.into_inner()))
+    }
+
+    async fn list_page(&self, project: &Self::Scope, _page: u32) -> Result<Page, Error> {
+        let mut request = self.client.list_clusters();
+        if let Some(project) = project {
+            request = request.project_id(project.clone());
+        }
+        let answer = call::<errors::Rules, _, _, _>(
+            self.client.inner().error_bodies(),
+            "list_clusters",
+            request.send(),
+        )
+        .await?;
+        Ok(Page {
+            clusters: answer.into_inner().clusters.into_iter().map(view).collect(),
+            // Together's list is not paged.
+            more: false,
+        })
+    }
+
+    async fn delete_once(&self, id: &ClusterId) -> Result<(), Error> {
+        call::<errors::Rules, _, _, _>(
+            self.client.inner().error_bodies(),
+            "delete_cluster",
+            self.client.delete_cluster().cluster_id(id.as_str()).send(),
+        )
+        .await
+        .map(drop)
+    }
+}
+
+#[cfg(test)]
+mod tests;
