@@ -71,8 +71,11 @@ const REMEMBERED_ERROR_BODIES: usize = 64;
 /// could not decode.
 #[derive(Debug, Clone, Default)]
 pub struct ErrorBodies {
-    recent: Arc<Mutex<VecDeque<(u64, u16, Option<String>)>>>,
+    recent: Arc<Mutex<VecDeque<RememberedError>>>,
 }
+
+/// A hash of an error answer's body, its status and its `Retry-After`.
+type RememberedError = (u64, u16, Option<String>);
 
 fn body_hash(bytes: &[u8]) -> u64 {
     BuildHasherDefault::<DefaultHasher>::default().hash_one(bytes)

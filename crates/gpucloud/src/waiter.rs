@@ -125,6 +125,8 @@ impl Acceptor for Deleted {
 
 /// How a successful wait ended.
 #[derive(Debug, Clone, PartialEq)]
+// Returned once per wait, and usually carrying the cluster: boxing would only add a step.
+#[allow(clippy::large_enum_variant)]
 pub enum WaitEnd {
     /// The last poll saw the cluster.
     Seen(Cluster),
