@@ -1,7 +1,7 @@
 //! E2E Networks TIR training clusters behind the provider-neutral API.
 //!
 //! E2E has no idempotency key: creates are reconciled by name within the location
-//! ([`CreateSafety::ReconcileByName`]). Its MyAccount API sometimes reports failure inside an
+//! (`CreateSafety::ReconcileByName`). Its MyAccount API sometimes reports failure inside an
 //! HTTP 200 (`code` ≥ 400 in the envelope); every answer's `code` is checked (`errors.rs`).
 
 mod errors;

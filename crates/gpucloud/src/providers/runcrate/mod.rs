@@ -2,7 +2,7 @@
 //!
 //! Runcrate documents an `Idempotency-Key` on create: one key per logical create, reused across
 //! every retry, makes the provider answer a repeat with the cluster it already made (HTTP 200)
-//! instead of starting another ([`CreateSafety::Keyed`]). Runcrate documents no list or delete
+//! instead of starting another (`CreateSafety::Keyed`). Runcrate documents no list or delete
 //! endpoint for clusters, so those are [`Error::Unsupported`].
 
 mod errors;

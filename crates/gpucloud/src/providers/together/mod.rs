@@ -2,7 +2,7 @@
 //!
 //! Together has no idempotency key, and its own SDKs retry a create POST blindly (which can
 //! start a second cluster); creates here are reconciled by name instead
-//! ([`CreateSafety::ReconcileByName`], within the project when one is given).
+//! (`CreateSafety::ReconcileByName`, within the project when one is given).
 
 mod errors;
 mod request;
