@@ -16,6 +16,46 @@ use crate::error::Error;
 use crate::plan::PlannedRequest;
 use crate::spec::ClusterSpec;
 
+/// The neutral methods every provider client offers, written once: `settings`, `plan`,
+/// `create` and `get`, each a call into this module.
+macro_rules! neutral_methods {
+    ($provider:ty) => {
+        impl $provider {
+            /// The settings this client was built with.
+            pub fn settings(&self) -> &$crate::config::ClientSettings {
+                $crate::providers::ops::Provider::settings(self)
+            }
+
+            /// The exact request [`Self::create`] would send, built by the generated client
+            /// itself (credentials redacted); nothing is sent.
+            pub async fn plan(
+                &self,
+                spec: &$crate::spec::ClusterSpec,
+            ) -> Result<$crate::plan::PlannedRequest, $crate::error::Error> {
+                $crate::providers::ops::plan(self, spec).await
+            }
+
+            /// Creates the cluster `spec` describes, never two (see [`crate::CreateOutcome`]).
+            pub async fn create(
+                &self,
+                spec: &$crate::spec::ClusterSpec,
+            ) -> Result<$crate::cluster::Created, $crate::error::Error> {
+                let request = $crate::providers::ops::Provider::create_request(self, spec)?;
+                $crate::providers::ops::create(self, &request).await
+            }
+
+            /// One cluster, retried while the error is retryable.
+            pub async fn get(
+                &self,
+                id: &$crate::cluster::ClusterId,
+            ) -> Result<$crate::cluster::Cluster, $crate::error::Error> {
+                $crate::providers::ops::get(self, id).await
+            }
+        }
+    };
+}
+pub(crate) use neutral_methods;
+
 /// One page of a list.
 #[derive(Debug)]
 pub(crate) struct Page {

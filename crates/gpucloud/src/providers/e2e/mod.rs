@@ -20,7 +20,6 @@ pub use view::view;
 use crate::cluster::{Cluster, ClusterId, Created, ProviderKind};
 use crate::config::{ClientSettings, E2eConfig, parse_location};
 use crate::error::{DecodeError, Error};
-use crate::plan::PlannedRequest;
 use crate::providers::call::call;
 use crate::providers::ops::{self, CreateSafety, Page, Provider, Sent};
 use crate::spec::ClusterSpec;
@@ -86,21 +85,6 @@ impl E2eClusters {
         &self.client
     }
 
-    /// The settings this client was built with.
-    pub fn settings(&self) -> &ClientSettings {
-        &self.settings
-    }
-
-    /// The exact request [`Self::create`] would send, without sending it.
-    pub async fn plan(&self, spec: &ClusterSpec) -> Result<PlannedRequest, Error> {
-        ops::plan(self, spec).await
-    }
-
-    /// Creates the cluster `spec` describes, unless one of that name exists.
-    pub async fn create(&self, spec: &ClusterSpec) -> Result<Created, Error> {
-        ops::create(self, &self.create_request(spec)?).await
-    }
-
     /// Creates from a body you built, in `location`; it is validated first.
     pub async fn create_with(
         &self,
@@ -109,11 +93,6 @@ impl E2eClusters {
     ) -> Result<Created, Error> {
         validate(&body)?;
         ops::create(self, &E2eCreate { body, location }).await
-    }
-
-    /// One cluster.
-    pub async fn get(&self, id: &ClusterId) -> Result<Cluster, Error> {
-        ops::get(self, id).await
     }
 
     /// Every cluster of the project in the configured location (all pages).
@@ -160,6 +139,8 @@ fn cluster_of(
         })
     })
 }
+
+ops::neutral_methods!(E2eClusters);
 
 impl Provider for E2eClusters {
     const KIND: ProviderKind = PROVIDER;

@@ -20,7 +20,6 @@ pub use view::view;
 use crate::cluster::{Cluster, ClusterId, Created, ProviderKind};
 use crate::config::{ClientSettings, RuncrateConfig};
 use crate::error::{Error, ValidationError};
-use crate::plan::PlannedRequest;
 use crate::providers::call::call;
 use crate::providers::ops::{self, CreateSafety, Page, Provider, Sent};
 use crate::spec::ClusterSpec;
@@ -54,32 +53,11 @@ impl RuncrateClusters {
         &self.client
     }
 
-    /// The settings this client was built with.
-    pub fn settings(&self) -> &ClientSettings {
-        &self.settings
-    }
-
-    /// The exact request [`Self::create`] would send, without sending it. Without an
-    /// `idempotency_key` in the options the key shown is a fresh one.
-    pub async fn plan(&self, spec: &ClusterSpec) -> Result<PlannedRequest, Error> {
-        ops::plan(self, spec).await
-    }
-
-    /// Creates the cluster `spec` describes.
-    pub async fn create(&self, spec: &ClusterSpec) -> Result<Created, Error> {
-        ops::create(self, &create_request(spec)?).await
-    }
-
     /// Creates from a request you built; it is validated first. Retries of this call reuse its
     /// idempotency key, so a create that timed out is never doubled.
     pub async fn create_with(&self, create: RuncrateCreate) -> Result<Created, Error> {
         validate(&create)?;
         ops::create(self, &create).await
-    }
-
-    /// One cluster (the documented way to follow a create).
-    pub async fn get(&self, id: &ClusterId) -> Result<Cluster, Error> {
-        ops::get(self, id).await
     }
 }
 
@@ -89,6 +67,8 @@ fn unsupported(operation: &'static str) -> Error {
         operation,
     }
 }
+
+ops::neutral_methods!(RuncrateClusters);
 
 impl Provider for RuncrateClusters {
     const KIND: ProviderKind = PROVIDER;

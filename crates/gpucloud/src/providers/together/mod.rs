@@ -20,7 +20,6 @@ pub use view::view;
 use crate::cluster::{Cluster, ClusterId, Created, ProviderKind};
 use crate::config::{ClientSettings, TogetherConfig};
 use crate::error::Error;
-use crate::plan::PlannedRequest;
 use crate::providers::call::call;
 use crate::providers::ops::{self, CreateSafety, Page, Provider, Sent};
 use crate::spec::ClusterSpec;
@@ -55,21 +54,6 @@ impl TogetherClusters {
         &self.client
     }
 
-    /// The settings this client was built with.
-    pub fn settings(&self) -> &ClientSettings {
-        &self.settings
-    }
-
-    /// The exact request [`Self::create`] would send, without sending it.
-    pub async fn plan(&self, spec: &ClusterSpec) -> Result<PlannedRequest, Error> {
-        ops::plan(self, spec).await
-    }
-
-    /// Creates the cluster `spec` describes, unless one of that name exists.
-    pub async fn create(&self, spec: &ClusterSpec) -> Result<Created, Error> {
-        ops::create(self, &create_request(spec)?).await
-    }
-
     /// Creates from a provider request you built yourself; it is validated first.
     pub async fn create_with(
         &self,
@@ -77,11 +61,6 @@ impl TogetherClusters {
     ) -> Result<Created, Error> {
         validate(&request)?;
         ops::create(self, &request).await
-    }
-
-    /// One cluster.
-    pub async fn get(&self, id: &ClusterId) -> Result<Cluster, Error> {
-        ops::get(self, id).await
     }
 
     /// Every cluster visible to the key.
@@ -94,6 +73,8 @@ impl TogetherClusters {
         ops::delete(self, id).await
     }
 }
+
+ops::neutral_methods!(TogetherClusters);
 
 impl Provider for TogetherClusters {
     const KIND: ProviderKind = PROVIDER;
