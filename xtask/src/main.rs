@@ -2,7 +2,6 @@
 //! `.cargo/config.toml`).
 
 mod codegen;
-mod contract_diff;
 mod spec;
 
 use std::path::PathBuf;
@@ -25,8 +24,13 @@ enum Command {
     /// Generate the provider client crates from `specs/*.yaml` with progenitor.
     Codegen(codegen::Args),
     /// Compare two versions of a spec: what changed and whom it breaks (exit 1 on a breaking change).
-    ContractDiff(contract_diff::Args),
+    // The default `--ack` file is relative to the workspace root here, not the current directory.
+    #[command(mut_arg("ack", |arg| arg.help(ACK_HELP)))]
+    ContractDiff(openapi_contract_diff::cli::Args),
 }
+
+const ACK_HELP: &str =
+    "Acknowledgements and level overrides (default: `specs/contract-ack.yaml` in the workspace)";
 
 /// The workspace root: the xtask crate lives one level below it.
 fn workspace_root() -> PathBuf {
@@ -42,7 +46,7 @@ fn main() -> ExitCode {
     let root = cli.root.clone().unwrap_or_else(workspace_root);
     let result = match &cli.command {
         Command::Codegen(args) => codegen::run(&root, args),
-        Command::ContractDiff(args) => return contract_diff::main(&root, args),
+        Command::ContractDiff(args) => return openapi_contract_diff::cli::main(&root, args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

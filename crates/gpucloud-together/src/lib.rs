@@ -26,7 +26,8 @@
     clippy::expect_used,
     missing_debug_implementations,
     unused_qualifications,
-    mismatched_lifetime_syntaxes
+    mismatched_lifetime_syntaxes,
+    rustdoc::bare_urls
 )]
 mod generated;
 

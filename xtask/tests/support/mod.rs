@@ -1,4 +1,4 @@
-//! Shared helpers of the contract-diff tests: run the built `xtask` binary and capture it.
+//! Shared helpers of the xtask tests: run the built `xtask` binary and capture it.
 
 #![allow(dead_code)]
 
@@ -27,36 +27,10 @@ pub fn run_xtask(cwd: &Path, args: &[&str]) -> Run {
     }
 }
 
-pub fn cases_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/contract_diff/cases")
-}
-
 /// The workspace root (the parent of the xtask crate).
 pub fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .unwrap()
         .to_path_buf()
-}
-
-/// Runs git in `dir` with a fixed identity; panics on failure.
-pub fn git(dir: &Path, args: &[&str]) {
-    let status = Command::new("git")
-        .current_dir(dir)
-        .args([
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@example.invalid",
-            "-c",
-            "commit.gpgsign=false",
-        ])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        status.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&status.stderr)
-    );
 }

@@ -4,11 +4,10 @@
 
 use serde_json::Value;
 
-use super::emit::{Emitter, Loc};
-use super::finding::{Direction, Guard};
-use super::rules::{Bound, BoundChange, Keyword, SchemaRule};
-use super::schema::At;
-use super::schema_view::Schema;
+use super::{At, Schema};
+use crate::emit::{Emitter, Loc};
+use crate::finding::{Direction, Guard};
+use crate::rules::{Bound, BoundChange, Keyword, SchemaRule};
 
 /// Compares the keywords of `b` and `r`. Returns false when their types are incomparable, so
 /// the caller stops descending.
@@ -162,8 +161,8 @@ impl Keywords<'_, '_> {
         }
     }
 
-    /// The one exception in the level table: a received enum that grows is WARN when the
-    /// clients we generate from BASE (the ones users run) keep unknown values.
+    /// The one exception in the level table: a received enum that grows is WARN when the Rust
+    /// clients generated from BASE (the ones users run) keep unknown values.
     fn enum_added(&mut self, value: &Value, ptr: String) {
         let open = self.at.direction == Direction::Response && self.b.open_enum();
         let note = match (self.at.direction, open) {

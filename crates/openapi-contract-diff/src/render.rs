@@ -5,10 +5,20 @@ use std::fmt::Write as _;
 
 use serde_json::{Value, json};
 
-use super::finding::{Finding, Level};
-use super::policy::Judged;
+use crate::finding::{Finding, Level};
+use crate::policy::Judged;
 
-/// `--format`.
+/// How a report is printed (`--format`):
+///
+/// - `Text`, for people: findings grouped by rule and location, then a summary line.
+/// - `Json`, for scripts: `{"breaking", "findings": [{"id", "level", "direction", "operation",
+///   "location", "message", "fingerprint"}]}`, plus `"acknowledged"` (the same objects with a
+///   `"reason"`) and `"notes"` when there are any. A report of several specs adds `"spec"` to
+///   each finding.
+/// - `Markdown`, for pull-request comments: a table per spec.
+/// - `Github`: GitHub workflow commands (`::error file=…::…`), one annotation per finding.
+///
+/// The variants carry no doc comments of their own: clap would print them in `--help`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
     Text,
@@ -24,6 +34,7 @@ pub struct Section {
     pub spec: String,
     /// `BASE → REVISION`.
     pub title: String,
+    /// The findings after the policy.
     pub judged: Judged,
     /// A line instead of findings (e.g. why nothing was compared).
     pub note: Option<String>,

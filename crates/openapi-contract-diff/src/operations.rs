@@ -1,96 +1,18 @@
-//! The operation model and the top of the comparison: paths and operations matched with the
+//! The top of the comparison: operations matched by method and path template with the
 //! path-parameter names ignored (`/clusters/{id}` ≡ `/clusters/{cluster_id}`, oasdiff issue #202),
 //! then each matched pair compared part by part.
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use super::doc::Doc;
-use super::emit::{Emitter, Loc};
-use super::finding::{Change, Guard};
-use super::rules::Rule;
-use super::schema::Walker;
-use super::{messages, parameters, security};
-use crate::spec::escape_pointer_token;
-
-const METHODS: [&str; 8] = [
-    "get", "put", "post", "delete", "options", "head", "patch", "trace",
-];
-
-/// One operation of a spec.
-#[derive(Debug, Clone)]
-pub struct Operation<'a> {
-    pub method: &'static str,
-    /// The path template as written.
-    pub path: &'a str,
-    pub node: &'a Map<String, Value>,
-    /// Pointer of the operation object.
-    pub ptr: String,
-    pub path_item: &'a Map<String, Value>,
-    pub path_item_ptr: String,
-}
-
-impl Operation<'_> {
-    /// `METHOD /path` as findings name it.
-    pub fn label(&self) -> String {
-        format!("{} {}", self.method.to_ascii_uppercase(), self.path)
-    }
-
-    pub fn deprecated(&self) -> bool {
-        self.node.get("deprecated").and_then(Value::as_bool) == Some(true)
-    }
-}
-
-/// `/a/{id}/b` → `/a/{}/b`: the matching key of a path.
-pub fn normalise_path(path: &str) -> String {
-    let mut out = String::with_capacity(path.len());
-    let mut in_param = false;
-    for c in path.chars() {
-        match c {
-            '{' => {
-                in_param = true;
-                out.push_str("{}");
-            }
-            '}' => in_param = false,
-            _ if in_param => {}
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
-/// Every operation of `doc`, keyed by `METHOD normalised-path`.
-pub fn operations(doc: &Doc) -> BTreeMap<String, Operation<'_>> {
-    let mut out = BTreeMap::new();
-    let Some(paths) = doc.tree.get("paths").and_then(Value::as_object) else {
-        return out;
-    };
-    for (path, item) in paths {
-        let item_ptr = format!("/paths/{}", escape_pointer_token(path));
-        let (item, item_ptr) = doc.resolve(item, &item_ptr);
-        let Some(item) = item.as_object() else {
-            continue;
-        };
-        for method in METHODS {
-            if let Some(Value::Object(node)) = item.get(method) {
-                let key = format!("{} {}", method.to_ascii_uppercase(), normalise_path(path));
-                out.insert(
-                    key,
-                    Operation {
-                        method,
-                        path,
-                        node,
-                        ptr: format!("{item_ptr}/{method}"),
-                        path_item: item,
-                        path_item_ptr: item_ptr.clone(),
-                    },
-                );
-            }
-        }
-    }
-    out
-}
+use crate::doc::Doc;
+use crate::emit::{Emitter, Loc};
+use crate::finding::Change;
+use crate::operation::{Operation, normalise_path, operations};
+use crate::rules::Rule;
+use crate::schema::Walker;
+use crate::{messages, parameters, security};
 
 /// Compares two specs: every change, unjudged.
 pub fn diff(base: &Doc, rev: &Doc) -> Vec<Change> {
@@ -202,20 +124,4 @@ fn compare_operation<'a>(
     parameters::compare(&mut walker, b, r);
     messages::compare_request_body(&mut walker, b, r);
     messages::compare_responses(&mut walker, b, r);
-}
-
-/// Guard for removing something that BASE had marked deprecated.
-pub fn deprecation(node: &Value) -> Option<Guard> {
-    (node.get("deprecated").and_then(Value::as_bool) == Some(true)).then_some(Guard::Deprecated)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn path_keys_ignore_parameter_names() {
-        assert_eq!(normalise_path("/a/{id}/b/{x_y}"), "/a/{}/b/{}");
-        assert_eq!(normalise_path("/a"), "/a");
-    }
 }

@@ -12,11 +12,10 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
-use anyhow::{Result, bail};
+use anyhow::{Result, anyhow, bail};
 use serde_json::Value;
 
-use super::openapi31;
-use crate::spec::SpecFile;
+use crate::{openapi31, parse, pointer};
 
 /// A loaded, normalised spec.
 #[derive(Debug)]
@@ -45,9 +44,14 @@ fn is_documentation(key: &str) -> bool {
 }
 
 impl Doc {
+    /// Parses `text` (YAML or JSON), named `name` in messages, then normalises and checks it.
+    pub fn parse(name: String, text: &str) -> Result<Doc> {
+        let tree = parse::tree(&name, text)?;
+        Doc::new(tree, name)
+    }
+
     /// Normalises and checks a parsed spec.
-    pub fn new(spec: SpecFile, name: String) -> Result<Doc> {
-        let mut tree = spec.tree;
+    pub fn new(mut tree: Value, name: String) -> Result<Doc> {
         let version = tree
             .get("openapi")
             .and_then(Value::as_str)
@@ -154,6 +158,23 @@ impl Doc {
     }
 }
 
+/// Loads two documents at once, BASE here and REVISION on a second thread: parsing YAML is most
+/// of the run time on large specs. When both fail, BASE's error is the one returned.
+pub fn load_pair(
+    base: impl FnOnce() -> Result<Doc>,
+    revision: impl FnOnce() -> Result<Doc> + Send,
+    revision_name: impl FnOnce() -> String,
+) -> Result<(Doc, Doc)> {
+    std::thread::scope(|s| {
+        let other = s.spawn(revision);
+        let base = base()?;
+        let revision = other
+            .join()
+            .unwrap_or_else(|_| Err(anyhow!("{}: loading panicked", revision_name())))?;
+        Ok((base, revision))
+    })
+}
+
 /// The JSON pointer a `{"$ref": "#/…"}` object points at.
 pub fn ref_target(value: &Value) -> Option<String> {
     let reference = value.get("$ref")?.as_str()?;
@@ -217,7 +238,7 @@ fn check_refs(name: &str, root: &Value, value: &Value, ptr: &mut String) -> Resu
             for (key, child) in map {
                 let len = ptr.len();
                 ptr.push('/');
-                ptr.push_str(&crate::spec::escape_pointer_token(key));
+                ptr.push_str(&pointer::escape(key));
                 check_refs(name, root, child, ptr)?;
                 ptr.truncate(len);
             }
@@ -239,11 +260,9 @@ fn check_refs(name: &str, root: &Value, value: &Value, ptr: &mut String) -> Resu
 mod tests {
     use super::*;
     use serde_json::json;
-    use std::path::Path;
 
     fn doc(text: &str) -> Result<Doc> {
-        let spec = SpecFile::parse(Path::new("t.yaml"), text)?;
-        Doc::new(spec, "t.yaml".into())
+        Doc::parse("t.yaml".into(), text)
     }
 
     #[test]

@@ -1,22 +1,21 @@
-//! Where a side comes from: a file, or `GITREV:path` read with `git show` in the workspace root.
+//! Where a side comes from: a file, or `GITREV:path` read with `git show` in a root directory
+//! (the current directory for the `openapi-contract-diff` binary).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Context, Result, anyhow, bail};
 
-use super::doc::Doc;
-use crate::spec::SpecFile;
+use crate::doc::Doc;
 
-/// One side of a comparison as given on the command line.
+/// One side of a comparison as given on the command line: a spec file, or a spec at a git
+/// revision.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Side {
+    /// A file, read as it is (relative paths against the current directory).
     File(PathBuf),
     /// `rev:path`, `path` relative to the repository root.
-    Git {
-        rev: String,
-        path: String,
-    },
+    Git { rev: String, path: String },
 }
 
 impl Side {
@@ -35,6 +34,7 @@ impl Side {
         Side::File(PathBuf::from(text))
     }
 
+    /// How messages and reports name the side: the path, or `REV:path`.
     pub fn name(&self) -> String {
         match self {
             Side::File(p) => p.display().to_string(),
@@ -42,22 +42,29 @@ impl Side {
         }
     }
 
+    /// The side's text. A git side runs `git -C root show REV:path`; `root` may be empty (the
+    /// current directory).
+    pub fn read(&self, root: &Path) -> Result<String, crate::error::Error> {
+        Ok(self.text(root)?)
+    }
+
+    fn text(&self, root: &Path) -> Result<String> {
+        match self {
+            Side::File(path) => std::fs::read_to_string(path)
+                .with_context(|| format!("{}: cannot read the file", path.display())),
+            Side::Git { rev, path } => git(root, &["show", &format!("{rev}:{path}")])
+                .map_err(|e| anyhow!("{}: unknown git revision or path ({e})", self.name())),
+        }
+    }
+
     /// Reads, parses and checks the side.
     pub fn load(&self, root: &Path) -> Result<Doc> {
-        let spec = match self {
-            Side::File(path) => SpecFile::load(path)?,
-            Side::Git { rev, path } => {
-                let text = git(root, &["show", &format!("{rev}:{path}")])
-                    .map_err(|e| anyhow!("{}: unknown git revision or path ({e})", self.name()))?;
-                SpecFile::parse(Path::new(&self.name()), &text)?
-            }
-        };
-        Doc::new(spec, self.name())
+        Doc::parse(self.name(), &self.text(root)?)
     }
 }
 
 /// Runs git in `root`; returns stdout, or stderr's first line as the error.
-pub fn git(root: &Path, args: &[&str]) -> Result<String> {
+fn git(root: &Path, args: &[&str]) -> Result<String> {
     let output = Command::new("git")
         .arg("-C")
         .arg(root)

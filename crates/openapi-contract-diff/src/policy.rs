@@ -1,5 +1,5 @@
-//! What the team decided: acknowledged findings and per-rule level overrides, read from
-//! `specs/contract-ack.yaml`.
+//! What the team decided: acknowledged findings and per-rule level overrides, read from an
+//! acknowledgement file (the command's default is `specs/contract-ack.yaml`).
 //!
 //! Findings are acknowledged by fingerprint (not by message text, which oasdiff users find
 //! brittle: its issue #612), each with a reason, so a reviewed break stops failing CI without
@@ -11,8 +11,8 @@ use std::path::Path;
 use anyhow::{Result, anyhow, bail};
 use serde::Deserialize;
 
-use super::finding::{Finding, Level};
-use crate::spec::SpecFile;
+use crate::finding::{Finding, Level};
+use crate::{parse, pointer};
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -34,7 +34,18 @@ struct Ack {
     reason: String,
 }
 
-/// The loaded policy.
+/// Acknowledged findings and per-rule level overrides, from a YAML (or JSON) file:
+///
+/// ```yaml
+/// acknowledged:
+///   - fingerprint: 3f2a9c0d1e4b   # the finding's 12 hex characters
+///     id: response-property-enum-value-added   # optional; must match if given
+///     reason: the provider added Suspended; our enums are open   # required
+/// levels:                          # per-rule override: ERR, WARN, INFO, or NONE (hide)
+///   api-operation-id-changed: INFO
+/// ```
+///
+/// The default policy is empty: every finding counts at its derived level.
 #[derive(Debug, Default)]
 pub struct Policy {
     acks: Vec<Ack>,
@@ -45,43 +56,42 @@ pub struct Policy {
 /// Findings after the policy: the ones that count, and the acknowledged ones with their reason.
 #[derive(Debug, Default)]
 pub struct Judged {
+    /// Unacknowledged findings, at their level after overrides.
     pub findings: Vec<Finding>,
+    /// Acknowledged findings, each with the reason the acknowledgement gives.
     pub acknowledged: Vec<(Finding, String)>,
 }
 
-/// serde_path_to_error's path as a JSON pointer.
-fn pointer(path: &serde_path_to_error::Path) -> String {
-    use serde_path_to_error::Segment;
-    let tokens: Vec<String> = path
-        .iter()
-        .map(|s| match s {
-            Segment::Seq { index } => index.to_string(),
-            Segment::Map { key } | Segment::Enum { variant: key } => {
-                crate::spec::escape_pointer_token(key)
-            }
-            Segment::Unknown => "?".into(),
-        })
-        .collect();
-    format!("/{}", tokens.join("/"))
-}
-
 impl Policy {
-    /// Reads `path`; a missing file is an empty policy.
-    pub fn load(path: &Path) -> Result<Policy> {
+    /// Reads the acknowledgement file at `path`; a missing or empty file is the empty policy.
+    /// Errors name the file and the JSON pointer of the bad entry.
+    pub fn load(path: &Path) -> Result<Policy, crate::error::Error> {
+        Ok(Policy::read(path)?)
+    }
+
+    /// Parses the content of an acknowledgement file, named `name` in errors.
+    pub fn parse(name: &str, text: &str) -> Result<Policy, crate::error::Error> {
+        Ok(Policy::from_text(name, text)?)
+    }
+
+    pub(crate) fn read(path: &Path) -> Result<Policy> {
         let text = match std::fs::read_to_string(path) {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Policy::default()),
             Err(e) => bail!("{}: cannot read the file: {e}", path.display()),
         };
+        Policy::from_text(&path.display().to_string(), &text)
+    }
+
+    fn from_text(name: &str, text: &str) -> Result<Policy> {
         if text.trim().is_empty() {
             return Ok(Policy::default());
         }
-        let tree = SpecFile::parse(path, &text)?.tree;
+        let tree = parse::tree(name, text)?;
         let file: AckFile = serde_path_to_error::deserialize(&tree).map_err(|e| {
             anyhow!(
-                "{}: at {}: {}",
-                path.display(),
-                pointer(e.path()),
+                "{name}: at {}: {}",
+                pointer::from_serde_path(e.path()),
                 e.inner()
             )
         })?;
@@ -91,8 +101,7 @@ impl Policy {
                 "NONE" => None,
                 other => Some(Level::parse(other).ok_or_else(|| {
                     anyhow!(
-                        "{}: at /levels/{id}: unknown level {level:?} (ERR, WARN, INFO or NONE)",
-                        path.display()
+                        "{name}: at /levels/{id}: unknown level {level:?} (ERR, WARN, INFO or NONE)"
                     )
                 })?),
             };
@@ -103,16 +112,12 @@ impl Policy {
                 && ack.fingerprint.chars().all(|c| c.is_ascii_hexdigit());
             if !valid {
                 bail!(
-                    "{}: at /acknowledged/{i}/fingerprint: {:?} is not 12 hex characters",
-                    path.display(),
+                    "{name}: at /acknowledged/{i}/fingerprint: {:?} is not 12 hex characters",
                     ack.fingerprint
                 );
             }
             if ack.reason.trim().is_empty() {
-                bail!(
-                    "{}: at /acknowledged/{i}/reason: a reason is required",
-                    path.display()
-                );
+                bail!("{name}: at /acknowledged/{i}/reason: a reason is required");
             }
         }
         Ok(Policy {
@@ -121,7 +126,9 @@ impl Policy {
         })
     }
 
-    /// Applies overrides, then acknowledgements.
+    /// Applies overrides (a `NONE` override drops the finding), then acknowledgements: a finding
+    /// is acknowledged when an entry has its fingerprint (any case) and, if the entry names an
+    /// id, its id.
     pub fn judge(&self, findings: Vec<Finding>) -> Judged {
         let mut out = Judged::default();
         for mut finding in findings {

@@ -5,13 +5,13 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::emit::Loc;
-use super::finding::Direction;
-use super::operations::Operation;
-use super::rules::{Rule, Subject};
-use super::schema::{At, Walker};
-use super::schema_view::Schema;
-use crate::spec::escape_pointer_token;
+use crate::doc::Doc;
+use crate::emit::Loc;
+use crate::finding::Direction;
+use crate::operation::Operation;
+use crate::pointer;
+use crate::rules::{Rule, Subject};
+use crate::schema::{At, Schema, Walker};
 
 /// Media type → (media type object, pointer); keys lower-cased without parameters, so
 /// `application/json; charset=utf-8` is `application/json`.
@@ -27,10 +27,7 @@ fn content<'v>(node: &'v Value, ptr: &str) -> BTreeMap<String, (&'v Value, Strin
                 .to_ascii_lowercase();
             out.insert(
                 key,
-                (
-                    entry,
-                    format!("{ptr}/content/{}", escape_pointer_token(media)),
-                ),
+                (entry, format!("{ptr}/content/{}", pointer::escape(media))),
             );
         }
     }
@@ -39,7 +36,7 @@ fn content<'v>(node: &'v Value, ptr: &str) -> BTreeMap<String, (&'v Value, Strin
 
 /// Compares the request bodies of two matched operations.
 pub fn compare_request_body<'a>(w: &mut Walker<'a, '_>, b: &Operation<'a>, r: &Operation<'a>) {
-    let body = |doc: &'a super::doc::Doc, op: &Operation<'a>| {
+    let body = |doc: &'a Doc, op: &Operation<'a>| {
         op.node
             .get("requestBody")
             .map(|v| doc.resolve(v, &format!("{}/requestBody", op.ptr)))
@@ -159,14 +156,11 @@ fn compare_content<'a>(
     }
 }
 
-fn responses<'a>(
-    doc: &'a super::doc::Doc,
-    op: &Operation<'a>,
-) -> BTreeMap<String, (&'a Value, String)> {
+fn responses<'a>(doc: &'a Doc, op: &Operation<'a>) -> BTreeMap<String, (&'a Value, String)> {
     let mut out = BTreeMap::new();
     if let Some(Value::Object(map)) = op.node.get("responses") {
         for (status, v) in map {
-            let ptr = format!("{}/responses/{}", op.ptr, escape_pointer_token(status));
+            let ptr = format!("{}/responses/{}", op.ptr, pointer::escape(status));
             out.insert(status.to_ascii_uppercase(), doc.resolve(v, &ptr));
         }
     }
@@ -223,7 +217,7 @@ pub fn compare_responses<'a>(w: &mut Walker<'a, '_>, b: &Operation<'a>, r: &Oper
 }
 
 fn headers<'a>(
-    doc: &'a super::doc::Doc,
+    doc: &'a Doc,
     (v, ptr): (&'a Value, &str),
 ) -> BTreeMap<String, (&'a str, &'a Value, String)> {
     let mut out = BTreeMap::new();
@@ -233,8 +227,7 @@ fn headers<'a>(
             if key == "content-type" {
                 continue; // ignored by OpenAPI; the media type says it
             }
-            let (h, hptr) =
-                doc.resolve(h, &format!("{ptr}/headers/{}", escape_pointer_token(name)));
+            let (h, hptr) = doc.resolve(h, &format!("{ptr}/headers/{}", pointer::escape(name)));
             out.insert(key, (name.as_str(), h, hptr));
         }
     }

@@ -10,11 +10,10 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-use super::doc::ref_name;
-use super::emit::Loc;
-use super::rules::{Keyword, SchemaRule};
-use super::schema::{At, Walker};
-use super::schema_view::Schema;
+use super::{At, Schema, Walker};
+use crate::doc::ref_name;
+use crate::emit::Loc;
+use crate::rules::{Keyword, SchemaRule};
 
 type Branches<'a> = Option<(&'static str, Vec<(&'a Value, String)>)>;
 

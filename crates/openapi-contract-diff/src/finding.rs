@@ -3,13 +3,13 @@
 //!
 //! Levels are never set per rule. A rule states its *effect* on the set of valid values at its
 //! location; [`level`] turns (direction, effect, guard) into ERR/WARN/INFO with one small table,
-//! the model oasdiff adopted in v1.30 (CONTRACT-DIFF.md §4.1): narrowing breaks the side that
-//! *sends* (requests), widening breaks the side that *receives* (responses), incomparable breaks
-//! both, unknown asks a human.
+//! the model oasdiff adopted in v1.30: narrowing breaks the side that *sends* (requests),
+//! widening breaks the side that *receives* (responses), incomparable breaks both, unknown asks a
+//! human.
 
 use serde::Serialize;
 
-use crate::spec::sha256_hex;
+use sha2::{Digest, Sha256};
 
 /// How bad a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -90,10 +90,12 @@ pub enum Guard {
     /// The change only touches error responses, which a client already treats as failures.
     NonSuccess,
     /// The property may be left out: tightening its nullability only breaks clients that send an
-    /// explicit `null` instead of omitting it (ours omit: `skip_serializing_if`).
+    /// explicit `null` instead of omitting it (clients that skip unset fields, as serde's
+    /// `skip_serializing_if` does, are unaffected).
     Omittable,
-    /// The enum is open in the clients we generate (a named string enum gets an `Unknown(..)`
-    /// variant, see `codegen/open_enum.rs`), or marked `x-extensible-enum: true`.
+    /// The enum is open for the Rust clients the diff assumes: a named string enum in
+    /// `components/schemas` is generated with an `Unknown(..)` variant that keeps unlisted
+    /// values, and `x-extensible-enum: true` marks any enum open.
     OpenEnum,
 }
 
@@ -167,7 +169,9 @@ impl Change {
 /// acknowledgement survives rewording.
 pub fn fingerprint(id: &str, operation: &str, location: &str, detail: &str) -> String {
     let text = format!("{id}\u{0}{operation}\u{0}{location}\u{0}{detail}");
-    sha256_hex(text.as_bytes())[..12].to_string()
+    let digest = Sha256::digest(text.as_bytes());
+    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    hex[..12].to_string()
 }
 
 #[cfg(test)]

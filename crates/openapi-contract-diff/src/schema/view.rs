@@ -10,7 +10,8 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use serde_json::{Map, Value};
 
-use super::doc::Doc;
+use crate::doc::Doc;
+use crate::pointer;
 
 /// One resolved object of a schema.
 #[derive(Debug, Clone)]
@@ -96,12 +97,9 @@ impl<'a> Schema<'a> {
     /// The first part that has `key`, with the pointer of that keyword.
     pub fn get(&self, key: &str) -> Option<(&'a Value, String)> {
         self.parts.iter().find_map(|p| {
-            p.node.get(key).map(|v| {
-                (
-                    v,
-                    format!("{}/{}", p.ptr, crate::spec::escape_pointer_token(key)),
-                )
-            })
+            p.node
+                .get(key)
+                .map(|v| (v, format!("{}/{}", p.ptr, pointer::escape(key))))
         })
     }
 
@@ -169,9 +167,9 @@ impl<'a> Schema<'a> {
         Some((values, ptr))
     }
 
-    /// Whether clients we generate accept values this enum does not list: a named string enum
-    /// in `components/schemas` becomes an open Rust enum (`codegen/open_enum.rs`), and
-    /// `x-extensible-enum: true` says so explicitly.
+    /// Whether generated clients accept values this enum does not list: a named string enum in
+    /// `components/schemas` is taken to become an open Rust enum (one with an `Unknown(..)`
+    /// variant), and `x-extensible-enum: true` says so explicitly.
     pub fn open_enum(&self) -> bool {
         if self.flag("x-extensible-enum") {
             return true;
@@ -220,11 +218,7 @@ impl<'a> Schema<'a> {
         for part in &self.parts {
             if let Some(Value::Object(props)) = part.node.get("properties") {
                 for (name, schema) in props {
-                    let ptr = format!(
-                        "{}/properties/{}",
-                        part.ptr,
-                        crate::spec::escape_pointer_token(name)
-                    );
+                    let ptr = format!("{}/properties/{}", part.ptr, pointer::escape(name));
                     out.entry(name.as_str()).or_default().push((schema, ptr));
                 }
             }

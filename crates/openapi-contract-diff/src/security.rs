@@ -3,17 +3,18 @@
 //! A requirement list is a set of alternatives; each alternative is a set of schemes that must
 //! all be satisfied. Schemes are compared by what a client sends (`http bearer`, `apiKey in
 //! header X-Key`, …), not by their component name, so renaming `bearerAuth` is no change while
-//! turning it into an API key is a scheme removed (ERR) and a scheme added (INFO). Our generated
-//! clients add credentials in hooks, but the caller still has to hold the right credential.
+//! turning it into an API key is a scheme removed (ERR) and a scheme added (INFO). Even a client
+//! that adds credentials by itself (in hooks, say) needs its caller to hold the right credential.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
-use super::doc::Doc;
-use super::emit::{Emitter, Loc};
-use super::operations::Operation;
-use super::rules::Rule;
+use crate::doc::Doc;
+use crate::emit::{Emitter, Loc};
+use crate::operation::Operation;
+use crate::pointer;
+use crate::rules::Rule;
 
 /// Scheme identity → (scheme name as written, scopes).
 type Alternative = BTreeMap<String, (String, BTreeSet<String>)>;
@@ -27,10 +28,7 @@ struct Requirements {
 
 /// What a client must send for scheme `name`.
 fn identity(doc: &Doc, name: &str) -> String {
-    let ptr = format!(
-        "/components/securitySchemes/{}",
-        crate::spec::escape_pointer_token(name)
-    );
+    let ptr = format!("/components/securitySchemes/{}", pointer::escape(name));
     let Some((scheme, _)) = doc.at(&ptr) else {
         return format!("undefined:{name}");
     };

@@ -1,7 +1,7 @@
 //! Collects the changes of one operation (or one spec) while the comparison walks it.
 
-use super::finding::{Change, Direction, Guard};
-use super::rules::{Rule, SchemaRule, Subject};
+use crate::finding::{Change, Direction, Effect, Guard};
+use crate::rules::{Rule, SchemaRule, Subject};
 
 /// A location: a JSON pointer into REVISION, or into BASE for things REVISION no longer has.
 #[derive(Debug, Clone)]
@@ -74,7 +74,7 @@ impl Emitter {
         &mut self,
         id: String,
         direction: Direction,
-        effect: super::finding::Effect,
+        effect: Effect,
         guard: Option<Guard>,
         loc: Loc,
         detail: &str,

@@ -1,45 +1,26 @@
-//! `cargo xtask contract-diff`: what changed between two versions of a spec, and whom it breaks.
-//!
-//! Pipeline: load both sides (file or `GITREV:path`, OpenAPI 3.1 normalised to 3.0, every
-//! `$ref` checked) → match operations (`operations.rs`) → walk parameters, bodies, responses and
-//! security with the direction carried down (`schema.rs`) → judge each change with the level
-//! table (`finding.rs`) → apply the team's policy (`policy.rs`) → render (`render.rs`).
+//! The command line, shared by the `openapi-contract-diff` binary and `cargo xtask contract-diff`:
+//! its arguments ([`Args`]) and [`main`], which prints the report and returns the exit status.
 //!
 //! Exit status: 0 no breaking change, 1 an unacknowledged finding at or above `--fail-on`,
 //! 2 the diff could not be made (the reason names the file and the location).
 
-mod composition;
-mod doc;
-mod emit;
-mod finding;
-mod keywords;
-mod messages;
-mod openapi31;
-mod operations;
-mod parameters;
-mod policy;
-mod render;
-mod rules;
-mod schema;
-mod schema_view;
-mod security;
-mod source;
-
-use std::collections::{BTreeSet, HashSet};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Result, bail};
 
-use doc::Doc;
-use emit::{Emitter, Loc};
-use finding::{Change, Finding, Level};
-use policy::Policy;
-use render::{Format, Section};
-use rules::Rule;
-use source::Side;
+use crate::compare;
+use crate::doc::{self, Doc};
+use crate::emit::{Emitter, Loc};
+use crate::finding::Level;
+use crate::policy::Policy;
+use crate::render::{Format, Section};
+use crate::report::Report;
+use crate::rules::{self, Rule};
+use crate::source::{self, Side};
 
-/// Options of `cargo xtask contract-diff`.
+/// Options of the command.
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Exit status: 0 no breaking change, 1 breaking change, 2 the diff could not be made."
@@ -66,7 +47,7 @@ pub struct Args {
     /// Lowest level that fails the run (ERR, WARN or INFO).
     #[arg(long, value_name = "LEVEL", default_value = "ERR", value_parser = parse_level)]
     pub fail_on: Level,
-    /// Acknowledgements and level overrides (default: `specs/contract-ack.yaml` in the workspace).
+    /// Acknowledgements and level overrides (default: `specs/contract-ack.yaml` in the current directory).
     #[arg(long, value_name = "FILE")]
     pub ack: Option<PathBuf>,
     /// Print every rule id with its direction and effect, and exit.
@@ -78,7 +59,11 @@ fn parse_level(text: &str) -> std::result::Result<Level, String> {
     Level::parse(text).ok_or_else(|| format!("unknown level {text:?} (ERR, WARN or INFO)"))
 }
 
-/// Runs the command from the workspace root `root`; the exit code is the command's verdict.
+/// Runs the command and returns its verdict as the exit status.
+///
+/// `root` is the directory `--all` and the default `--ack` file are relative to, and where git
+/// runs for `GITREV:path` sides (the workspace root under `cargo xtask`; empty, meaning the
+/// current directory, for the `openapi-contract-diff` binary). File sides are read as given.
 pub fn main(root: &Path, args: &Args) -> ExitCode {
     match run(root, args) {
         Ok(breaking) => ExitCode::from(u8::from(breaking)),
@@ -102,7 +87,7 @@ fn run(root: &Path, args: &Args) -> Result<bool> {
         .ack
         .clone()
         .unwrap_or_else(|| root.join("specs/contract-ack.yaml"));
-    let policy = Policy::load(&ack_path)?;
+    let policy = Policy::read(&ack_path)?;
     let sections = if args.all {
         let rev = args.base_rev.as_deref().unwrap_or("HEAD~1");
         all(root, rev, &policy)?
@@ -110,7 +95,8 @@ fn run(root: &Path, args: &Args) -> Result<bool> {
         let Some(ours) = &args.base_side else {
             bail!("--against needs our spec: contract-diff --against PROVIDER_SPEC OUR_SPEC");
         };
-        vec![drift(root, ours, reference, &policy)?]
+        let (ours, reference) = load_pair(root, &Side::parse(ours), &Side::parse(reference))?;
+        vec![compare::drift(&ours, &reference, &policy)]
     } else {
         let (Some(base), Some(revision)) = (&args.base_side, &args.revision_side) else {
             bail!(
@@ -118,58 +104,20 @@ fn run(root: &Path, args: &Args) -> Result<bool> {
             );
         };
         let (b, r) = load_pair(root, &Side::parse(base), &Side::parse(revision))?;
-        let title = format!("{} → {}", b.name, r.name);
-        vec![section(r.name.clone(), title, diff(&b, &r), &policy)]
+        vec![compare::pair(&b, &r, &policy)]
     };
-    print!(
-        "{}",
-        render::render(args.format, &sections, args.fail_on, args.all)
-    );
-    Ok(render::breaking(&sections, args.fail_on))
+    let report = Report::new(sections, args.all);
+    print!("{}", report.render(args.format, args.fail_on));
+    Ok(report.is_breaking(args.fail_on))
 }
 
 /// Loads both sides at once: parsing YAML is most of the run time on large specs.
 fn load_pair(root: &Path, base: &Side, revision: &Side) -> Result<(Doc, Doc)> {
-    std::thread::scope(|s| {
-        let other = s.spawn(|| revision.load(root));
-        let base = base.load(root)?;
-        let revision = other
-            .join()
-            .unwrap_or_else(|_| Err(anyhow::anyhow!("{}: loading panicked", revision.name())))?;
-        Ok((base, revision))
-    })
-}
-
-/// Every change between two documents, judged, deduplicated and sorted.
-fn diff(base: &Doc, rev: &Doc) -> Vec<Finding> {
-    finish(operations::diff(base, rev))
-}
-
-fn finish(changes: Vec<Change>) -> Vec<Finding> {
-    let mut seen = HashSet::new();
-    let mut findings: Vec<Finding> = changes
-        .into_iter()
-        .map(Change::into_finding)
-        .filter(|f| seen.insert(f.fingerprint.clone()))
-        .collect();
-    findings.sort_by(|a, b| {
-        (b.level, &a.operation, &a.id, &a.location).cmp(&(
-            a.level,
-            &b.operation,
-            &b.id,
-            &b.location,
-        ))
-    });
-    findings
-}
-
-fn section(spec: String, title: String, findings: Vec<Finding>, policy: &Policy) -> Section {
-    Section {
-        spec,
-        title,
-        judged: policy.judge(findings),
-        note: None,
-    }
+    doc::load_pair(
+        || base.load(root),
+        || revision.load(root),
+        || revision.name(),
+    )
 }
 
 /// `--all --base REV`: every spec of the work tree against the same file at REV.
@@ -195,7 +143,7 @@ fn all(root: &Path, rev: &str, policy: &Policy) -> Result<Vec<Section>> {
                     path: spec.clone(),
                 };
                 let (base, revision) = load_pair(root, &base, &Side::File(root.join(spec)))?;
-                diff(&base, &revision)
+                compare::findings(&base, &revision)
             }
             (false, _) => {
                 Side::File(root.join(spec)).load(root)?; // a new spec must still be readable
@@ -206,7 +154,7 @@ fn all(root: &Path, rev: &str, policy: &Policy) -> Result<Vec<Section>> {
                     spec,
                     format!("spec {spec} added"),
                 );
-                finish(out.changes)
+                compare::finish(out.changes)
             }
             (true, false) => {
                 out.rule(
@@ -216,35 +164,10 @@ fn all(root: &Path, rev: &str, policy: &Policy) -> Result<Vec<Section>> {
                     spec,
                     format!("spec {spec} removed: every operation in it is gone"),
                 );
-                finish(out.changes)
+                compare::finish(out.changes)
             }
         };
-        sections.push(section(spec.clone(), title, findings, policy));
+        sections.push(compare::section(spec.clone(), title, findings, policy));
     }
     Ok(sections)
-}
-
-/// `--against PROVIDER OURS`: the provider's document as REVISION of ours. With ours as BASE,
-/// the level table reads right for a client: the provider rejecting what we may send (request
-/// narrowing) or sending what we cannot read (response widening) is ERR. Findings about paths
-/// ours does not cover are dropped, and so are INFO findings about things only ours has (our
-/// own error responses, say): drift is what the provider has that we lack or contradict.
-fn drift(root: &Path, ours: &str, reference: &str, policy: &Policy) -> Result<Section> {
-    let (ours, reference) = load_pair(root, &Side::parse(ours), &Side::parse(reference))?;
-    let changes: Vec<Change> = operations::diff(&ours, &reference)
-        .into_iter()
-        // operationIds only name our generated methods; the provider's naming is not contract.
-        .filter(|c| c.id != Rule::PathAdded.id() && c.id != Rule::OperationIdChanged.id())
-        .filter(|c| !(c.in_base && finding::level(c.direction, c.effect, c.guard) == Level::Info))
-        .collect();
-    let version = if reference.was_31 {
-        " (OpenAPI 3.1, read as 3.0)"
-    } else {
-        ""
-    };
-    let title = format!(
-        "drift: ours {} against the provider's {}{version}",
-        ours.name, reference.name
-    );
-    Ok(section(ours.name.clone(), title, finish(changes), policy))
 }

@@ -1,6 +1,6 @@
-//! `cargo bench -p xtask --bench contract_diff`: the whole command (read, parse, diff, render)
-//! on a generated pair of ~1 MB YAML specs with thousands of operations. The goal is well under a
-//! second per pair.
+//! `cargo bench -p openapi-contract-diff --bench contract_diff`: the whole command (read, parse,
+//! diff, render) on a generated pair of ~1 MB YAML specs with thousands of operations. The goal is
+//! well under a second per pair.
 //!
 //! The revision edits a tenth of the components (enum growth, new required fields, tighter
 //! bounds), renames components and moves operations, so the walk cannot skip everything; the
@@ -87,14 +87,13 @@ fn spec(revision: bool) -> Value {
 }
 
 fn run(root: &Path, base: &Path, revision: &Path) {
-    let out = Command::new(env!("CARGO_BIN_EXE_xtask"))
-        .arg("--root")
-        .arg(root)
-        .args(["contract-diff", "--format", "json"])
+    let out = Command::new(env!("CARGO_BIN_EXE_openapi-contract-diff"))
+        .current_dir(root)
+        .args(["--format", "json"])
         .arg(base)
         .arg(revision)
         .output()
-        .unwrap_or_else(|e| panic!("cannot run xtask: {e}"));
+        .unwrap_or_else(|e| panic!("cannot run openapi-contract-diff: {e}"));
     assert!(
         out.status.code().is_some_and(|c| c < 2),
         "{}",

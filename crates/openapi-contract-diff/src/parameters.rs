@@ -7,12 +7,13 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::emit::Loc;
-use super::finding::Direction;
-use super::operations::{Operation, deprecation};
-use super::rules::{Rule, Subject};
-use super::schema::{At, Walker};
-use super::schema_view::Schema;
+use crate::doc::Doc;
+use crate::emit::Loc;
+use crate::finding::Direction;
+use crate::operation::{Operation, deprecation};
+use crate::pointer;
+use crate::rules::{Rule, Subject};
+use crate::schema::{At, Schema, Walker};
 
 struct Param<'a> {
     name: &'a str,
@@ -33,15 +34,12 @@ impl<'a> Param<'a> {
         }
         let (media, entry) = self.node.get("content")?.as_object()?.iter().next()?;
         let s = entry.get("schema")?;
-        let media = crate::spec::escape_pointer_token(media);
+        let media = pointer::escape(media);
         Some((s, format!("{}/content/{media}/schema", self.ptr)))
     }
 }
 
-fn params<'a>(
-    doc: &'a super::doc::Doc,
-    op: &Operation<'a>,
-) -> BTreeMap<(String, String), Param<'a>> {
+fn params<'a>(doc: &'a Doc, op: &Operation<'a>) -> BTreeMap<(String, String), Param<'a>> {
     let template: Vec<&str> = op
         .path
         .split('{')

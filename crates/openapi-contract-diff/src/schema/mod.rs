@@ -4,15 +4,24 @@
 //!
 //! Cycles end at a (direction, subject, BASE pointer, REVISION pointer) already walked for this
 //! operation; identical subtrees (content hash, names ignored) are skipped outright.
+//!
+//! The walk recurses through its submodules, which only look up to this module: `view` reads a
+//! schema (`$ref`s resolved, `allOf` flattened), `keywords` compares the keywords of one level,
+//! and `composition` pairs the `oneOf`/`anyOf` branches and walks each pair with the [`Walker`].
+
+mod composition;
+mod keywords;
+mod view;
 
 use std::collections::HashSet;
 
-use super::doc::Doc;
-use super::emit::{Emitter, Loc};
-use super::finding::{Direction, Guard};
-use super::rules::{Keyword, Rule, SchemaRule, Subject};
-use super::schema_view::{Additional, Schema};
-use super::{composition, keywords};
+use crate::doc::Doc;
+use crate::emit::{Emitter, Loc};
+use crate::finding::{Direction, Guard};
+use crate::rules::{Keyword, Rule, SchemaRule, Subject};
+
+use view::Additional;
+pub use view::Schema;
 
 /// Where in a message the walk is.
 #[derive(Debug, Clone)]

@@ -1,11 +1,11 @@
 //! The rule catalogue: every id the diff can emit, with the *effect* it has. Levels come from
 //! the table in `finding.rs`, never from here.
 //!
-//! Ids follow oasdiff's `<direction>-<subject>-<what>` style (CONTRACT-DIFF.md §4.2) so people who
-//! know that tool can read ours. Schema keyword rules are one slug combined with a direction and a
-//! subject (`request-property-` + `enum-value-removed`); the others are listed one by one.
+//! Ids follow oasdiff's `<direction>-<subject>-<what>` style so people who know that tool can read
+//! ours. Schema keyword rules are one slug combined with a direction and a subject
+//! (`request-property-` + `enum-value-removed`); the others are listed one by one.
 
-use super::finding::{Direction, Effect, Guard};
+use crate::finding::{Direction, Effect, Guard};
 
 /// Where a schema sits, which names the rule family (`request-body-…`, `response-header-…`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

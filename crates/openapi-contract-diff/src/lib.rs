@@ -1,0 +1,133 @@
+//! What changed between two versions of an OpenAPI 3.0 or 3.1 document, and whom it breaks.
+//!
+//! Each finding has a rule id in oasdiff's `<direction>-<subject>-<what>` style, a direction
+//! (`request`: the client sends it; `response`: the server does) and a level derived from how
+//! the change moves the set of valid values at its location:
+//!
+//! | effect | request | response |
+//! |---|---|---|
+//! | narrows | ERR | INFO |
+//! | widens | INFO | ERR |
+//! | incomparable (a type swap) | ERR | ERR |
+//! | unknown (a pattern rewritten, a default changed) | WARN | WARN |
+//! | none | INFO | INFO |
+//!
+//! The exceptions: removing something already deprecated is INFO; a response media type or an
+//! error status added is INFO; a request property becoming non-nullable where it may be omitted
+//! is WARN; a response enum value added where the enum is open is WARN.
+//!
+//! Shared components are judged per use, through `$ref`s: a shared enum gaining a value is
+//! harmless where it is sent and breaking where it is received. A component renamed or inlined
+//! with the same content, a path parameter renamed, or a security scheme renamed is no change.
+//! OpenAPI 3.1 input is normalised to 3.0 in memory, keeping the JSON pointers of the original.
+//!
+//! The diff assumes Rust clients of a particular shape: a named string enum in
+//! `components/schemas` (or any enum marked `x-extensible-enum: true`) is open, with an
+//! `Unknown(..)` variant that keeps unlisted values, and unset optional properties are omitted
+//! rather than sent as `null`.
+//!
+//! ```
+//! use openapi_contract_diff::{Format, Level, Options, diff};
+//!
+//! let base = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n      responses: {'200': {description: ok}}\n";
+//! let revision = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\n";
+//! let report = diff(base, revision, &Options::default())?;
+//! assert!(report.is_breaking(Level::Err));
+//! let ids: Vec<&str> = report.findings().map(|f| f.id.as_str()).collect();
+//! assert_eq!(ids, ["api-path-removed-without-deprecation"]);
+//! print!("{}", report.render(Format::Text, Level::Err));
+//! # Ok::<(), openapi_contract_diff::Error>(())
+//! ```
+//!
+//! The `openapi-contract-diff` binary is the same engine on the command line ([`cli`]): sides are
+//! files or `GITREV:path`, `--all --base GITREV` compares every `specs/*.yaml` of a git work tree,
+//! `--against PROVIDER_SPEC OUR_SPEC` reports drift, and acknowledged findings come from
+//! `specs/contract-ack.yaml` (see [`Policy`]). Exit status: 0 nothing at or above `--fail-on`,
+//! 1 an unacknowledged breaking finding, 2 the diff could not be made.
+//!
+//! Inside, the pipeline is: load both sides (every `$ref` checked) → match operations → walk
+//! parameters, bodies, responses and security with the direction carried down → judge each change
+//! with the level table → apply the policy → render.
+
+pub mod cli;
+mod compare;
+mod doc;
+mod emit;
+mod error;
+mod finding;
+mod messages;
+mod openapi31;
+mod operation;
+mod operations;
+mod parameters;
+mod parse;
+mod pointer;
+mod policy;
+mod render;
+mod report;
+mod rules;
+mod schema;
+mod security;
+mod source;
+
+pub use error::Error;
+pub use finding::{Direction, Finding, Level};
+pub use policy::{Judged, Policy};
+pub use render::{Format, Section};
+pub use report::Report;
+pub use source::Side;
+
+use doc::Doc;
+
+/// What [`diff`] reports.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Mode {
+    /// Every change from BASE to REVISION, and whom it breaks.
+    #[default]
+    Changes,
+    /// Drift (the command's `--against`): BASE is our spec and REVISION the provider's document.
+    /// Reported is what the provider has that ours lacks or contradicts, on the paths ours
+    /// covers; paths only the provider has and operationId differences are left out.
+    Drift,
+}
+
+/// How [`diff`] names the two documents, what it reports, and the policy it applies.
+#[derive(Debug)]
+pub struct Options {
+    /// How messages and the report name BASE (a path, say).
+    pub base_name: String,
+    /// How messages and the report name REVISION.
+    pub revision_name: String,
+    pub mode: Mode,
+    /// Acknowledgements and level overrides; the default is empty.
+    pub policy: Policy,
+}
+
+impl Default for Options {
+    /// BASE named `BASE`, REVISION named `REVISION`, every change, no policy.
+    fn default() -> Options {
+        Options {
+            base_name: "BASE".into(),
+            revision_name: "REVISION".into(),
+            mode: Mode::default(),
+            policy: Policy::default(),
+        }
+    }
+}
+
+/// Compares two documents, each the text of an OpenAPI 3.0 or 3.1 document in YAML or JSON.
+///
+/// Fails when a document is not valid YAML or JSON, is not OpenAPI 3.0 or 3.1, or has a `$ref`
+/// that is external, dangling or a loop; the error names the document and the JSON pointer.
+pub fn diff(base_text: &str, revision_text: &str, options: &Options) -> Result<Report, Error> {
+    let (base, revision) = doc::load_pair(
+        || Doc::parse(options.base_name.clone(), base_text),
+        || Doc::parse(options.revision_name.clone(), revision_text),
+        || options.revision_name.clone(),
+    )?;
+    let section = match options.mode {
+        Mode::Changes => compare::pair(&base, &revision, &options.policy),
+        Mode::Drift => compare::drift(&base, &revision, &options.policy),
+    };
+    Ok(Report::new(vec![section], false))
+}

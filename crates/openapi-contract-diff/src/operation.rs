@@ -1,0 +1,105 @@
+//! The operation model: every operation of a document with the path item it belongs to, keyed
+//! by method and path template with the path-parameter names ignored, and what `deprecated: true`
+//! means for a removal.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value};
+
+use crate::doc::Doc;
+use crate::finding::Guard;
+use crate::pointer;
+
+const METHODS: [&str; 8] = [
+    "get", "put", "post", "delete", "options", "head", "patch", "trace",
+];
+
+/// One operation of a spec.
+#[derive(Debug, Clone)]
+pub struct Operation<'a> {
+    pub method: &'static str,
+    /// The path template as written.
+    pub path: &'a str,
+    pub node: &'a Map<String, Value>,
+    /// Pointer of the operation object.
+    pub ptr: String,
+    pub path_item: &'a Map<String, Value>,
+    pub path_item_ptr: String,
+}
+
+impl Operation<'_> {
+    /// `METHOD /path` as findings name it.
+    pub fn label(&self) -> String {
+        format!("{} {}", self.method.to_ascii_uppercase(), self.path)
+    }
+
+    pub fn deprecated(&self) -> bool {
+        self.node.get("deprecated").and_then(Value::as_bool) == Some(true)
+    }
+}
+
+/// `/a/{id}/b` → `/a/{}/b`: the matching key of a path.
+pub fn normalise_path(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    let mut in_param = false;
+    for c in path.chars() {
+        match c {
+            '{' => {
+                in_param = true;
+                out.push_str("{}");
+            }
+            '}' => in_param = false,
+            _ if in_param => {}
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// Every operation of `doc`, keyed by `METHOD normalised-path`.
+pub fn operations(doc: &Doc) -> BTreeMap<String, Operation<'_>> {
+    let mut out = BTreeMap::new();
+    let Some(paths) = doc.tree.get("paths").and_then(Value::as_object) else {
+        return out;
+    };
+    for (path, item) in paths {
+        let item_ptr = format!("/paths/{}", pointer::escape(path));
+        let (item, item_ptr) = doc.resolve(item, &item_ptr);
+        let Some(item) = item.as_object() else {
+            continue;
+        };
+        for method in METHODS {
+            if let Some(Value::Object(node)) = item.get(method) {
+                let key = format!("{} {}", method.to_ascii_uppercase(), normalise_path(path));
+                out.insert(
+                    key,
+                    Operation {
+                        method,
+                        path,
+                        node,
+                        ptr: format!("{item_ptr}/{method}"),
+                        path_item: item,
+                        path_item_ptr: item_ptr.clone(),
+                    },
+                );
+            }
+        }
+    }
+    out
+}
+
+/// Guard for removing something that BASE had marked deprecated.
+pub fn deprecation(node: &Value) -> Option<Guard> {
+    (node.get("deprecated").and_then(Value::as_bool) == Some(true)).then_some(Guard::Deprecated)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn path_keys_ignore_parameter_names() {
+        assert_eq!(normalise_path("/a/{id}/b/{x_y}"), "/a/{}/b/{}");
+        assert_eq!(normalise_path("/a"), "/a");
+    }
+}
