@@ -7,7 +7,6 @@ mod support;
 
 use gpucloud::{
     ClusterClient, ClusterSize, ClusterSpec, E2eOptions, Error, ProviderKind, RuncrateOptions,
-    TogetherOptions,
 };
 use serde_json::json;
 use support::*;
@@ -54,13 +53,7 @@ fn assert_plan_was_sent(plan: &gpucloud::PlannedRequest, sent: &wiremock::Reques
 async fn together_plan_is_the_create_request() {
     let api = Api::start().await;
     let client = api.together();
-    let spec = ClusterSpec::new("train-42", ClusterSize::Gpus(16))
-        .with_gpu_model("H100_SXM")
-        .with_region("us-central-8")
-        .with_options(TogetherOptions {
-            nvidia_version_id: Some("cuda-12.8-driver-570".into()),
-            ..Default::default()
-        });
+    let spec = together_spec();
 
     let plan = client.plan(&spec).await.unwrap();
 

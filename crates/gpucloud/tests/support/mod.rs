@@ -1,20 +1,26 @@
 //! Shared fixtures for the facade's integration tests: a wiremock server whose lowest-priority
 //! catch-all names every request no test mock matched, clients for the three providers pointed
 //! at it with a [`ManualClock`] (nothing really sleeps), response sequences, request counting,
-//! the documented example bodies and a tracing capture.
+//! the documented example bodies, the specs several targets create, and, in [`capture`], a
+//! tracing capture.
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
+pub mod capture;
+
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use gpucloud::clock::ManualClock;
 use gpucloud::e2e::types::Location;
-use gpucloud::{ClusterClient, E2eConfig, RetryPolicy, RuncrateConfig, TogetherConfig};
+use gpucloud::{
+    ClusterClient, ClusterSize, ClusterSpec, E2eConfig, E2eOptions, RetryPolicy, RuncrateConfig,
+    TogetherConfig, TogetherOptions,
+};
 use serde_json::{Value, json};
-use wiremock::matchers::any;
+use wiremock::matchers::{any, method, path};
 use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 
 pub const TOGETHER_KEY: &str = "tg-SECRET-key-5f1e9a";
@@ -204,6 +210,20 @@ impl Respond for Seq {
     }
 }
 
+/// Answers every `verb` request to exactly `at` with `responder`.
+pub async fn mount(
+    api: &Api,
+    verb: &str,
+    at: impl Into<String>,
+    responder: impl Respond + 'static,
+) {
+    Mock::given(method(verb))
+        .and(path(at))
+        .respond_with(responder)
+        .mount(&api.server)
+        .await;
+}
+
 pub fn json_response(status: u16, body: &Value) -> ResponseTemplate {
     ResponseTemplate::new(status).set_body_json(body)
 }
@@ -269,6 +289,31 @@ pub fn e2e_envelope(code: i64, data: Value) -> Value {
     json!({ "code": code, "data": data, "errors": {}, "message": "Success" })
 }
 
+/// A valid Together create: `train-42`, 16 H100s in us-central-8 with a pinned driver.
+pub fn together_spec() -> ClusterSpec {
+    ClusterSpec::new("train-42", ClusterSize::Gpus(16))
+        .with_gpu_model("H100_SXM")
+        .with_region("us-central-8")
+        .with_options(TogetherOptions {
+            nvidia_version_id: Some("cuda-12.8-driver-570".into()),
+            ..Default::default()
+        })
+}
+
+/// A valid E2E create: `train-e2e`, two nodes of SKU 139 with one SSH key.
+pub fn e2e_spec() -> ClusterSpec {
+    ClusterSpec::new("train-e2e", ClusterSize::Nodes(2))
+        .with_ssh_keys(["1001"])
+        .with_options(E2eOptions {
+            image_version_id: 2,
+            sku_id: 139,
+            sku_item_price_id: 645,
+            security_group_id: 1001,
+            lifecycle_script: None,
+            sfs_mounts: Vec::new(),
+        })
+}
+
 /// The query parameters of a request.
 pub fn query(request: &Request) -> HashMap<String, String> {
     request
@@ -287,92 +332,4 @@ pub fn header(request: &Request, name: &str) -> Option<String> {
 
 pub fn body_json(request: &Request) -> Value {
     serde_json::from_slice(&request.body).unwrap()
-}
-
-/// Every log line emitted while a [`Capture`] is the default subscriber: span names with their
-/// fields, and events with their level, target and fields.
-#[derive(Clone, Default)]
-pub struct Capture {
-    lines: Arc<Mutex<Vec<String>>>,
-    next_id: Arc<AtomicU64>,
-}
-
-impl Capture {
-    pub fn lines(&self) -> Vec<String> {
-        self.lines.lock().unwrap().clone()
-    }
-
-    fn push(&self, line: String) {
-        self.lines.lock().unwrap().push(line);
-    }
-}
-
-struct Fields(String);
-
-impl tracing::field::Visit for Fields {
-    fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
-        self.0.push_str(&format!(" {}={:?}", field.name(), value));
-    }
-
-    fn record_str(&mut self, field: &tracing::field::Field, value: &str) {
-        self.0.push_str(&format!(" {}={}", field.name(), value));
-    }
-
-    fn record_error(
-        &mut self,
-        field: &tracing::field::Field,
-        value: &(dyn std::error::Error + 'static),
-    ) {
-        // The whole chain, as a formatting subscriber would print it.
-        let mut text = format!("{value} / {value:?}");
-        let mut source = value.source();
-        while let Some(inner) = source {
-            text.push_str(&format!(" / caused by {inner} / {inner:?}"));
-            source = inner.source();
-        }
-        self.0.push_str(&format!(" {}={}", field.name(), text));
-    }
-}
-
-impl tracing::Subscriber for Capture {
-    fn register_callsite(
-        &self,
-        _: &'static tracing::Metadata<'static>,
-    ) -> tracing::subscriber::Interest {
-        tracing::subscriber::Interest::always()
-    }
-
-    fn enabled(&self, _: &tracing::Metadata<'_>) -> bool {
-        true
-    }
-
-    fn max_level_hint(&self) -> Option<tracing::level_filters::LevelFilter> {
-        Some(tracing::level_filters::LevelFilter::TRACE)
-    }
-
-    fn new_span(&self, span: &tracing::span::Attributes<'_>) -> tracing::span::Id {
-        let mut fields = Fields(String::new());
-        span.record(&mut fields);
-        self.push(format!("span {}:{}", span.metadata().name(), fields.0));
-        tracing::span::Id::from_u64(self.next_id.fetch_add(1, Ordering::SeqCst) + 1)
-    }
-
-    fn record(&self, _: &tracing::span::Id, values: &tracing::span::Record<'_>) {
-        let mut fields = Fields(String::new());
-        values.record(&mut fields);
-        self.push(format!("record:{}", fields.0));
-    }
-
-    fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
-
-    fn event(&self, event: &tracing::Event<'_>) {
-        let mut fields = Fields(String::new());
-        event.record(&mut fields);
-        let meta = event.metadata();
-        self.push(format!("{} {}:{}", meta.level(), meta.target(), fields.0));
-    }
-
-    fn enter(&self, _: &tracing::span::Id) {}
-
-    fn exit(&self, _: &tracing::span::Id) {}
 }

@@ -1,0 +1,84 @@
+//! Settings read from a map standing in for the environment: values, defaults and the
+//! errors naming each missing or malformed variable.
+
+use std::collections::HashMap;
+
+use super::*;
+
+fn env(pairs: &[(&str, &str)]) -> HashMap<String, String> {
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+fn problem(result: Result<impl std::fmt::Debug, Error>) -> String {
+    result.unwrap_err().to_string()
+}
+
+#[test]
+fn together_reads_key_and_base_url() {
+    let vars = env(&[
+        ("TOGETHER_API_KEY", "tg-key"),
+        ("TOGETHER_BASE_URL", "http://127.0.0.1:9/v1/"),
+    ]);
+    let config = TogetherConfig::from_lookup(&|k| vars.get(k).cloned()).unwrap();
+    assert_eq!(config.api_key.expose(), "tg-key");
+    assert_eq!(config.settings.base_url, "http://127.0.0.1:9/v1");
+    assert!(!format!("{config:?}").contains("tg-key"));
+}
+
+#[test]
+fn missing_and_malformed_settings_name_the_variable() {
+    let none = env(&[]);
+    assert_eq!(
+        problem(TogetherConfig::from_lookup(&|k| none.get(k).cloned())),
+        "configuration: TOGETHER_API_KEY: is not set"
+    );
+    let bad = env(&[("RUNCRATE_API_KEY", "rc_live_x y")]);
+    assert_eq!(
+        problem(RuncrateConfig::from_lookup(&|k| bad.get(k).cloned())),
+        "configuration: RUNCRATE_API_KEY: contains whitespace, control or non-ASCII characters"
+    );
+    let url = env(&[
+        ("RUNCRATE_API_KEY", "rc_live_x"),
+        ("RUNCRATE_BASE_URL", "runcrate.ai"),
+    ]);
+    assert!(
+        problem(RuncrateConfig::from_lookup(&|k| url.get(k).cloned()))
+            .starts_with("configuration: RUNCRATE_BASE_URL: invalid base URL")
+    );
+}
+
+#[test]
+fn e2e_needs_all_four_and_checks_types() {
+    let full = [
+        ("E2E_API_KEY", "k"),
+        ("E2E_AUTH_TOKEN", "t"),
+        ("E2E_PROJECT_ID", "4242"),
+        ("E2E_LOCATION", "chennai"),
+    ];
+    let vars = env(&full);
+    let config = E2eConfig::from_lookup(&|k| vars.get(k).cloned()).unwrap();
+    assert_eq!(config.project_id, 4242);
+    assert_eq!(config.location, gpucloud_e2e::types::Location::Chennai);
+    assert_eq!(config.settings.base_url, gpucloud_e2e::DEFAULT_BASE_URL);
+
+    let mut vars = env(&full);
+    vars.insert("E2E_PROJECT_ID".into(), "abc".into());
+    assert_eq!(
+        problem(E2eConfig::from_lookup(&|k| vars.get(k).cloned())),
+        "configuration: E2E_PROJECT_ID: is not an integer"
+    );
+    vars.insert("E2E_PROJECT_ID".into(), "1".into());
+    vars.insert("E2E_LOCATION".into(), "Mumbai".into());
+    assert_eq!(
+        problem(E2eConfig::from_lookup(&|k| vars.get(k).cloned())),
+        "configuration: E2E_LOCATION: \"Mumbai\" is not one of Delhi, Chennai"
+    );
+    vars.remove("E2E_AUTH_TOKEN");
+    assert_eq!(
+        problem(E2eConfig::from_lookup(&|k| vars.get(k).cloned())),
+        "configuration: E2E_AUTH_TOKEN: is not set"
+    );
+}

@@ -1,0 +1,126 @@
+//! Creates reconciled by name: looked up before the POST and after an ambiguous failure.
+
+use gpucloud::{ClusterId, ClusterState, CreateOutcome, Price};
+
+use super::{CLUSTERS, ID, NAME, expected_body, list_page};
+use crate::support::*;
+
+#[tokio::test]
+async fn create_posts_once_when_no_cluster_has_the_name() {
+    let api = Api::start().await;
+    mount(
+        &api,
+        "GET",
+        CLUSTERS,
+        json_response(200, &list_page(vec![e2e_cluster(7, "other", "Running")])),
+    )
+    .await;
+    mount(
+        &api,
+        "POST",
+        CLUSTERS,
+        json_response(201, &fixture("e2e", "create_cluster.response.201.json")),
+    )
+    .await;
+
+    let result = api.e2e().create(&e2e_spec()).await.unwrap();
+
+    assert_eq!(result.outcome, CreateOutcome::Created);
+    assert_eq!(result.attempts, 1);
+    assert_eq!(result.cluster.id, ClusterId::new("101"));
+    assert_eq!(result.cluster.state, ClusterState::Provisioning);
+    assert_eq!(
+        result.cluster.price,
+        Some(Price {
+            per_hour: 12.3,
+            currency: "INR".into()
+        })
+    );
+    let posts = api.requests("POST", CLUSTERS).await;
+    assert_eq!(posts.len(), 1);
+    assert_eq!(body_json(&posts[0]), expected_body());
+    assert_eq!(api.count("GET", CLUSTERS).await, 1);
+    api.assert_all_matched();
+}
+
+#[tokio::test]
+async fn create_finds_an_existing_cluster_by_name() {
+    let api = Api::start().await;
+    mount(
+        &api,
+        "GET",
+        CLUSTERS,
+        json_response(200, &list_page(vec![e2e_cluster(ID, NAME, "Running")])),
+    )
+    .await;
+
+    let result = api.e2e().create(&e2e_spec()).await.unwrap();
+
+    assert_eq!(result.outcome, CreateOutcome::AlreadyExisted);
+    assert_eq!(result.attempts, 0);
+    assert_eq!(result.cluster.state, ClusterState::Ready);
+    assert_eq!(api.count("POST", CLUSTERS).await, 0);
+    api.assert_all_matched();
+}
+
+#[tokio::test]
+async fn create_after_an_html_502_is_reconciled_through_the_list() {
+    let api = Api::start().await;
+    mount(
+        &api,
+        "GET",
+        CLUSTERS,
+        seq([
+            json_response(200, &list_page(vec![])),
+            json_response(200, &list_page(vec![e2e_cluster(ID, NAME, "Creating")])),
+        ]),
+    )
+    .await;
+    mount(
+        &api,
+        "POST",
+        CLUSTERS,
+        raw_response(502, HTML_502, "text/html"),
+    )
+    .await;
+
+    let result = api.e2e().create(&e2e_spec()).await.unwrap();
+
+    assert_eq!(result.outcome, CreateOutcome::CreatedReconciled);
+    assert_eq!(result.attempts, 1);
+    assert_eq!(result.cluster.id, ClusterId::new("101"));
+    assert_eq!(api.count("POST", CLUSTERS).await, 1);
+    assert_eq!(api.count("GET", CLUSTERS).await, 2);
+    assert_eq!(api.sleeps().len(), 1);
+    api.assert_all_matched();
+}
+
+#[tokio::test]
+async fn create_after_a_504_and_an_empty_list_posts_again() {
+    let api = Api::start().await;
+    mount(
+        &api,
+        "GET",
+        CLUSTERS,
+        json_response(200, &list_page(vec![])),
+    )
+    .await;
+    mount(
+        &api,
+        "POST",
+        CLUSTERS,
+        seq([
+            raw_response(504, "upstream request timeout", "text/plain"),
+            json_response(201, &fixture("e2e", "create_cluster.response.201.json")),
+        ]),
+    )
+    .await;
+
+    let result = api.e2e().create(&e2e_spec()).await.unwrap();
+
+    assert_eq!(result.outcome, CreateOutcome::Created);
+    assert_eq!(result.attempts, 2);
+    assert_eq!(api.count("POST", CLUSTERS).await, 2);
+    assert_eq!(api.count("GET", CLUSTERS).await, 2);
+    api.assert_all_matched();
+}

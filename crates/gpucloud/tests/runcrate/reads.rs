@@ -1,0 +1,83 @@
+//! Reads retried then decoded; list and delete, which Runcrate lacks, send nothing.
+
+use gpucloud::{ClusterId, Error, ProviderKind};
+use wiremock::Mock;
+use wiremock::matchers::{method, path};
+
+use super::{CLUSTERS, ID, NAME, error_body};
+use crate::support::*;
+
+#[tokio::test]
+async fn list_and_delete_are_unsupported_and_send_nothing() {
+    let api = Api::start().await;
+    let client = api.runcrate();
+
+    let list = client.list().await.unwrap_err();
+    let delete = client.delete(&ClusterId::new(ID)).await.unwrap_err();
+
+    assert!(
+        matches!(
+            list,
+            Error::Unsupported {
+                provider: ProviderKind::Runcrate,
+                ..
+            }
+        ),
+        "{list:?}"
+    );
+    assert!(
+        matches!(
+            delete,
+            Error::Unsupported {
+                provider: ProviderKind::Runcrate,
+                ..
+            }
+        ),
+        "{delete:?}"
+    );
+    assert_eq!(
+        list.to_string(),
+        "runcrate does not support listing clusters"
+    );
+    assert_eq!(
+        delete.to_string(),
+        "runcrate does not support deleting clusters"
+    );
+    assert!(!list.is_retryable());
+    assert!(api.all().await.is_empty());
+}
+
+#[tokio::test]
+async fn get_retries_500_then_decodes() {
+    let api = Api::start().await;
+    Mock::given(method("GET"))
+        .and(path(format!("{CLUSTERS}/{ID}")))
+        .respond_with(seq([
+            json_response(500, &error_body("internal", "oops", None)),
+            json_response(200, &runcrate_cluster(ID, NAME)),
+        ]))
+        .mount(&api.server)
+        .await;
+
+    let cluster = api.runcrate().get(&ClusterId::new(ID)).await.unwrap();
+
+    assert_eq!(cluster.id, ClusterId::new(ID));
+    assert_eq!(cluster.phase.as_deref(), Some("provisioning"));
+    assert_eq!(api.count("GET", &format!("{CLUSTERS}/{ID}")).await, 2);
+    assert_eq!(api.sleeps().len(), 1);
+    api.assert_all_matched();
+}
+
+#[tokio::test]
+async fn get_with_a_non_uuid_id_sends_nothing() {
+    let api = Api::start().await;
+
+    let error = api
+        .runcrate()
+        .get(&ClusterId::new("not-a-uuid"))
+        .await
+        .unwrap_err();
+
+    assert!(matches!(error, Error::Validation(_)), "{error:?}");
+    assert!(api.all().await.is_empty());
+}
