@@ -8,7 +8,7 @@ use crate::cli::TargetArgs;
 /// end up in shell history and process listings); `--base-url` wins over `<PROVIDER>_BASE_URL`.
 pub fn client(target: &TargetArgs) -> Result<ClusterClient, Error> {
     let base_url = target.base_url.as_deref();
-    match ProviderKind::from(target.provider) {
+    match target.provider {
         ProviderKind::Together => {
             let config = TogetherConfig::from_env()?;
             ClusterClient::together(match base_url {

@@ -1,5 +1,5 @@
 //! `gpucloud`: provision and watch GPU clusters on Together AI, Runcrate and E2E Networks from a
-//! terminal, dry-run requests, and run the local simulator.
+//! terminal, dry-run requests, and (with the default `sim` feature) run the local simulator.
 //!
 //! Layout: `cli` is the command line's shape; `request` turns flags or a file into a
 //! `ClusterSpec`; `connect` builds the facade's client; `commands/` holds one module per command;

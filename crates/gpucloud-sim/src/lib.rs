@@ -40,6 +40,7 @@ mod ids;
 mod openapi;
 mod provider;
 mod providers;
+mod reply;
 mod running;
 mod server;
 

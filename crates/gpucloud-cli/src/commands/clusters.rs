@@ -22,7 +22,7 @@ pub async fn run(command: ClustersCommand, json: bool) -> Result<(), CliError> {
 async fn create(args: &CreateArgs, json: bool) -> Result<(), CliError> {
     // The request is read (and flags checked) before credentials; the facade validates it
     // against the provider's rules before anything is sent.
-    let spec = request::spec(args.target.provider.into(), &args.request)?;
+    let spec = request::spec(args.target.provider, &args.request)?;
     let client = connect::client(&args.target)?;
     let mut created = client.create(&spec).await?;
     if args.wait {

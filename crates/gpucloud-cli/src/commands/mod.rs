@@ -1,8 +1,10 @@
 //! One module per command.
 
 mod clusters;
+#[cfg(feature = "sim")]
 mod demo;
 mod plan;
+#[cfg(feature = "sim")]
 mod sim;
 
 use crate::cli::{Cli, Command};
@@ -12,8 +14,10 @@ use crate::error::CliError;
 pub async fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Command::Clusters(command) => clusters::run(command, cli.json).await,
-        Command::Plan(args) => plan::run(&args, cli.json),
+        Command::Plan(args) => plan::run(&args, cli.json).await,
+        #[cfg(feature = "sim")]
         Command::Sim(args) => sim::run(&args, cli.json).await,
+        #[cfg(feature = "sim")]
         Command::Demo(args) => demo::run(&args, cli.json).await,
     }
 }

@@ -5,10 +5,10 @@ use crate::error::CliError;
 use crate::{connect, output, request};
 
 /// Validates the request and prints it as it would be sent, credentials redacted.
-pub fn run(args: &PlanArgs, json: bool) -> Result<(), CliError> {
-    let spec = request::spec(args.target.provider.into(), &args.request)?;
+pub async fn run(args: &PlanArgs, json: bool) -> Result<(), CliError> {
+    let spec = request::spec(args.target.provider, &args.request)?;
     let client = connect::client(&args.target)?;
-    let plan = client.plan(&spec)?;
+    let plan = client.plan(&spec).await?;
     if json {
         output::json(&plan)
     } else {

@@ -1,6 +1,11 @@
 //! The `gpucloud` binary, run for real: its output is compared with `tests/golden/`.
+//!
+//! The tests that need the simulator (`gpucloud sim`, `gpucloud demo`, the cluster commands
+//! against a simulated provider) need the `sim` feature, as the commands do.
 
 mod offline;
+#[cfg(feature = "sim")]
 mod sim_command;
+#[cfg(feature = "sim")]
 mod simulated;
 mod support;

@@ -23,15 +23,48 @@ fn closed_port_url() -> String {
 #[test]
 fn help_of_the_main_commands() {
     for (name, args) in [
-        ("help", &["--help"][..]),
-        ("help_clusters", &["clusters", "--help"]),
+        ("help_clusters", &["clusters", "--help"][..]),
         ("help_clusters_create", &["clusters", "create", "--help"]),
         ("help_clusters_wait", &["clusters", "wait", "--help"]),
         ("help_plan", &["plan", "--help"]),
+    ] {
+        gpucloud(args, &no_env()).expect_code(0).golden(name);
+    }
+}
+
+/// The main help lists `sim` and `demo`, which only the `sim` build has.
+#[cfg(feature = "sim")]
+#[test]
+fn help_of_the_simulator_commands() {
+    for (name, args) in [
+        ("help", &["--help"][..]),
         ("help_sim", &["sim", "--help"]),
         ("help_demo", &["demo", "--help"]),
     ] {
         gpucloud(args, &no_env()).expect_code(0).golden(name);
+    }
+}
+
+/// Without the `sim` feature the binary has no simulator: its help does not offer one, and
+/// `sim` and `demo` are unknown commands.
+#[cfg(not(feature = "sim"))]
+#[test]
+fn the_lean_build_has_no_simulator_commands() {
+    let help = gpucloud(&["--help"], &no_env());
+    help.expect_code(0);
+    for word in ["sim ", "demo", "simulator"] {
+        assert!(!help.stdout.contains(word), "{word:?} in\n{}", help.stdout);
+    }
+    assert!(help.stdout.contains("clusters") && help.stdout.contains("plan"));
+    for command in ["sim", "demo"] {
+        let run = gpucloud(&[command], &no_env());
+        run.expect_code(2);
+        assert!(
+            run.stderr
+                .contains(&format!("unrecognized subcommand '{command}'")),
+            "{}",
+            run.stderr
+        );
     }
 }
 

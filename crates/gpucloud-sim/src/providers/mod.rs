@@ -18,7 +18,7 @@ use crate::faults::FaultKind;
 use crate::ids::Ids;
 use crate::openapi::request::FieldError;
 use crate::provider::Provider;
-use crate::server::reply::Reply;
+use crate::reply::Reply;
 
 /// A validated request, as a handler sees it.
 #[derive(Debug)]

@@ -5,7 +5,7 @@
 //! only a hand-run connection allows.
 
 mod pipeline;
-pub(crate) mod reply;
+mod wire;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

@@ -9,13 +9,14 @@ use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
 
 use super::Shared;
-use super::reply::{Reply, Wire, response};
+use super::wire::{Wire, response};
 use crate::exchange::Exchange;
 use crate::faults::FaultKind;
 use crate::openapi::Route;
 use crate::openapi::request::{self, RawRequest};
 use crate::provider::Provider;
 use crate::providers::{self, Call};
+use crate::reply::Reply;
 
 /// How many exchanges the log keeps (see `RunningSim::exchanges`).
 const EXCHANGES_KEPT: usize = 100_000;

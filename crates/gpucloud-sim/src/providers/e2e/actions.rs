@@ -9,7 +9,7 @@ use super::cluster::Cluster;
 use super::errors::{self, bad_field};
 use crate::ids::Ids;
 use crate::providers::Call;
-use crate::server::reply::Reply;
+use crate::reply::Reply;
 
 const REQUIRED: &str = "This field is required.";
 

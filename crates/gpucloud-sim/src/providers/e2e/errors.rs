@@ -1,6 +1,7 @@
-//! E2E's answers, in every shape its MyAccount API is seen to use (notes B1): the envelope
+//! E2E's answers, in every shape its MyAccount API uses: the documented envelope
 //! `{code, data, errors, message}` (400s map each field to its messages, Django REST framework
-//! style), `{code: 401, message: "Unauthorized access."}`, and DRF's bare `{detail}`.
+//! style), the documented `{code: 401, message: "Unauthorized access."}`, and DRF's bare
+//! `{detail}`, which E2E's own command line (`e2ectl`) also handles.
 
 use std::collections::BTreeMap;
 
@@ -8,7 +9,7 @@ use serde_json::{Value, json};
 
 use crate::credentials::{E2E_API_KEY, E2E_AUTH_TOKEN, bearer};
 use crate::openapi::request::FieldError;
-use crate::server::reply::Reply;
+use crate::reply::Reply;
 
 /// The success envelope.
 pub(crate) fn ok(code: u16, data: Value, message: &str) -> Reply {

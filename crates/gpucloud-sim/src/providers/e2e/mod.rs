@@ -14,7 +14,7 @@ use crate::credentials::E2E_PROJECT_ID;
 use crate::exchange::ClusterSummary;
 use crate::ids::Ids;
 use crate::providers::Call;
-use crate::server::reply::Reply;
+use crate::reply::Reply;
 use cluster::Cluster;
 
 /// Page size of `list_clusters` when the request names none.

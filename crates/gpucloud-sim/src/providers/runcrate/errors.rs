@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use crate::credentials::{RUNCRATE_API_KEY, bearer};
 use crate::openapi::request::{FieldError, Part};
-use crate::server::reply::Reply;
+use crate::reply::Reply;
 
 pub(crate) fn error(status: u16, code: &str, message: impl Into<String>, details: Value) -> Reply {
     Reply::json(

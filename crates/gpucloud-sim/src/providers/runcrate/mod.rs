@@ -13,7 +13,7 @@ use serde_json::json;
 use crate::exchange::ClusterSummary;
 use crate::ids::Ids;
 use crate::providers::Call;
-use crate::server::reply::Reply;
+use crate::reply::Reply;
 use cluster::Cluster;
 use idempotency::{Keys, Lookup};
 use offers::Offer;

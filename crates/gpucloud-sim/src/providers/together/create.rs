@@ -1,5 +1,6 @@
 //! The rules Together states in prose for creating and resizing a cluster, beyond what the
-//! schema checks (docs "Create a GPU cluster", notes §3): a positive multiple of 8 GPUs, a
+//! schema checks (its doc page "Create a GPU cluster"; Together's own schema declares no
+//! minimum, multiple or pattern for these fields): a positive multiple of 8 GPUs, a
 //! region from `GET /compute/regions` offering the GPU type, one way of choosing the NVIDIA
 //! software, the fields SLURM, scheduled billing and autoscaling need, and volumes that exist.
 //! Cluster names need not be unique, as on the real API: a client that retries a create
@@ -16,7 +17,7 @@ use super::errors::{self, FAILED_PRECONDITION, bad_field};
 use super::volumes::Volume;
 use crate::ids::Ids;
 use crate::providers::Call;
-use crate::server::reply::Reply;
+use crate::reply::Reply;
 
 const CREATE: &str = "create_cluster";
 const UPDATE: &str = "update_cluster";

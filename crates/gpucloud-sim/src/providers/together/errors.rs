@@ -1,13 +1,15 @@
-//! Together's error answers. The cluster service sits behind grpc-gateway, so its errors are
-//! gRPC statuses as JSON, `{code, message, details}` with the gRPC code number (notes §1); the
-//! API gateway in front of it rejects a bad key with Together's common `{error: {...}}` object,
-//! as its other APIs do. Both shapes fit the spec's `ErrorResponse`.
+//! Together's error answers. The cluster service sits behind grpc-gateway (its operation ids
+//! are `GPUClusterService_Create`, `RegionService_List`, …), so its errors are gRPC statuses as
+//! JSON, `{code, message, details}` with the gRPC code number: grpc-gateway's convention, since
+//! Together documents no error body for its cluster operations. The API gateway in front of it
+//! rejects a bad key with Together's common `{error: {...}}` object, as its other APIs do. Both
+//! shapes fit the spec's `ErrorResponse`.
 
 use serde_json::{Value, json};
 
 use crate::credentials::{TOGETHER_API_KEY, bearer};
 use crate::openapi::request::FieldError;
-use crate::server::reply::Reply;
+use crate::reply::Reply;
 
 /// gRPC status codes (google.rpc.Code) used here.
 pub(crate) const INVALID_ARGUMENT: i64 = 3;

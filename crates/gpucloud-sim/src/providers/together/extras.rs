@@ -11,7 +11,7 @@ use super::create::add_on;
 use super::errors::{self, FAILED_PRECONDITION};
 use crate::ids::Ids;
 use crate::providers::Call;
-use crate::server::reply::Reply;
+use crate::reply::Reply;
 
 pub(crate) fn handle(state: &mut State, ids: &mut Ids, call: &Call<'_>) -> Reply {
     if call.operation == "list_passive_health_check_alerts" {

@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 use crate::exchange::ClusterSummary;
 use crate::ids::Ids;
 use crate::providers::Call;
-use crate::server::reply::Reply;
+use crate::reply::Reply;
 use cluster::Cluster;
 use volumes::Volume;
 

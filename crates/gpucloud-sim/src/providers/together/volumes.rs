@@ -10,7 +10,7 @@ use super::State;
 use super::errors::{self, FAILED_PRECONDITION, bad_field};
 use crate::ids::Ids;
 use crate::providers::Call;
-use crate::server::reply::Reply;
+use crate::reply::Reply;
 
 const PROVISIONING_TAKES: Duration = Duration::from_secs(30);
 

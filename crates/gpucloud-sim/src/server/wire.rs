@@ -1,50 +1,11 @@
-//! What a handler answers, and what finally goes on the wire once faults have had their say.
+//! What finally goes on the wire for a handler's [`Reply`], once faults have had their say.
 
 use std::time::Duration;
 
 use bytes::Bytes;
 use http_body_util::Full;
-use serde_json::Value;
 
-/// A JSON answer from a provider handler.
-pub(crate) struct Reply {
-    pub(crate) status: u16,
-    pub(crate) body: Value,
-    pub(crate) headers: Vec<(http::HeaderName, String)>,
-    /// Kept alive until the answer has been sent, then dropped: Runcrate's in-flight
-    /// idempotency key is released only when the first request is really over.
-    pub(crate) hold: Option<Box<dyn Send>>,
-}
-
-impl std::fmt::Debug for Reply {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Reply")
-            .field("status", &self.status)
-            .field("body", &self.body)
-            .finish_non_exhaustive()
-    }
-}
-
-impl Reply {
-    pub(crate) fn json(status: u16, body: Value) -> Self {
-        Self {
-            status,
-            body,
-            headers: Vec::new(),
-            hold: None,
-        }
-    }
-
-    pub(crate) fn with_header(mut self, name: http::HeaderName, value: impl Into<String>) -> Self {
-        self.headers.push((name, value.into()));
-        self
-    }
-
-    pub(crate) fn holding(mut self, guard: impl Send + 'static) -> Self {
-        self.hold = Some(Box::new(guard));
-        self
-    }
-}
+use crate::reply::Reply;
 
 /// What is sent.
 #[derive(Debug)]
