@@ -1,0 +1,154 @@
+//! Waiting for a cluster, as smithy-rs's waiters do: each poll is judged by an [`Acceptor`]
+//! (ready, deleted, or a caller's predicate) that ends the wait in success or failure or keeps
+//! polling; backoff with jitter between polls (from an injectable [`Random`]), a maximum wait,
+//! and progress reported when the provider's phase changes.
+
+use std::time::Duration;
+
+use crate::clock::Clock;
+use crate::cluster::{Cluster, ClusterState};
+use crate::error::Error;
+use crate::random::Random;
+
+mod acceptor;
+
+pub use acceptor::{Acceptor, Deleted, Observation, Ready, Verdict};
+
+/// How patiently to wait.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WaitOptions {
+    /// Give up after this long ([`Error::Timeout`]).
+    pub max_wait: Duration,
+    /// The first interval between polls.
+    pub initial_interval: Duration,
+    /// The longest interval between polls.
+    pub max_interval: Duration,
+}
+
+impl Default for WaitOptions {
+    /// Clusters take minutes to tens of minutes: poll from every 5 s up to every 60 s, for at
+    /// most 2 hours.
+    fn default() -> Self {
+        Self {
+            max_wait: Duration::from_secs(2 * 60 * 60),
+            initial_interval: Duration::from_secs(5),
+            max_interval: Duration::from_secs(60),
+        }
+    }
+}
+
+/// What a waiter reports each time the provider's phase, the state or the reachable node count
+/// changes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Progress {
+    /// The cluster as last seen.
+    pub cluster: Cluster,
+    /// Time since the wait began.
+    pub elapsed: Duration,
+    /// Polls so far.
+    pub polls: u32,
+}
+
+/// How a successful wait ended.
+#[derive(Debug, Clone, PartialEq)]
+// Returned once per wait, and usually carrying the cluster: boxing would only add a step.
+#[allow(clippy::large_enum_variant)]
+pub enum WaitEnd {
+    /// The last poll saw the cluster.
+    Seen(Cluster),
+    /// The last poll found no cluster (404).
+    Gone,
+}
+
+/// What a waiter uses of its client: time and randomness.
+pub(crate) struct Pacing<'a> {
+    pub clock: &'a dyn Clock,
+    pub random: &'a dyn Random,
+}
+
+/// Polls `get` until `acceptor` ends the wait or `options.max_wait` passes.
+pub(crate) async fn wait_for<G, Fut>(
+    pacing: Pacing<'_>,
+    options: &WaitOptions,
+    acceptor: &dyn Acceptor,
+    mut get: G,
+    mut on_progress: impl FnMut(&Progress),
+) -> Result<WaitEnd, Error>
+where
+    G: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<Cluster, Error>>,
+{
+    let Pacing { clock, random } = pacing;
+    let started = clock.now();
+    let mut interval = options.initial_interval;
+    let mut last_seen: Option<(ClusterState, Option<String>, usize)> = None;
+    let mut polls = 0;
+    loop {
+        let answer = get().await;
+        polls += 1;
+        let elapsed = clock.now().saturating_sub(started);
+        if let Ok(cluster) = &answer {
+            let seen = (
+                cluster.state.clone(),
+                cluster.phase.clone(),
+                cluster.nodes_reachable(),
+            );
+            if last_seen.as_ref() != Some(&seen) {
+                on_progress(&Progress {
+                    cluster: cluster.clone(),
+                    elapsed,
+                    polls,
+                });
+                last_seen = Some(seen);
+            }
+        }
+        let observation = match &answer {
+            Ok(cluster) => Observation::Cluster(cluster),
+            Err(error) => Observation::Error(error),
+        };
+        match (acceptor.judge(observation), answer) {
+            (Verdict::Success, Ok(cluster)) => return Ok(WaitEnd::Seen(cluster)),
+            (Verdict::Success, Err(_)) => return Ok(WaitEnd::Gone),
+            (Verdict::Failure, Ok(cluster)) => return Err(failed(&cluster)),
+            (Verdict::Failure, Err(error)) => return Err(error),
+            (Verdict::KeepPolling, last) => {
+                let remaining = options.max_wait.saturating_sub(elapsed);
+                if remaining.is_zero() {
+                    return Err(timed_out(last, acceptor.goal(), elapsed));
+                }
+                // Jitter in [interval/2, interval] keeps many waiters from polling in lockstep.
+                let half = interval / 2;
+                let jitter = Duration::from_nanos(
+                    random.up_to(u64::try_from(half.as_nanos()).unwrap_or(u64::MAX)),
+                );
+                clock.sleep((half + jitter).min(remaining)).await;
+                interval = interval.saturating_mul(2).min(options.max_interval);
+            }
+        }
+    }
+}
+
+fn failed(cluster: &Cluster) -> Error {
+    Error::ClusterFailed {
+        provider: cluster.provider,
+        cluster_id: cluster.id.to_string(),
+        reason: match &cluster.phase {
+            Some(phase) => format!("{} (provider phase {phase})", cluster.state),
+            None => cluster.state.to_string(),
+        },
+    }
+}
+
+fn timed_out(last: Result<Cluster, Error>, goal: &str, after: Duration) -> Error {
+    let what = match last {
+        Ok(cluster) => format!(
+            "waiting for {} cluster {} {goal} (last state: {})",
+            cluster.provider, cluster.id, cluster.state
+        ),
+        Err(error) => format!("waiting for a cluster {goal} (last poll: {error})"),
+    };
+    Error::Timeout { what, after }
+}
+
+#[cfg(test)]
+mod tests;
