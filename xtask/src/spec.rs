@@ -128,7 +128,7 @@ fn check<T: serde::de::DeserializeOwned>(
 }
 
 /// YAML (a superset of JSON) to a JSON tree. YAML 1.1 booleans (`yes`, `on`, `n`, …) stay strings:
-/// otherwise `enum: [y, n]` would silently become booleans (CODEGEN.md §2).
+/// otherwise `enum: [y, n]` would silently become booleans.
 fn parse_tree(path: &Path, text: &str) -> Result<serde_json::Value> {
     let mut options = serde_saphyr::Options::default();
     options.strict_booleans = true;

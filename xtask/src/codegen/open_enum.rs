@@ -1,7 +1,7 @@
 //! Open enums for every named string enum of a spec.
 //!
 //! typify generates closed serde enums: one value a provider adds later fails the *whole*
-//! response (CODEGEN.md §6). For each named string enum we tell typify to use our type instead
+//! response. For each named string enum we tell typify to use our type instead
 //! (`with_replacement`) and emit that type here: one variant per documented value plus
 //! `Unknown(String)`, which keeps the raw value so it round-trips unchanged.
 
