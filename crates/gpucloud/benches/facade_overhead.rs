@@ -63,7 +63,11 @@ fn bench_round_trip(c: &mut Criterion, runtime: &tokio::runtime::Runtime) {
     )
     .unwrap_or_else(|e| panic!("{e}"));
     let id = ClusterId::new("c-bench");
-    let bare = reqwest::Client::new();
+    // The same TLS configuration as the facade's (reqwest has no crypto provider of its own).
+    let bare = gpucloud_core::tls::client_builder()
+        .unwrap_or_else(|e| panic!("{e}"))
+        .build()
+        .unwrap_or_else(|e| panic!("{e}"));
     let url = format!("{base}/compute/clusters/c-bench");
 
     let mut group = c.benchmark_group("get_cluster");

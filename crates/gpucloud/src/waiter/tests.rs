@@ -1,0 +1,340 @@
+//! The waiter's schedule, progress reports and acceptors, on a manual clock.
+
+use super::*;
+use crate::clock::ManualClock;
+use crate::cluster::{ClusterId, Node, ProviderKind};
+use crate::error::ApiError;
+use crate::random::FixedRandom;
+
+/// The waiter with the ready acceptor and jitter fixed at the top of its range.
+async fn wait_until_ready<G, Fut>(
+    clock: &ManualClock,
+    options: &WaitOptions,
+    get: G,
+    on_progress: impl FnMut(&Progress),
+) -> Result<Cluster, Error>
+where
+    G: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<Cluster, Error>>,
+{
+    let pacing = Pacing {
+        clock,
+        random: &FixedRandom::MAX,
+    };
+    match wait_for(pacing, options, &Ready, get, on_progress).await? {
+        WaitEnd::Seen(cluster) => Ok(cluster),
+        WaitEnd::Gone => panic!("the ready acceptor never accepts a 404"),
+    }
+}
+
+fn not_found() -> Error {
+    Error::NotFound(ApiError {
+        provider: ProviderKind::Together,
+        operation: "get_cluster",
+        status: 404,
+        code: None,
+        message: None,
+        reason: None,
+        body: String::new(),
+    })
+}
+
+fn cluster(state: ClusterState, phase: &str, reachable: usize) -> Cluster {
+    Cluster {
+        id: ClusterId::new("c-1"),
+        name: "train".into(),
+        provider: ProviderKind::Together,
+        state,
+        phase: Some(phase.into()),
+        nodes: (0..reachable)
+            .map(|i| Node {
+                id: i.to_string(),
+                public_ip: Some("10.0.0.1".into()),
+                ..Node::default()
+            })
+            .collect(),
+        gpu_count: Some(16),
+        created_at: None,
+        ready_at: None,
+        price: None,
+        raw: crate::cluster::ProviderCluster::Together(Box::new(
+            serde_json::from_value(serde_json::json!({"cluster_id": "c-1"})).unwrap(),
+        )),
+    }
+}
+
+#[tokio::test]
+async fn reports_each_change_once_and_returns_when_ready() {
+    let clock = ManualClock::new();
+    let script = [
+        cluster(ClusterState::Pending, "QUEUED", 0),
+        cluster(ClusterState::Pending, "QUEUED", 0),
+        cluster(ClusterState::Provisioning, "INSTALLING_DRIVERS", 1),
+        cluster(ClusterState::Provisioning, "INSTALLING_DRIVERS", 2),
+        cluster(ClusterState::Ready, "READY", 2),
+    ];
+    let mut polls = script.into_iter();
+    let mut seen = Vec::new();
+    let ready = wait_until_ready(
+        &clock,
+        &WaitOptions::default(),
+        || {
+            let next = polls.next();
+            async move { Ok(next.unwrap()) }
+        },
+        |p| {
+            seen.push((
+                p.cluster.phase.clone().unwrap(),
+                p.cluster.nodes_reachable(),
+                p.polls,
+            ))
+        },
+    )
+    .await
+    .unwrap();
+    assert_eq!(ready.state, ClusterState::Ready);
+    assert_eq!(
+        seen,
+        [
+            ("QUEUED".into(), 0, 1),
+            ("INSTALLING_DRIVERS".into(), 1, 3),
+            ("INSTALLING_DRIVERS".into(), 2, 4),
+            ("READY".into(), 2, 5)
+        ]
+    );
+    // Four sleeps between five polls on a doubling schedule, jitter at the top of its range.
+    let secs = |s: &[u64]| {
+        s.iter()
+            .map(|s| Duration::from_secs(*s))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(clock.sleeps(), secs(&[5, 10, 20, 40]));
+}
+
+#[tokio::test]
+async fn jitter_spans_half_to_all_of_the_interval_and_the_interval_is_capped() {
+    for (random, expected) in [
+        (
+            FixedRandom::ZERO,
+            [2500, 5000, 10_000, 20_000, 30_000, 30_000],
+        ),
+        (
+            FixedRandom::fraction(1, 2),
+            [3750, 7500, 15_000, 30_000, 45_000, 45_000],
+        ),
+    ] {
+        let clock = ManualClock::new();
+        let mut polls = 0;
+        let pacing = Pacing {
+            clock: &clock,
+            random: &random,
+        };
+        let end = wait_for(
+            pacing,
+            &WaitOptions::default(),
+            &Ready,
+            || {
+                polls += 1;
+                let state = if polls < 7 {
+                    ClusterState::Provisioning
+                } else {
+                    ClusterState::Ready
+                };
+                async move { Ok(cluster(state, "x", 0)) }
+            },
+            |_| {},
+        )
+        .await
+        .unwrap();
+        assert!(matches!(end, WaitEnd::Seen(_)));
+        let millis: Vec<u128> = clock.sleeps().iter().map(Duration::as_millis).collect();
+        assert_eq!(millis, expected);
+    }
+}
+
+#[tokio::test]
+async fn the_deleted_acceptor_waits_through_deleting_to_a_404() {
+    let clock = ManualClock::new();
+    let mut polls = 0;
+    let pacing = Pacing {
+        clock: &clock,
+        random: &FixedRandom::MAX,
+    };
+    let end = wait_for(
+        pacing,
+        &WaitOptions::default(),
+        &Deleted,
+        || {
+            polls += 1;
+            let n = polls;
+            async move {
+                match n {
+                    1 => Ok(cluster(ClusterState::Ready, "READY", 2)),
+                    2 => Ok(cluster(ClusterState::Deleting, "DELETING", 0)),
+                    _ => Err(not_found()),
+                }
+            }
+        },
+        |_| {},
+    )
+    .await
+    .unwrap();
+    assert_eq!(end, WaitEnd::Gone);
+    assert_eq!(polls, 3);
+    assert_eq!(clock.sleeps().len(), 2);
+
+    // A terminal deleted state is success too; other errors end the wait with themselves.
+    let clock = ManualClock::new();
+    let pacing = Pacing {
+        clock: &clock,
+        random: &FixedRandom::MAX,
+    };
+    let end = wait_for(
+        pacing,
+        &WaitOptions::default(),
+        &Deleted,
+        || async { Ok(cluster(ClusterState::Deleted, "terminated", 0)) },
+        |_| {},
+    )
+    .await
+    .unwrap();
+    assert!(matches!(end, WaitEnd::Seen(c) if c.state == ClusterState::Deleted));
+    assert_eq!(
+        Deleted.judge(Observation::Error(&not_found())),
+        Verdict::Success
+    );
+    let other = Error::Unsupported {
+        provider: ProviderKind::Runcrate,
+        operation: "x",
+    };
+    assert_eq!(Deleted.judge(Observation::Error(&other)), Verdict::Failure);
+    assert_eq!(
+        Ready.judge(Observation::Error(&not_found())),
+        Verdict::Failure
+    );
+}
+
+#[tokio::test]
+async fn a_callers_predicate_decides_and_names_no_goal() {
+    let clock = ManualClock::new();
+    let two_nodes = |seen: Observation<'_>| match seen {
+        Observation::Cluster(c) if c.nodes_reachable() >= 2 => Verdict::Success,
+        Observation::Cluster(c) if c.state == ClusterState::Paused => Verdict::Failure,
+        _ => Verdict::KeepPolling,
+    };
+    let mut polls = 0;
+    let pacing = Pacing {
+        clock: &clock,
+        random: &FixedRandom::MAX,
+    };
+    let end = wait_for(
+        pacing,
+        &WaitOptions::default(),
+        &two_nodes,
+        || {
+            polls += 1;
+            let reachable = polls;
+            async move { Ok(cluster(ClusterState::Provisioning, "x", reachable)) }
+        },
+        |_| {},
+    )
+    .await
+    .unwrap();
+    assert!(matches!(end, WaitEnd::Seen(c) if c.nodes_reachable() == 2));
+
+    let clock = ManualClock::new();
+    let options = WaitOptions {
+        max_wait: Duration::from_secs(10),
+        ..WaitOptions::default()
+    };
+    let pacing = Pacing {
+        clock: &clock,
+        random: &FixedRandom::MAX,
+    };
+    let error = wait_for(
+        pacing,
+        &options,
+        &two_nodes,
+        || async { Ok(cluster(ClusterState::Provisioning, "x", 1)) },
+        |_| {},
+    )
+    .await
+    .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("cluster c-1 to meet the condition (last state: provisioning)"),
+        "{error}"
+    );
+}
+
+#[tokio::test]
+async fn fails_early_on_a_terminal_state() {
+    let clock = ManualClock::new();
+    let error = wait_until_ready(
+        &clock,
+        &WaitOptions::default(),
+        || async {
+            Ok(cluster(
+                ClusterState::Failed("CLUSTER_PHASE_ACCEPTANCE_TESTS_FAILED".into()),
+                "CLUSTER_PHASE_ACCEPTANCE_TESTS_FAILED",
+                0,
+            ))
+        },
+        |_| {},
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "cluster c-1 on together failed: failed (CLUSTER_PHASE_ACCEPTANCE_TESTS_FAILED) (provider phase CLUSTER_PHASE_ACCEPTANCE_TESTS_FAILED)"
+    );
+    assert!(clock.sleeps().is_empty());
+}
+
+#[tokio::test]
+async fn times_out_at_max_wait_without_oversleeping() {
+    let clock = ManualClock::new();
+    let options = WaitOptions {
+        max_wait: Duration::from_secs(100),
+        initial_interval: Duration::from_secs(30),
+        max_interval: Duration::from_secs(60),
+    };
+    let error = wait_until_ready(
+        &clock,
+        &options,
+        || async { Ok(cluster(ClusterState::Provisioning, "BOOTING", 0)) },
+        |_| {},
+    )
+    .await
+    .unwrap_err();
+    let Error::Timeout { after, what } = &error else {
+        panic!("{error:?}")
+    };
+    assert_eq!(*after, Duration::from_secs(100));
+    assert!(what.contains("last state: provisioning"), "{what}");
+    assert_eq!(clock.now(), Duration::from_secs(100));
+}
+
+#[tokio::test]
+async fn an_unknown_state_keeps_waiting() {
+    let clock = ManualClock::new();
+    let mut n = 0;
+    let ready = wait_until_ready(
+        &clock,
+        &WaitOptions::default(),
+        || {
+            n += 1;
+            let state = if n < 3 {
+                ClusterState::Unknown("Hibernating".into())
+            } else {
+                ClusterState::Ready
+            };
+            async move { Ok(cluster(state, "x", 0)) }
+        },
+        |_| {},
+    )
+    .await
+    .unwrap();
+    assert_eq!(ready.state, ClusterState::Ready);
+}
