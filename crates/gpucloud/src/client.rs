@@ -9,7 +9,7 @@ use crate::providers::ops::{self, Provider};
 use crate::providers::runcrate::RuncrateClusters;
 use crate::providers::together::TogetherClusters;
 use crate::spec::ClusterSpec;
-use crate::waiter::{self, Acceptor, Deleted, Pacing, Progress, Ready, WaitEnd, WaitOptions};
+use crate::waiter::{self, Acceptor, Deleted, Progress, Ready, WaitEnd, WaitOptions};
 
 /// A provider-neutral cluster client.
 ///
@@ -167,11 +167,7 @@ impl ClusterClient {
         acceptor: &dyn Acceptor,
         on_progress: impl FnMut(&Progress),
     ) -> Result<WaitEnd, Error> {
-        let settings = self.settings();
-        let pacing = Pacing {
-            clock: settings.clock.as_ref(),
-            random: settings.random.as_ref(),
-        };
+        let pacing = self.settings().pacing();
         waiter::wait_for(pacing, options, acceptor, || self.get(id), on_progress).await
     }
 }

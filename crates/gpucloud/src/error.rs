@@ -113,13 +113,23 @@ impl Error {
     /// Whether sending the same request again later may succeed. `false` means: change
     /// something first (the request, the credentials, the account).
     pub fn is_retryable(&self) -> bool {
+        self.retry_kind().is_some()
+    }
+
+    /// Why a retry may help, as smithy-rs's standard retry strategy classifies failures; `None`
+    /// for a failure a retry cannot mend.
+    pub fn retry_kind(&self) -> Option<RetryKind> {
         match self {
-            Self::RateLimited { .. } | Self::Transport { .. } => true,
-            Self::Timeout { .. } => true,
-            Self::Conflict(e) => e.reason.as_deref() == Some("idempotency_in_progress"),
-            Self::Api(e) => matches!(e.status, 408 | 500 | 502 | 503 | 504),
-            Self::Decode(e) => e.status.is_some_and(|s| s >= 500),
-            _ => false,
+            Self::RateLimited { .. } => Some(RetryKind::Throttling),
+            // Runcrate is still working on the first request with this key.
+            Self::Conflict(e) if e.reason.as_deref() == Some("idempotency_in_progress") => {
+                Some(RetryKind::Throttling)
+            }
+            Self::Transport { .. } | Self::Timeout { .. } => Some(RetryKind::Transient),
+            Self::Api(e) if e.status == 408 => Some(RetryKind::Transient),
+            Self::Api(e) if matches!(e.status, 500 | 502 | 503 | 504) => Some(RetryKind::Server),
+            Self::Decode(e) if e.status.is_some_and(|s| s >= 500) => Some(RetryKind::Server),
+            _ => None,
         }
     }
 
@@ -158,6 +168,17 @@ impl Error {
             _ => None,
         }
     }
+}
+
+/// Why a failed request may succeed when repeated (see [`Error::retry_kind`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RetryKind {
+    /// The connection failed or timed out, or the request timed out (408).
+    Transient,
+    /// The provider asked us to slow down (429, or a keyed request still in progress).
+    Throttling,
+    /// The provider failed (500, 502, 503, 504).
+    Server,
 }
 
 /// A request that breaks a documented rule, found before anything was sent.

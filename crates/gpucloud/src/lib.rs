@@ -35,6 +35,7 @@ pub mod clock;
 mod cluster;
 pub mod config;
 mod error;
+mod pacing;
 mod plan;
 pub mod providers;
 pub mod random;
@@ -48,9 +49,10 @@ pub use cluster::{
     ProviderKind,
 };
 pub use config::{ClientSettings, E2eConfig, RuncrateConfig, TogetherConfig};
-pub use error::{ApiError, DecodeError, Error, Result, ValidationError};
+pub use error::{ApiError, DecodeError, Error, Result, RetryKind, ValidationError};
+pub use pacing::Pacing;
 pub use plan::PlannedRequest;
-pub use retry::RetryPolicy;
+pub use retry::{ReconcilePolicy, RetryBudget, RetryPolicy};
 pub use spec::{
     Billing, ClusterSize, ClusterSpec, E2eOptions, E2eSfsMount, ProviderOptions, RuncrateOptions,
     SharedStorage, SoftwareStack, TogetherOptions,

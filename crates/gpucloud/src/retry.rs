@@ -1,16 +1,19 @@
-//! Bounded retries with jittered exponential backoff, for requests that are safe to repeat.
+//! Bounded retries with jittered exponential backoff, for requests that are safe to repeat, and
+//! the policy of creates that are not.
 //!
-//! Only reads, deletes and idempotency-keyed creates go through [`RetryPolicy::run`]; a create
-//! without an idempotency key is re-sent only after a look-up by name, but its pauses come from
-//! the same [`RetryPolicy::next_delay`]. What counts as worth a retry is
-//! [`Error::is_retryable`]; a `Retry-After` from the provider is honoured up to
-//! [`RetryPolicy::max_retry_after`].
+//! Reads, deletes and idempotency-keyed creates go through [`RetryPolicy::run`]; a create
+//! without an idempotency key is re-sent only after a look-up by name over a settle window
+//! ([`ReconcilePolicy`]), and its other pauses come from the same [`RetryPolicy::next_delay`].
+//! What counts as worth a retry is [`Error::retry_kind`]; a `Retry-After` from the provider is
+//! honoured up to [`RetryPolicy::max_retry_after`], and every retry spends tokens from the
+//! client's [`RetryBudget`], so a failing provider sees no retry storm from a busy program.
 
 use std::future::Future;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crate::clock::Clock;
-use crate::error::Error;
+use crate::error::{Error, RetryKind};
+use crate::pacing::Pacing;
 use crate::random::Random;
 
 /// How often and how patiently to retry.
@@ -87,28 +90,22 @@ impl RetryPolicy {
         Some(self.delay(attempt, retry_after, random))
     }
 
-    /// Runs `attempt` until it succeeds, fails with an error that a retry cannot help, or the
-    /// attempts run out; sleeps on `clock` between attempts. `attempt` gets the 1-based number.
-    pub async fn run<T, F, Fut>(
-        &self,
-        clock: &dyn Clock,
-        random: &dyn Random,
-        attempt: F,
-    ) -> Result<T, Error>
+    /// Runs `attempt` until it succeeds, fails with an error that a retry cannot help, the
+    /// attempts or the retry budget run out; sleeps on the pacing's clock between attempts.
+    /// `attempt` gets the 1-based number.
+    pub async fn run<T, F, Fut>(&self, pacing: Pacing<'_>, attempt: F) -> Result<T, Error>
     where
         F: FnMut(u32) -> Fut,
         Fut: Future<Output = Result<T, Error>>,
     {
-        self.run_when(clock, random, Error::is_retryable, attempt)
-            .await
+        self.run_when(pacing, Error::is_retryable, attempt).await
     }
 
     /// [`Self::run`] with a caller's rule for which errors to retry: a create that carries an
     /// idempotency key may also repeat after an ambiguous failure.
     pub async fn run_when<T, F, Fut>(
         &self,
-        clock: &dyn Clock,
-        random: &dyn Random,
+        pacing: Pacing<'_>,
         retry_on: fn(&Error) -> bool,
         mut attempt: F,
     ) -> Result<T, Error>
@@ -117,17 +114,124 @@ impl RetryPolicy {
         Fut: Future<Output = Result<T, Error>>,
     {
         let mut number = 1;
+        let mut spent = None;
         loop {
             let error = match attempt(number).await {
-                Ok(value) => return Ok(value),
+                Ok(value) => {
+                    pacing.budget.succeeded(spent);
+                    return Ok(value);
+                }
                 Err(error) => error,
             };
-            let Some(delay) = self.next_delay(number, &error, retry_on, random) else {
+            let Some(delay) = self.next_delay(number, &error, retry_on, pacing.random) else {
                 return Err(error);
             };
+            let Some(cost) = pacing.budget.withdraw(&error) else {
+                tracing::warn!(attempt = number, %error, "retry budget exhausted; not retrying");
+                return Err(error);
+            };
+            spent = Some(cost);
             tracing::debug!(attempt = number, delay_ms = delay.as_millis() as u64, %error, "retrying");
-            clock.sleep(delay).await;
+            pacing.clock.sleep(delay).await;
             number += 1;
+        }
+    }
+}
+
+/// A client's retry quota, as smithy-rs's standard retry strategy and gRPC's retry throttling
+/// keep one: a token bucket that every retry draws from (5 tokens, 10 after a timeout or a
+/// dropped connection) and every success refills (the retry's cost back when a retry
+/// succeeded, otherwise 1). When it is empty, failures surface at once instead of multiplying
+/// the load on a provider that is already failing. Clones share one bucket.
+#[derive(Debug, Clone)]
+pub struct RetryBudget {
+    state: Arc<Mutex<BudgetState>>,
+}
+
+#[derive(Debug)]
+struct BudgetState {
+    tokens: u32,
+    capacity: u32,
+}
+
+/// What a retry after a throttling or server error costs.
+pub const RETRY_COST: u32 = 5;
+/// What a retry after a timeout or a connection failure costs.
+pub const TRANSIENT_RETRY_COST: u32 = 10;
+
+impl Default for RetryBudget {
+    /// 500 tokens: 100 retries in a row, or 50 after timeouts.
+    fn default() -> Self {
+        Self::new(500)
+    }
+}
+
+impl RetryBudget {
+    /// A full bucket of `capacity` tokens.
+    pub fn new(capacity: u32) -> Self {
+        Self {
+            state: Arc::new(Mutex::new(BudgetState {
+                tokens: capacity,
+                capacity,
+            })),
+        }
+    }
+
+    /// Tokens left.
+    pub fn available(&self) -> u32 {
+        self.state.lock().map(|s| s.tokens).unwrap_or(0)
+    }
+
+    /// Takes the cost of retrying after `error`, or `None` (and takes nothing) if the bucket
+    /// cannot pay it.
+    pub fn withdraw(&self, error: &Error) -> Option<u32> {
+        let cost = match error.retry_kind() {
+            Some(RetryKind::Transient) => TRANSIENT_RETRY_COST,
+            _ => RETRY_COST,
+        };
+        let mut state = self.state.lock().ok()?;
+        state.tokens = state.tokens.checked_sub(cost)?;
+        Some(cost)
+    }
+
+    /// A request succeeded; `retried` is the cost of its last retry, if it was retried.
+    pub fn succeeded(&self, retried: Option<u32>) {
+        if let Ok(mut state) = self.state.lock() {
+            let refund = retried.unwrap_or(1);
+            state.tokens = state.tokens.saturating_add(refund).min(state.capacity);
+        }
+    }
+}
+
+/// How a create without an idempotency key (Together, E2E) settles after a failure that may
+/// have reached the provider (a timeout, a dropped connection, a 5xx, an unreadable answer).
+///
+/// Real control planes list their clusters eventually: a cluster created a moment ago may be
+/// missing from the list for seconds. So the cluster is looked up by name at once and then with
+/// backoff until `settle_window` has passed; only if it is still absent is the POST sent again,
+/// at most `max_resends` times per logical create. A failure that certainly created nothing
+/// (429, a refused connection) is retried by the [`RetryPolicy`]; any other 4xx is never
+/// re-sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReconcilePolicy {
+    /// How long to keep looking for the cluster before a re-send.
+    pub settle_window: Duration,
+    /// The first pause between look-ups.
+    pub initial_interval: Duration,
+    /// The longest pause between look-ups.
+    pub max_interval: Duration,
+    /// Re-sends after an ambiguous failure, per logical create (0 = never re-send).
+    pub max_resends: u32,
+}
+
+impl Default for ReconcilePolicy {
+    /// Look for 90 s (pauses from 2 s doubling to 15 s), then re-send at most once.
+    fn default() -> Self {
+        Self {
+            settle_window: Duration::from_secs(90),
+            initial_interval: Duration::from_secs(2),
+            max_interval: Duration::from_secs(15),
+            max_resends: 1,
         }
     }
 }
@@ -135,10 +239,19 @@ impl RetryPolicy {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::clock::Clock;
     use crate::clock::ManualClock;
     use crate::cluster::ProviderKind;
     use crate::error::ApiError;
     use crate::random::{FastRandom, FixedRandom};
+
+    fn pacing<'a>(clock: &'a dyn Clock, budget: &'a RetryBudget) -> Pacing<'a> {
+        Pacing {
+            clock,
+            random: &FixedRandom::MAX,
+            budget,
+        }
+    }
 
     fn api(status: u16) -> Error {
         Error::Api(ApiError {
@@ -181,7 +294,7 @@ mod tests {
         let clock = ManualClock::new();
         let mut calls = Vec::new();
         let result = RetryPolicy::default()
-            .run(&clock, &FixedRandom::MAX, |n| {
+            .run(pacing(&clock, &RetryBudget::default()), |n| {
                 calls.push(n);
                 async move { if n < 3 { Err(api(503)) } else { Ok(n) } }
             })
@@ -198,7 +311,9 @@ mod tests {
     async fn stops_at_max_attempts_and_returns_the_last_error() {
         let clock = ManualClock::new();
         let result: Result<(), _> = RetryPolicy::default()
-            .run(&clock, &FixedRandom::MAX, |_| async { Err(api(502)) })
+            .run(pacing(&clock, &RetryBudget::default()), |_| async {
+                Err(api(502))
+            })
             .await;
         assert_eq!(result.unwrap_err().status(), Some(502));
         assert_eq!(
@@ -215,7 +330,9 @@ mod tests {
     async fn does_not_retry_client_errors() {
         let clock = ManualClock::new();
         let result: Result<(), _> = RetryPolicy::default()
-            .run(&clock, &FixedRandom::MAX, |_| async { Err(api(400)) })
+            .run(pacing(&clock, &RetryBudget::default()), |_| async {
+                Err(api(400))
+            })
             .await;
         assert_eq!(result.unwrap_err().status(), Some(400));
         assert!(clock.sleeps().is_empty());
@@ -234,7 +351,7 @@ mod tests {
             }
         };
         let result = RetryPolicy::default()
-            .run(&clock, &FixedRandom::MAX, |n| {
+            .run(pacing(&clock, &RetryBudget::default()), |n| {
                 let e = limited(3);
                 async move { if n == 1 { Err(e) } else { Ok(()) } }
             })
@@ -244,7 +361,7 @@ mod tests {
 
         let clock = ManualClock::new();
         let result: Result<(), _> = RetryPolicy::default()
-            .run(&clock, &FixedRandom::MAX, |_| {
+            .run(pacing(&clock, &RetryBudget::default()), |_| {
                 let e = limited(3600);
                 async move { Err(e) }
             })
@@ -294,5 +411,60 @@ mod tests {
             "exactly the ceiling is honoured"
         );
         assert_eq!(policy.next_delay(1, &limited(121), retryable, top), None);
+    }
+
+    #[tokio::test]
+    async fn an_empty_budget_stops_retries_and_successes_refill_it() {
+        let clock = ManualClock::new();
+        let budget = RetryBudget::new(12);
+        // 503 costs 5: two retries fit, the third does not.
+        let mut calls = 0;
+        let result: Result<(), _> = RetryPolicy {
+            max_attempts: 10,
+            ..RetryPolicy::default()
+        }
+        .run(pacing(&clock, &budget), |_| {
+            calls += 1;
+            async { Err(api(503)) }
+        })
+        .await;
+        assert_eq!(result.unwrap_err().status(), Some(503));
+        assert_eq!(calls, 3);
+        assert_eq!(budget.available(), 2);
+        // A success without retries refills one token; a retried success its retry's cost.
+        budget.succeeded(None);
+        assert_eq!(budget.available(), 3);
+        budget.succeeded(Some(5));
+        assert_eq!(budget.available(), 8);
+        budget.succeeded(Some(10));
+        assert_eq!(budget.available(), 12, "never above capacity");
+        let timeout = Error::Timeout {
+            what: "x".into(),
+            after: Duration::ZERO,
+        };
+        assert_eq!(budget.withdraw(&timeout), Some(TRANSIENT_RETRY_COST));
+        assert_eq!(
+            budget.withdraw(&api(500)),
+            None,
+            "2 tokens left, a retry costs 5"
+        );
+        assert_eq!(budget.available(), 2);
+    }
+
+    #[test]
+    fn retry_kinds_follow_the_standard_strategy() {
+        assert_eq!(api(500).retry_kind(), Some(RetryKind::Server));
+        assert_eq!(api(504).retry_kind(), Some(RetryKind::Server));
+        assert_eq!(api(408).retry_kind(), Some(RetryKind::Transient));
+        assert_eq!(api(400).retry_kind(), None);
+        assert_eq!(api(501).retry_kind(), None);
+        let Error::Api(error) = api(429) else {
+            unreachable!()
+        };
+        let limited = Error::RateLimited {
+            error,
+            retry_after: None,
+        };
+        assert_eq!(limited.retry_kind(), Some(RetryKind::Throttling));
     }
 }

@@ -3,12 +3,18 @@
 //! Each provider module maps a [`ClusterSpec`] to its own create request and validates it there,
 //! before anything is sent; a field the provider cannot honour is a validation error, never
 //! silently dropped.
+//!
+//! These types are also the request files of the `gpucloud` command line. With the `schema`
+//! feature they implement `schemars::JsonSchema`, and the doc comments below become the
+//! descriptions of the JSON Schema that `gpucloud schema request` prints: write them for the
+//! reader of a request file.
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 /// A cluster to create.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct ClusterSpec {
     /// The cluster's name. Creates are reconciled by name on providers without idempotency
@@ -102,6 +108,7 @@ impl ClusterSpec {
 
 /// A cluster's size: Together counts GPUs, Runcrate and E2E count nodes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ClusterSize {
     /// Total GPUs.
@@ -112,7 +119,8 @@ pub enum ClusterSize {
 
 /// How a cluster is paid for.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Billing {
     /// Pay per hour until deleted.
     #[default]
@@ -133,7 +141,8 @@ pub enum Billing {
 
 /// Shared storage.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum SharedStorage {
     /// An existing volume by id.
     Existing {
@@ -151,6 +160,7 @@ pub enum SharedStorage {
 
 /// The software installed on the cluster.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum SoftwareStack {
     /// Kubernetes.
@@ -165,6 +175,7 @@ pub enum SoftwareStack {
 
 /// Options only one provider has.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ProviderOptions {
     /// No provider-specific options.
@@ -180,6 +191,7 @@ pub enum ProviderOptions {
 
 /// Together-only create options (names as in `GPUClusterCreateRequest`).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct TogetherOptions {
     /// Shared memory (GiB) for SLURM clusters; required with the Slurm stack.
@@ -212,6 +224,7 @@ pub struct TogetherOptions {
 
 /// Runcrate-only create options.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct RuncrateOptions {
     /// The offer from `GET /clusters/offers` (required).
@@ -227,6 +240,7 @@ pub struct RuncrateOptions {
 
 /// E2E-only create options (names as in the create body).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct E2eOptions {
     /// Image version for the nodes (from the deployment images endpoint).
@@ -245,6 +259,7 @@ pub struct E2eOptions {
 
 /// An SFS volume mount.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct E2eSfsMount {
     /// SFS id.
@@ -272,3 +287,8 @@ impl From<E2eOptions> for ProviderOptions {
         Self::E2e(value)
     }
 }
+
+/// The README's examples, compiled (and the runnable ones run) as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

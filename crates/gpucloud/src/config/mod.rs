@@ -11,8 +11,9 @@ use gpucloud_core::Secret;
 
 use crate::clock::{Clock, TokioClock};
 use crate::error::Error;
+use crate::pacing::Pacing;
 use crate::random::{FastRandom, Random};
-use crate::retry::RetryPolicy;
+use crate::retry::{ReconcilePolicy, RetryBudget, RetryPolicy};
 
 /// Settings every provider client shares: where and how to send (base URL, timeouts, user
 /// agent) and how to pace repeats (retry policy, clock, randomness).
@@ -32,6 +33,10 @@ pub struct ClientSettings {
     pub clock: Arc<dyn Clock>,
     /// The randomness of backoff and poll jitter.
     pub random: Arc<dyn Random>,
+    /// The tokens retries spend, shared by every clone of the client.
+    pub budget: RetryBudget,
+    /// How creates without an idempotency key settle after an ambiguous failure.
+    pub reconcile: ReconcilePolicy,
 }
 
 impl ClientSettings {
@@ -44,6 +49,17 @@ impl ClientSettings {
             retry: RetryPolicy::default(),
             clock: Arc::new(TokioClock::default()),
             random: Arc::new(FastRandom),
+            budget: RetryBudget::default(),
+            reconcile: ReconcilePolicy::default(),
+        }
+    }
+
+    /// The clock, randomness and retry budget, borrowed together.
+    pub fn pacing(&self) -> Pacing<'_> {
+        Pacing {
+            clock: self.clock.as_ref(),
+            random: self.random.as_ref(),
+            budget: &self.budget,
         }
     }
 
@@ -167,6 +183,18 @@ macro_rules! settings_setters {
             /// [`crate::random::FixedRandom`]).
             pub fn with_random(mut self, random: Arc<dyn Random>) -> Self {
                 self.settings.random = random;
+                self
+            }
+            /// Overrides the retry budget (a fresh bucket of another size, or one shared with
+            /// other clients).
+            pub fn with_retry_budget(mut self, budget: RetryBudget) -> Self {
+                self.settings.budget = budget;
+                self
+            }
+            /// Overrides how creates without an idempotency key settle after an ambiguous
+            /// failure (Together, E2E).
+            pub fn with_reconcile_policy(mut self, reconcile: ReconcilePolicy) -> Self {
+                self.settings.reconcile = reconcile;
                 self
             }
             /// The shared client settings.

@@ -179,11 +179,17 @@ pub(crate) fn classify(api: ApiError, retry_after: Option<Duration>) -> Error {
     }
 }
 
-/// `Retry-After` as seconds or as an HTTP date (RFC 9110 §10.2.3).
+/// `Retry-After` as seconds or as an HTTP date (RFC 9110 §10.2.3). A number of seconds too
+/// large for any clock is `Duration::MAX` (so it exceeds every ceiling and ends the retries,
+/// rather than being ignored and retried at once); a date in the past is zero.
 pub(crate) fn retry_after(headers: &HeaderMap) -> Option<Duration> {
     let value = headers.get(RETRY_AFTER)?.to_str().ok()?.trim();
-    if let Ok(seconds) = value.parse::<u64>() {
-        return Some(Duration::from_secs(seconds));
+    if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) {
+        return Some(
+            value
+                .parse::<u64>()
+                .map_or(Duration::MAX, Duration::from_secs),
+        );
     }
     let date = chrono::DateTime::parse_from_rfc2822(value).ok()?;
     let now = std::time::SystemTime::now()
@@ -248,6 +254,15 @@ pub(crate) mod tests {
         assert_eq!(retry_after(&headers), Some(Duration::ZERO));
         headers.insert(RETRY_AFTER, "soon".parse().unwrap());
         assert_eq!(retry_after(&headers), None);
+        headers.insert(RETRY_AFTER, "-5".parse().unwrap());
+        assert_eq!(retry_after(&headers), None);
+        headers.insert(RETRY_AFTER, "99999999999999999999999999".parse().unwrap());
+        assert_eq!(retry_after(&headers), Some(Duration::MAX));
+        headers.insert(
+            RETRY_AFTER,
+            "Fri, 01 Jan 9999 00:00:00 GMT".parse().unwrap(),
+        );
+        assert!(retry_after(&headers).unwrap() > Duration::from_secs(200 * 365 * 86400));
     }
 
     #[test]

@@ -134,13 +134,13 @@ pub(crate) trait Provider: Sync {
 
 /// One cluster, retried while the error is retryable.
 pub(crate) async fn get<P: Provider>(provider: &P, id: &ClusterId) -> Result<Cluster, Error> {
+    check_id::<P>(id)?;
     let settings = provider.settings();
-    settings
+    let cluster = settings
         .retry
-        .run(settings.clock.as_ref(), settings.random.as_ref(), |_| {
-            provider.get_once(id)
-        })
-        .await
+        .run(settings.pacing(), |_| provider.get_once(id))
+        .await?;
+    with_id::<P>("get_cluster", cluster)
 }
 
 /// Every cluster in `scope`, page by page (each page retried on its own), up to
@@ -154,11 +154,11 @@ pub(crate) async fn list<P: Provider>(
     for page in 1..=P::MAX_PAGES {
         let answer = settings
             .retry
-            .run(settings.clock.as_ref(), settings.random.as_ref(), |_| {
-                provider.list_page(scope, page)
-            })
+            .run(settings.pacing(), |_| provider.list_page(scope, page))
             .await?;
-        clusters.extend(answer.clusters);
+        for cluster in answer.clusters {
+            clusters.push(with_id::<P>("list_clusters", cluster)?);
+        }
         if !answer.more {
             break;
         }
@@ -182,20 +182,60 @@ pub(crate) async fn find_by_name<P: Provider>(
 /// attempt of this call worked, and is success; a 404 on the first attempt is
 /// [`Error::NotFound`].
 pub(crate) async fn delete<P: Provider>(provider: &P, id: &ClusterId) -> Result<(), Error> {
+    check_id::<P>(id)?;
     let settings = provider.settings();
     settings
         .retry
-        .run(
-            settings.clock.as_ref(),
-            settings.random.as_ref(),
-            |attempt| async move {
-                match provider.delete_once(id).await {
-                    Err(Error::NotFound(_)) if attempt > 1 => Ok(()),
-                    other => other,
-                }
-            },
-        )
+        .run(settings.pacing(), |attempt| async move {
+            match provider.delete_once(id).await {
+                Err(Error::NotFound(_)) if attempt > 1 => Ok(()),
+                other => other,
+            }
+        })
         .await
+}
+
+/// The longest cluster id accepted before any request is built.
+pub(crate) const MAX_ID_BYTES: usize = 256;
+
+/// A cluster id must be something a provider could have issued: not empty (which would send
+/// the request to the collection), not absurdly long, no control characters.
+fn check_id<P: Provider>(id: &ClusterId) -> Result<(), Error> {
+    let id = id.as_str();
+    let rule = if id.trim().is_empty() {
+        "must not be empty"
+    } else if id.len() > MAX_ID_BYTES {
+        "must be at most 256 bytes"
+    } else if id.chars().any(char::is_control) {
+        "must not contain control characters"
+    } else {
+        return Ok(());
+    };
+    Err(Error::Validation(crate::error::ValidationError {
+        provider: P::KIND,
+        field: "cluster id".into(),
+        rule: rule.into(),
+        source: "gpucloud ClusterId",
+    }))
+}
+
+/// A cluster the provider answered with must carry its id: one without is a decoding failure,
+/// never a cluster (a create reported with an empty id would be lost from sight).
+fn with_id<P: Provider>(operation: &'static str, cluster: Cluster) -> Result<Cluster, Error> {
+    if cluster.id.as_str().trim().is_empty() {
+        return Err(Error::Decode(crate::error::DecodeError {
+            provider: P::KIND,
+            operation,
+            status: None,
+            path: "id".into(),
+            message: "the answer has no cluster id".into(),
+            body_excerpt: crate::error::excerpt(
+                &serde_json::to_string(&cluster.raw).unwrap_or_default(),
+                512,
+            ),
+        }));
+    }
+    Ok(cluster)
 }
 
 /// Creates the cluster `create` describes, never two. `create` has been validated already.
@@ -219,34 +259,31 @@ async fn create_keyed<P: Provider>(provider: &P, create: &P::Create) -> Result<C
     let retry_on: fn(&Error) -> bool = |e| e.is_retryable() || e.is_ambiguous();
     let (sent, attempts) = settings
         .retry
-        .run_when(
-            settings.clock.as_ref(),
-            settings.random.as_ref(),
-            retry_on,
-            |attempt| async move {
-                let sent = provider.send_create(provider.client(), create).await?;
-                Ok((sent, attempt))
-            },
-        )
+        .run_when(settings.pacing(), retry_on, |attempt| async move {
+            let sent = provider.send_create(provider.client(), create).await?;
+            Ok((sent, attempt))
+        })
         .await?;
+    let cluster = with_id::<P>("create_cluster", sent.cluster)?;
     let outcome = match (sent.replayed, attempts) {
         (false, _) => CreateOutcome::Created,
         (true, 1) => CreateOutcome::AlreadyExisted,
         (true, _) => CreateOutcome::CreatedReconciled,
     };
     Ok(Created {
-        cluster: sent.cluster,
+        cluster,
         outcome,
         attempts,
     })
 }
 
-/// A create without a key. The POST is never re-sent blindly: before the first send, and after
-/// every failure that may have reached the provider (timeout, dropped connection, 5xx,
-/// unreadable success body), the cluster is looked up by name; only if it is absent is the
-/// POST sent again. Failures that certainly created nothing (429, refused connection) are
-/// retried after the policy's pause; all others are returned at once. Every pause comes from
-/// [`crate::RetryPolicy::next_delay`], so a `Retry-After` beyond its ceiling ends the create.
+/// A create without a key (see [`crate::ReconcilePolicy`]). The POST is never re-sent blindly:
+/// before the first send the cluster is looked up by name; after a failure that may have
+/// reached the provider (timeout, dropped connection, 5xx, unreadable answer) it is looked up
+/// again and again over the settle window, and the POST is re-sent only if it is still absent,
+/// at most `max_resends` times. Failures that certainly created nothing (429, a refused
+/// connection) are retried after the [`crate::RetryPolicy`]'s pause, within its attempts and the
+/// retry budget; every other failure (a 4xx above all) is returned at once.
 async fn create_reconciled<P: Provider>(
     provider: &P,
     create: &P::Create,
@@ -254,6 +291,7 @@ async fn create_reconciled<P: Provider>(
     scope: &P::Scope,
 ) -> Result<Created, Error> {
     let settings = provider.settings();
+    let pacing = settings.pacing();
     if let Some(cluster) = find_by_name(provider, name, scope).await? {
         return Ok(Created {
             cluster,
@@ -261,37 +299,92 @@ async fn create_reconciled<P: Provider>(
             attempts: 0,
         });
     }
-    let retry_on: fn(&Error) -> bool = |e| e.is_retryable() || e.is_ambiguous();
     let mut attempts = 0;
+    let mut resends = 0;
+    let mut spent = None;
     loop {
         attempts += 1;
         let error = match provider.send_create(provider.client(), create).await {
             Ok(sent) => {
+                pacing.budget.succeeded(spent);
                 return Ok(Created {
-                    cluster: sent.cluster,
+                    cluster: with_id::<P>("create_cluster", sent.cluster)?,
                     outcome: CreateOutcome::Created,
                     attempts,
                 });
             }
             Err(error) => error,
         };
-        let Some(pause) =
-            settings
-                .retry
-                .next_delay(attempts, &error, retry_on, settings.random.as_ref())
+        if error.is_ambiguous() {
+            tracing::warn!(attempt = attempts, %error, "create may have landed; looking it up");
+            if let Some(cluster) = settle(provider, name, scope).await? {
+                return Ok(Created {
+                    cluster,
+                    outcome: CreateOutcome::CreatedReconciled,
+                    attempts,
+                });
+            }
+            if resends >= settings.reconcile.max_resends {
+                return Err(error);
+            }
+            let Some(cost) = pacing.budget.withdraw(&error) else {
+                return Err(error);
+            };
+            spent = Some(cost);
+            resends += 1;
+            tracing::warn!(
+                attempt = attempts,
+                "not found after the settle window; sending again"
+            );
+            continue;
+        }
+        let retry_on: fn(&Error) -> bool = Error::is_retryable;
+        let Some(pause) = settings
+            .retry
+            .next_delay(attempts, &error, retry_on, pacing.random)
         else {
             return Err(error);
         };
-        let may_have_landed = error.is_ambiguous();
-        tracing::warn!(attempt = attempts, ambiguous = may_have_landed, %error, "create failed");
-        settings.clock.sleep(pause).await;
-        if may_have_landed && let Some(cluster) = find_by_name(provider, name, scope).await? {
-            return Ok(Created {
-                cluster,
-                outcome: CreateOutcome::CreatedReconciled,
-                attempts,
-            });
+        let Some(cost) = pacing.budget.withdraw(&error) else {
+            return Err(error);
+        };
+        spent = Some(cost);
+        tracing::warn!(attempt = attempts, %error, "create refused for now; retrying");
+        pacing.clock.sleep(pause).await;
+    }
+}
+
+/// Looks for the cluster named `name` at once and then with jittered backoff until the settle
+/// window has passed. A look-up that fails (after its own retries) ends the search with its
+/// error: without an answer, a re-send could double the cluster.
+async fn settle<P: Provider>(
+    provider: &P,
+    name: &str,
+    scope: &P::Scope,
+) -> Result<Option<Cluster>, Error> {
+    let settings = provider.settings();
+    let policy = &settings.reconcile;
+    let clock = settings.clock.as_ref();
+    let started = clock.now();
+    let mut interval = policy.initial_interval;
+    loop {
+        if let Some(cluster) = find_by_name(provider, name, scope).await? {
+            return Ok(Some(cluster));
         }
+        let remaining = policy
+            .settle_window
+            .saturating_sub(clock.now().saturating_sub(started));
+        if remaining.is_zero() {
+            return Ok(None);
+        }
+        let half = interval / 2;
+        let jitter = std::time::Duration::from_nanos(
+            settings
+                .random
+                .up_to(u64::try_from(half.as_nanos()).unwrap_or(u64::MAX)),
+        );
+        clock.sleep((half + jitter).min(remaining)).await;
+        interval = interval.saturating_mul(2).min(policy.max_interval);
     }
 }
 

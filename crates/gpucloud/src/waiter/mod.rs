@@ -5,10 +5,9 @@
 
 use std::time::Duration;
 
-use crate::clock::Clock;
 use crate::cluster::{Cluster, ClusterState};
 use crate::error::Error;
-use crate::random::Random;
+use crate::pacing::Pacing;
 
 mod acceptor;
 
@@ -60,12 +59,6 @@ pub enum WaitEnd {
     Gone,
 }
 
-/// What a waiter uses of its client: time and randomness.
-pub(crate) struct Pacing<'a> {
-    pub clock: &'a dyn Clock,
-    pub random: &'a dyn Random,
-}
-
 /// Polls `get` until `acceptor` ends the wait or `options.max_wait` passes.
 pub(crate) async fn wait_for<G, Fut>(
     pacing: Pacing<'_>,
@@ -78,7 +71,7 @@ where
     G: FnMut() -> Fut,
     Fut: std::future::Future<Output = Result<Cluster, Error>>,
 {
-    let Pacing { clock, random } = pacing;
+    let Pacing { clock, random, .. } = pacing;
     let started = clock.now();
     let mut interval = options.initial_interval;
     let mut last_seen: Option<(ClusterState, Option<String>, usize)> = None;

@@ -1,10 +1,11 @@
 //! The waiter's schedule, progress reports and acceptors, on a manual clock.
 
 use super::*;
-use crate::clock::ManualClock;
+use crate::clock::{Clock, ManualClock};
 use crate::cluster::{ClusterId, Node, ProviderKind};
 use crate::error::ApiError;
 use crate::random::FixedRandom;
+use crate::retry::RetryBudget;
 
 /// The waiter with the ready acceptor and jitter fixed at the top of its range.
 async fn wait_until_ready<G, Fut>(
@@ -17,9 +18,11 @@ where
     G: FnMut() -> Fut,
     Fut: std::future::Future<Output = Result<Cluster, Error>>,
 {
+    let budget = RetryBudget::default();
     let pacing = Pacing {
         clock,
         random: &FixedRandom::MAX,
+        budget: &budget,
     };
     match wait_for(pacing, options, &Ready, get, on_progress).await? {
         WaitEnd::Seen(cluster) => Ok(cluster),
@@ -125,9 +128,11 @@ async fn jitter_spans_half_to_all_of_the_interval_and_the_interval_is_capped() {
     ] {
         let clock = ManualClock::new();
         let mut polls = 0;
+        let budget = RetryBudget::default();
         let pacing = Pacing {
             clock: &clock,
             random: &random,
+            budget: &budget,
         };
         let end = wait_for(
             pacing,
@@ -156,9 +161,11 @@ async fn jitter_spans_half_to_all_of_the_interval_and_the_interval_is_capped() {
 async fn the_deleted_acceptor_waits_through_deleting_to_a_404() {
     let clock = ManualClock::new();
     let mut polls = 0;
+    let budget = RetryBudget::default();
     let pacing = Pacing {
         clock: &clock,
         random: &FixedRandom::MAX,
+        budget: &budget,
     };
     let end = wait_for(
         pacing,
@@ -185,9 +192,11 @@ async fn the_deleted_acceptor_waits_through_deleting_to_a_404() {
 
     // A terminal deleted state is success too; other errors end the wait with themselves.
     let clock = ManualClock::new();
+    let budget = RetryBudget::default();
     let pacing = Pacing {
         clock: &clock,
         random: &FixedRandom::MAX,
+        budget: &budget,
     };
     let end = wait_for(
         pacing,
@@ -223,9 +232,11 @@ async fn a_callers_predicate_decides_and_names_no_goal() {
         _ => Verdict::KeepPolling,
     };
     let mut polls = 0;
+    let budget = RetryBudget::default();
     let pacing = Pacing {
         clock: &clock,
         random: &FixedRandom::MAX,
+        budget: &budget,
     };
     let end = wait_for(
         pacing,
@@ -247,9 +258,11 @@ async fn a_callers_predicate_decides_and_names_no_goal() {
         max_wait: Duration::from_secs(10),
         ..WaitOptions::default()
     };
+    let budget = RetryBudget::default();
     let pacing = Pacing {
         clock: &clock,
         random: &FixedRandom::MAX,
+        budget: &budget,
     };
     let error = wait_for(
         pacing,

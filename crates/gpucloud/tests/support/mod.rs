@@ -156,18 +156,21 @@ impl Api {
         TogetherConfig::new(TOGETHER_KEY)
             .with_base_url(self.uri())
             .with_clock(Arc::new(self.clock.clone()))
+            .with_random(Arc::new(gpucloud::random::FixedRandom::MAX))
     }
 
     pub fn runcrate_config(&self) -> RuncrateConfig {
         RuncrateConfig::new(RUNCRATE_KEY)
             .with_base_url(self.uri())
             .with_clock(Arc::new(self.clock.clone()))
+            .with_random(Arc::new(gpucloud::random::FixedRandom::MAX))
     }
 
     pub fn e2e_config(&self) -> E2eConfig {
         E2eConfig::new(E2E_API_KEY, E2E_TOKEN, E2E_PROJECT, Location::Delhi)
             .with_base_url(self.uri())
             .with_clock(Arc::new(self.clock.clone()))
+            .with_random(Arc::new(gpucloud::random::FixedRandom::MAX))
     }
 
     pub fn together(&self) -> ClusterClient {
@@ -332,4 +335,17 @@ pub fn header(request: &Request, name: &str) -> Option<String> {
 
 pub fn body_json(request: &Request) -> Value {
     serde_json::from_slice(&request.body).unwrap()
+}
+
+/// Look-ups in one settle window of the default `ReconcilePolicy` with jitter at the top of its
+/// range: one at once, then one after each of [`settle_window_pauses`].
+pub const SETTLE_LOOK_UPS: usize = 10;
+
+/// The pauses of one default settle window (90 s): 2 s doubling to 15 s, the last one cut to
+/// what remains of the window.
+pub fn settle_window_pauses() -> Vec<Duration> {
+    [2, 4, 8, 15, 15, 15, 15, 15, 1]
+        .into_iter()
+        .map(Duration::from_secs)
+        .collect()
 }

@@ -94,7 +94,10 @@ async fn create_after_a_502_finds_the_cluster_instead_of_posting_again() {
         2,
         "look-up before and after the ambiguous failure"
     );
-    assert_eq!(api.sleeps().len(), 1, "one backoff before the look-up");
+    assert!(
+        api.sleeps().is_empty(),
+        "the look-up follows the failure at once"
+    );
     api.assert_all_matched();
 }
 
@@ -122,8 +125,12 @@ async fn create_after_a_502_and_an_empty_list_posts_again() {
         body_json(&posts[1]),
         "the same request both times"
     );
-    assert_eq!(api.count("GET", CLUSTERS).await, 2);
-    assert_eq!(api.sleeps().len(), 1);
+    assert_eq!(
+        api.count("GET", CLUSTERS).await,
+        1 + SETTLE_LOOK_UPS,
+        "one look-up first, then the settle window's"
+    );
+    assert_eq!(api.sleeps(), settle_window_pauses());
     api.assert_all_matched();
 }
 
@@ -190,7 +197,7 @@ async fn create_timing_out_is_ambiguous_and_reconciled() {
 }
 
 #[tokio::test]
-async fn create_that_keeps_failing_stops_after_max_attempts() {
+async fn create_that_keeps_failing_is_resent_at_most_once() {
     let api = Api::start().await;
     mount_list(&api, json_response(200, &together_list(&[]))).await;
     mount_create(&api, json_response(503, &envelope("unavailable"))).await;
@@ -198,13 +205,18 @@ async fn create_that_keeps_failing_stops_after_max_attempts() {
     let error = api.together().create(&together_spec()).await.unwrap_err();
 
     assert_eq!(error.status(), Some(503));
-    let attempts = max_attempts();
-    assert_eq!(api.count("POST", CLUSTERS).await, attempts);
+    assert_eq!(
+        api.count("POST", CLUSTERS).await,
+        2,
+        "the first POST and one re-send"
+    );
     assert_eq!(
         api.count("GET", CLUSTERS).await,
-        attempts,
-        "one look-up first, then one after each failure but the last"
+        1 + 2 * SETTLE_LOOK_UPS,
+        "one look-up first, then a settle window after each failure"
     );
-    assert_eq!(api.sleeps().len(), attempts - 1);
+    let mut pauses = settle_window_pauses();
+    pauses.extend(settle_window_pauses());
+    assert_eq!(api.sleeps(), pauses);
     api.assert_all_matched();
 }
