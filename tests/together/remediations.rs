@@ -1,4 +1,4 @@
-//! Node remediations: one test per operation, and the comma-joined array filters.
+//! Node remediations: one test per operation, and the array filters, one key per value.
 
 use gpucloud_integration_tests::ts;
 use gpucloud_together::types;
@@ -45,7 +45,7 @@ fn remediation_path(suffix: &str) -> String {
 #[tokio::test]
 async fn op_list_remediations() {
     // `-` stands for every node of the cluster. One value per array filter: the exploded and the
-    // comma-joined forms coincide (see `list_remediations_array_filters_are_comma_joined`).
+    // comma-joined forms coincide (see `list_remediations_array_filters_repeat_their_key`).
     let p = "/compute/clusters/c-7f3a9b2e/instances/-/remediations";
     let page = json!({"remediations": [remediation_json("RUNNING")], "next_page_token": "p2", "has_next": true});
     let (server, client) = serve("GET", p, 200, page).await;
@@ -78,7 +78,7 @@ async fn op_list_remediations() {
 }
 
 #[tokio::test]
-async fn list_remediations_array_filters_are_comma_joined() {
+async fn list_remediations_array_filters_repeat_their_key() {
     let p = "/compute/clusters/c-7f3a9b2e/instances/-/remediations";
     let (server, client) = serve("GET", p, 200, json!({})).await;
     client
@@ -100,16 +100,14 @@ async fn list_remediations_array_filters_are_comma_joined() {
         .send()
         .await
         .unwrap();
+    // Exploded, as Together's OpenAPI document declares them (Prism rejects `state=A,B`).
     let query = [
-        (
-            "mode",
-            "REMEDIATION_MODE_VM_ONLY,REMEDIATION_MODE_HOST_AWARE",
-        ),
-        ("state", "PENDING_APPROVAL,RUNNING"),
-        (
-            "trigger",
-            "REMEDIATION_TRIGGER_MANUAL,REMEDIATION_TRIGGER_AUTOMATED",
-        ),
+        ("mode", "REMEDIATION_MODE_VM_ONLY"),
+        ("mode", "REMEDIATION_MODE_HOST_AWARE"),
+        ("state", "PENDING_APPROVAL"),
+        ("state", "RUNNING"),
+        ("trigger", "REMEDIATION_TRIGGER_MANUAL"),
+        ("trigger", "REMEDIATION_TRIGGER_AUTOMATED"),
     ];
     expect(&server, "GET", p, &query, None).await;
 }
