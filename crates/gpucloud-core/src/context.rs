@@ -10,24 +10,53 @@ use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
 use std::sync::{Arc, Mutex};
 
 use crate::credentials::Authenticate;
+use crate::scrub::Scrubber;
 use crate::transport::{REDACTED, redact_url};
+
+/// The default cap on a response body: far above any cluster list a provider sends, far below
+/// what would exhaust memory.
+pub const DEFAULT_MAX_RESPONSE_BYTES: usize = 32 * 1024 * 1024;
 
 /// The inner value of every generated gpucloud client (progenitor's `inner_type`).
 #[derive(Debug, Clone)]
 pub struct ClientContext<C> {
     credentials: C,
+    scrubber: Arc<Scrubber>,
+    max_response_bytes: usize,
     error_bodies: ErrorBodies,
     capture: Option<RequestCapture>,
 }
 
-impl<C> ClientContext<C> {
-    /// A context that sends requests.
+impl<C: Authenticate> ClientContext<C> {
+    /// A context that sends requests, with [`DEFAULT_MAX_RESPONSE_BYTES`].
     pub fn new(credentials: C) -> Self {
+        let scrubber = Arc::new(Scrubber::new(credentials.secrets()));
         Self {
             credentials,
+            scrubber,
+            max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
             error_bodies: ErrorBodies::default(),
             capture: None,
         }
+    }
+
+    /// The same context with another cap on response bodies: a longer body fails to read with
+    /// an error that [`crate::is_body_too_large`] recognises.
+    pub fn with_max_response_bytes(mut self, limit: usize) -> Self {
+        self.max_response_bytes = limit;
+        self
+    }
+}
+
+impl<C> ClientContext<C> {
+    /// Replaces this client's secrets in text that came from the provider.
+    pub fn scrubber(&self) -> &Scrubber {
+        &self.scrubber
+    }
+
+    /// The cap on a response body, in bytes.
+    pub fn max_response_bytes(&self) -> usize {
+        self.max_response_bytes
     }
 
     /// The credentials added to every request.
@@ -53,6 +82,8 @@ impl<C: Clone> ClientContext<C> {
         let capture = RequestCapture::default();
         let context = Self {
             credentials: self.credentials.clone(),
+            scrubber: self.scrubber.clone(),
+            max_response_bytes: self.max_response_bytes,
             error_bodies: ErrorBodies::default(),
             capture: Some(capture.clone()),
         };
@@ -182,6 +213,7 @@ mod tests {
     use crate::credentials::{Authenticate, CredentialError};
 
     /// Credentials that travel in the `apikey` query parameter, as E2E's do.
+    #[derive(Clone)]
     struct QueryKey;
 
     impl Authenticate for QueryKey {
@@ -193,8 +225,8 @@ mod tests {
 
     #[test]
     fn error_bodies_are_per_client() {
-        let one = ClientContext::new(());
-        let other = ClientContext::new(());
+        let one = ClientContext::new(QueryKey);
+        let other = ClientContext::new(QueryKey);
         one.error_bodies()
             .remember(b"<html>502</html>", 502, Some("3".into()));
         assert_eq!(

@@ -135,6 +135,12 @@ pub trait Authenticate {
 
     /// Adds the credentials to `request`.
     fn authenticate(&self, request: &mut reqwest::Request) -> Result<(), CredentialError>;
+
+    /// Every secret these credentials hold, to be scrubbed from whatever a provider sends back
+    /// (a validation message that quotes our request, an echoed header).
+    fn secrets(&self) -> Vec<&Secret> {
+        Vec::new()
+    }
 }
 
 /// One bearer token (`Authorization: Bearer …`): Together's and Runcrate's API keys.
@@ -155,6 +161,10 @@ impl BearerToken {
 impl Authenticate for BearerToken {
     fn authenticate(&self, request: &mut reqwest::Request) -> Result<(), CredentialError> {
         set_bearer(request, "API key", &self.api_key)
+    }
+
+    fn secrets(&self) -> Vec<&Secret> {
+        vec![&self.api_key]
     }
 }
 

@@ -31,6 +31,17 @@ macro_rules! impl_client_glue {
                 ))
             }
 
+            /// A client with your own `reqwest::Client` and a context you configured (e.g.
+            /// [`ClientContext::with_max_response_bytes`]($crate::ClientContext::with_max_response_bytes)).
+            pub fn from_context(
+                base_url: &str,
+                http: $crate::__private::reqwest::Client,
+                context: $crate::ClientContext<$credentials>,
+            ) -> ::std::result::Result<Self, $crate::BuildError> {
+                let base_url = $crate::normalize_base_url(base_url)?;
+                Ok(Self::new_with_client(&base_url, http, context))
+            }
+
             /// A copy of this client (same base URL, HTTP client and credentials) that records
             /// each request it builds in the returned capture instead of sending it: a dry run
             /// that cannot drift from what a real call sends.

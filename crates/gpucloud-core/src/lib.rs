@@ -19,14 +19,19 @@ mod build_error;
 mod context;
 pub mod credentials;
 mod hooks;
+pub mod scrub;
 pub mod tls;
 pub mod transport;
 
 pub use build_error::{BuildError, normalize_base_url};
-pub use context::{CapturedRequest, ClientContext, ErrorBodies, RequestCapture};
+pub use context::{
+    CapturedRequest, ClientContext, DEFAULT_MAX_RESPONSE_BYTES, ErrorBodies, RequestCapture,
+};
 pub use credentials::{Authenticate, BearerToken, CredentialError, Secret};
+pub use scrub::Scrubber;
 pub use transport::{
-    RAW_ERROR_BODY_HEADER, REDACTED, execute, http_client_builder, raw_error_body, redact_url,
+    RAW_ERROR_BODY_HEADER, REDACTED, execute, http_client_builder, is_body_too_large,
+    raw_error_body, redact_url,
 };
 
 /// The user agent the provider clients send.
@@ -38,3 +43,8 @@ pub mod __private {
     pub use progenitor_client::{ClientHooks, ClientInfo, Error, OperationInfo};
     pub use reqwest;
 }
+
+/// The README's examples, compiled (and the runnable ones run) as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

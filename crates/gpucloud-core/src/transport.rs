@@ -130,6 +130,7 @@ pub async fn execute<C: Authenticate>(
     }
     let secret_params = C::SECRET_QUERY_PARAMS;
     let error_bodies = context.error_bodies();
+    let limit = context.max_response_bytes();
     let span = tracing::debug_span!(
         "gpucloud.request",
         operation = info.operation_id,
@@ -143,7 +144,7 @@ pub async fn execute<C: Authenticate>(
         match result {
             Ok(response) => {
                 tracing::debug!(status = response.status().as_u16(), elapsed_ms, "response");
-                let response = redact_response_url(response, secret_params);
+                let response = limit_body(redact_response_url(response, secret_params), limit);
                 if response.status().is_client_error() || response.status().is_server_error() {
                     keep_error_body(response, error_bodies)
                         .await
@@ -161,6 +162,29 @@ pub async fn execute<C: Authenticate>(
     }
     .instrument(span)
     .await
+}
+
+/// `response` whose body fails to read once it passes `limit` bytes, whatever its
+/// `Content-Length` claims, so no provider answer is buffered beyond the cap.
+fn limit_body(response: reqwest::Response, limit: usize) -> reqwest::Response {
+    let url = response.url().clone();
+    let (mut parts, body) = http::Response::<reqwest::Body>::from(response).into_parts();
+    let limited = reqwest::Body::wrap(http_body_util::Limited::new(body, limit));
+    label_with_url(&mut parts, url);
+    reqwest::Response::from(http::Response::from_parts(parts, limited))
+}
+
+/// Whether `error` is a response body cut off at the client's cap
+/// ([`ClientContext::with_max_response_bytes`]).
+pub fn is_body_too_large(error: &reqwest::Error) -> bool {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(error);
+    while let Some(current) = source {
+        if current.is::<http_body_util::LengthLimitError>() {
+            return true;
+        }
+        source = current.source();
+    }
+    false
 }
 
 /// Re-labels `response` with its URL redacted; status, headers and body are untouched.
@@ -320,6 +344,35 @@ mod tests {
         );
         assert_eq!(captured.body.as_deref(), Some(&b"{}"[..]));
         assert!(server.received_requests().await.unwrap().is_empty());
+    }
+
+    #[tokio::test]
+    async fn bodies_past_the_cap_fail_to_read_and_say_why() {
+        let server = MockServer::start().await;
+        Mock::given(method("GET"))
+            .respond_with(ResponseTemplate::new(200).set_body_string("x".repeat(4096)))
+            .mount(&server)
+            .await;
+        let client = crate::tls::client_builder().unwrap().build().unwrap();
+        let capped = context().with_max_response_bytes(1024);
+        let request = client.get(server.uri()).build().unwrap();
+        let response = execute(&client, request, &INFO, &capped).await.unwrap();
+        let error = response.bytes().await.unwrap_err();
+        assert!(is_body_too_large(&error), "{error:?}");
+        // Error answers are read under the same cap.
+        Mock::given(method("GET"))
+            .and(path("/err"))
+            .respond_with(ResponseTemplate::new(500).set_body_string("e".repeat(4096)))
+            .with_priority(1)
+            .mount(&server)
+            .await;
+        let request = client.get(format!("{}/err", server.uri())).build().unwrap();
+        let error = execute(&client, request, &INFO, &capped).await.unwrap_err();
+        assert!(is_body_too_large(&error), "{error:?}");
+        // Within the cap, nothing changes.
+        let request = client.get(server.uri()).build().unwrap();
+        let response = execute(&client, request, &INFO, &context()).await.unwrap();
+        assert_eq!(response.bytes().await.unwrap().len(), 4096);
     }
 
     #[tokio::test]

@@ -37,4 +37,8 @@ impl Authenticate for Credentials {
         set_query_secret(request, "API key", API_KEY_PARAM, &self.api_key)?;
         set_bearer(request, "auth token", &self.auth_token)
     }
+
+    fn secrets(&self) -> Vec<&Secret> {
+        vec![&self.api_key, &self.auth_token]
+    }
 }

@@ -107,6 +107,18 @@ pub enum Error {
     /// The provider answered with a body we cannot decode.
     #[error("{0}")]
     Decode(DecodeError),
+
+    /// The provider's answer was longer than the client's cap
+    /// ([`crate::ClientSettings::max_response_bytes`]); it was not read further.
+    #[error("the answer to {operation} from {provider} is larger than the {limit}-byte limit")]
+    ResponseTooLarge {
+        /// The provider.
+        provider: ProviderKind,
+        /// The operation id.
+        operation: &'static str,
+        /// The cap, in bytes.
+        limit: usize,
+    },
 }
 
 impl Error {
@@ -141,7 +153,7 @@ impl Error {
             Self::Timeout { .. } => true,
             Self::Api(e) => e.status >= 500,
             // A success body we cannot read may well mean the create happened.
-            Self::Decode(_) => true,
+            Self::Decode(_) | Self::ResponseTooLarge { .. } => true,
             _ => false,
         }
     }

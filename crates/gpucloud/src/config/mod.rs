@@ -37,6 +37,8 @@ pub struct ClientSettings {
     pub budget: RetryBudget,
     /// How creates without an idempotency key settle after an ambiguous failure.
     pub reconcile: ReconcilePolicy,
+    /// The longest answer body read, in bytes ([`Error::ResponseTooLarge`] beyond it).
+    pub max_response_bytes: usize,
 }
 
 impl ClientSettings {
@@ -51,6 +53,7 @@ impl ClientSettings {
             random: Arc::new(FastRandom),
             budget: RetryBudget::default(),
             reconcile: ReconcilePolicy::default(),
+            max_response_bytes: gpucloud_core::DEFAULT_MAX_RESPONSE_BYTES,
         }
     }
 
@@ -63,21 +66,27 @@ impl ClientSettings {
         }
     }
 
-    /// A generated client for these settings, built with its crate's `from_parts`; a bad
-    /// credential or base URL is a configuration error naming `credential_setting` or
-    /// `url_setting`.
-    pub(crate) fn generated_client<C, K>(
+    /// A generated client for these settings, built with its crate's `from_context` (the
+    /// response cap set); a bad credential or base URL is a configuration error naming
+    /// `credential_setting` or `url_setting`.
+    pub(crate) fn generated_client<C, K: gpucloud_core::Authenticate>(
         &self,
         credentials: Result<K, gpucloud_core::CredentialError>,
         credential_setting: &str,
         url_setting: &str,
-        from_parts: impl FnOnce(&str, reqwest::Client, K) -> Result<C, gpucloud_core::BuildError>,
+        from_context: impl FnOnce(
+            &str,
+            reqwest::Client,
+            gpucloud_core::ClientContext<K>,
+        ) -> Result<C, gpucloud_core::BuildError>,
     ) -> Result<C, Error> {
         let credentials = credentials.map_err(|e| Error::Configuration {
             setting: credential_setting.into(),
             problem: e.to_string(),
         })?;
-        from_parts(&self.base_url, self.http_client()?, credentials).map_err(|e| {
+        let context = gpucloud_core::ClientContext::new(credentials)
+            .with_max_response_bytes(self.max_response_bytes);
+        from_context(&self.base_url, self.http_client()?, context).map_err(|e| {
             Error::Configuration {
                 setting: url_setting.into(),
                 problem: e.to_string(),
@@ -195,6 +204,11 @@ macro_rules! settings_setters {
             /// failure (Together, E2E).
             pub fn with_reconcile_policy(mut self, reconcile: ReconcilePolicy) -> Self {
                 self.settings.reconcile = reconcile;
+                self
+            }
+            /// Overrides the cap on answer bodies (32 MiB by default).
+            pub fn with_max_response_bytes(mut self, limit: usize) -> Self {
+                self.settings.max_response_bytes = limit;
                 self
             }
             /// The shared client settings.

@@ -9,7 +9,7 @@ use reqwest::header::{HeaderMap, RETRY_AFTER};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use gpucloud_core::ErrorBodies;
+use gpucloud_core::{ClientContext, Scrubber};
 
 use crate::cluster::ProviderKind;
 use crate::error::{ApiError, DecodeError, Error, ValidationError, excerpt};
@@ -37,10 +37,11 @@ pub(crate) trait ErrorEnvelope {
     }
 }
 
-/// Awaits a generated client call of provider `R` and maps its error; `bodies` is the sending
-/// client's memory of its recent error answers.
-pub(crate) async fn call<R, T, E, Fut>(
-    bodies: &ErrorBodies,
+/// Awaits a generated client call of provider `R` and maps its error, with `context` (the
+/// sending client's) to recover statuses and to scrub its secrets from whatever the provider
+/// sent back.
+pub(crate) async fn call<R, C, T, E, Fut>(
+    context: &ClientContext<C>,
     operation: &'static str,
     request: Fut,
 ) -> Result<progenitor_client::ResponseValue<T>, Error>
@@ -52,14 +53,45 @@ where
 {
     match request.await {
         Ok(response) => Ok(response),
-        Err(error) => Err(map_error::<R, T, E>(bodies, operation, error).await),
+        Err(error) => {
+            let error = map_error::<R, C, T, E>(context, operation, error).await;
+            Err(scrub(error, context.scrubber()))
+        }
     }
+}
+
+/// `error` with the client's secrets replaced in every text the provider sent.
+pub(crate) fn scrub(mut error: Error, scrubber: &Scrubber) -> Error {
+    match &mut error {
+        Error::Authentication(api)
+        | Error::NotFound(api)
+        | Error::Conflict(api)
+        | Error::InsufficientFunds(api)
+        | Error::NoCapacity(api)
+        | Error::Api(api)
+        | Error::RateLimited { error: api, .. } => {
+            for text in [&mut api.code, &mut api.message, &mut api.reason]
+                .into_iter()
+                .flatten()
+            {
+                scrubber.scrub_in_place(text);
+            }
+            scrubber.scrub_in_place(&mut api.body);
+        }
+        Error::Decode(decode) => {
+            scrubber.scrub_in_place(&mut decode.message);
+            scrubber.scrub_in_place(&mut decode.body_excerpt);
+            scrubber.scrub_in_place(&mut decode.path);
+        }
+        _ => {}
+    }
+    error
 }
 
 /// Maps a generated client's error for `operation`, whose success type is `T` (used to name the
 /// JSON path when a success body does not decode).
-pub(crate) async fn map_error<R: ErrorRules, T: DeserializeOwned, E: ErrorEnvelope>(
-    bodies: &ErrorBodies,
+pub(crate) async fn map_error<R: ErrorRules, C, T: DeserializeOwned, E: ErrorEnvelope>(
+    context: &ClientContext<C>,
     operation: &'static str,
     error: ClientError<E>,
 ) -> Error {
@@ -71,6 +103,15 @@ pub(crate) async fn map_error<R: ErrorRules, T: DeserializeOwned, E: ErrorEnvelo
             rule,
             source: "the provider's OpenAPI spec",
         }),
+        ClientError::CommunicationError(source) | ClientError::ResponseBodyError(source)
+            if gpucloud_core::is_body_too_large(&source) =>
+        {
+            Error::ResponseTooLarge {
+                provider,
+                operation,
+                limit: context.max_response_bytes(),
+            }
+        }
         ClientError::CommunicationError(source) | ClientError::ResponseBodyError(source) => {
             Error::Transport {
                 provider,
@@ -102,7 +143,7 @@ pub(crate) async fn map_error<R: ErrorRules, T: DeserializeOwned, E: ErrorEnvelo
         ClientError::InvalidResponsePayload(bytes, error) => {
             // An error answer whose body is not the declared envelope (an HTML 502 from a proxy)
             // is still an error answer with a status, not an undecodable success.
-            if let Some((status, retry_after)) = bodies.status_of(&bytes) {
+            if let Some((status, retry_after)) = context.error_bodies().status_of(&bytes) {
                 let mut headers = HeaderMap::new();
                 if let Some(value) = retry_after.and_then(|v| v.parse().ok()) {
                     headers.insert(RETRY_AFTER, value);

@@ -9,4 +9,5 @@
 mod support;
 
 mod bounded;
+mod echoes;
 mod lagging_list;

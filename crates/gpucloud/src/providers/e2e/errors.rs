@@ -10,7 +10,9 @@ use gpucloud_e2e::types;
 use super::PROVIDER;
 use crate::cluster::ProviderKind;
 use crate::error::{ApiError, Error};
-use crate::providers::call::{ErrorEnvelope, ErrorRules, classify};
+use gpucloud_core::Scrubber;
+
+use crate::providers::call::{ErrorEnvelope, ErrorRules, classify, scrub};
 
 /// E2E's rules for error answers.
 #[derive(Debug)]
@@ -35,23 +37,27 @@ fn error_code_in_success(status: u16, code: Option<&str>) -> Option<u16> {
 
 /// Checks the `code` of a decoded envelope: an HTTP 200 with `code` ≥ 400 is an error.
 pub(super) fn check_code(
+    scrubber: &Scrubber,
     operation: &'static str,
     code: Option<i64>,
     message: &Option<String>,
     envelope: &impl serde::Serialize,
 ) -> Result<(), Error> {
     match code {
-        Some(code) if code >= 400 => Err(Rules::classify(
-            ApiError {
-                provider: PROVIDER,
-                operation,
-                status: u16::try_from(code).unwrap_or(u16::MAX),
-                code: Some(code.to_string()),
-                message: message.clone(),
-                reason: None,
-                body: serde_json::to_string(envelope).unwrap_or_default(),
-            },
-            None,
+        Some(code) if code >= 400 => Err(scrub(
+            Rules::classify(
+                ApiError {
+                    provider: PROVIDER,
+                    operation,
+                    status: u16::try_from(code).unwrap_or(u16::MAX),
+                    code: Some(code.to_string()),
+                    message: message.clone(),
+                    reason: None,
+                    body: serde_json::to_string(envelope).unwrap_or_default(),
+                },
+                None,
+            ),
+            scrubber,
         )),
         _ => Ok(()),
     }
@@ -101,9 +107,16 @@ mod tests {
 
     #[test]
     fn check_code_accepts_successes_and_classifies_errors() {
-        assert!(check_code("get_cluster", Some(200), &None, &()).is_ok());
-        assert!(check_code("get_cluster", None, &None, &()).is_ok());
-        let error = check_code("get_cluster", Some(401), &Some("no".into()), &()).unwrap_err();
+        assert!(check_code(&Scrubber::default(), "get_cluster", Some(200), &None, &()).is_ok());
+        assert!(check_code(&Scrubber::default(), "get_cluster", None, &None, &()).is_ok());
+        let error = check_code(
+            &Scrubber::default(),
+            "get_cluster",
+            Some(401),
+            &Some("no".into()),
+            &(),
+        )
+        .unwrap_err();
         assert_eq!(kind(&error), "Authentication");
     }
 }

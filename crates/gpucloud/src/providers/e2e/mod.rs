@@ -69,7 +69,7 @@ impl E2eClusters {
             gpucloud_e2e::auth::Credentials::new(config.api_key.clone(), config.auth_token.clone()),
             "E2E_API_KEY / E2E_AUTH_TOKEN",
             "E2E_BASE_URL",
-            gpucloud_e2e::Client::from_parts,
+            gpucloud_e2e::Client::from_context,
         )?;
         Ok(Self {
             client,
@@ -184,14 +184,17 @@ impl Provider for E2eClusters {
     ) -> Result<Sent, Error> {
         let request =
             scoped!(self, client.create_cluster(), create.location).body(create.body.clone());
-        let answer = call::<errors::Rules, _, _, _>(
-            client.inner().error_bodies(),
+        let answer =
+            call::<errors::Rules, _, _, _, _>(client.inner(), "create_cluster", request.send())
+                .await?
+                .into_inner();
+        check_code(
+            client.inner().scrubber(),
             "create_cluster",
-            request.send(),
-        )
-        .await?
-        .into_inner();
-        check_code("create_cluster", answer.code, &answer.message, &answer)?;
+            answer.code,
+            &answer.message,
+            &answer,
+        )?;
         Ok(Sent {
             cluster: cluster_of("create_cluster", answer.data)?,
             replayed: false,
@@ -202,14 +205,17 @@ impl Provider for E2eClusters {
         let cluster_id = numeric_id(id)?;
         let request =
             scoped!(self, self.client.get_cluster(), self.location).cluster_id(cluster_id);
-        let answer = call::<errors::Rules, _, _, _>(
-            self.client.inner().error_bodies(),
+        let answer =
+            call::<errors::Rules, _, _, _, _>(self.client.inner(), "get_cluster", request.send())
+                .await?
+                .into_inner();
+        check_code(
+            self.client.inner().scrubber(),
             "get_cluster",
-            request.send(),
-        )
-        .await?
-        .into_inner();
-        check_code("get_cluster", answer.code, &answer.message, &answer)?;
+            answer.code,
+            &answer.message,
+            &answer,
+        )?;
         cluster_of("get_cluster", answer.data)
     }
 
@@ -217,14 +223,17 @@ impl Provider for E2eClusters {
         let request = scoped!(self, self.client.list_clusters(), location)
             .page_no(i64::from(page))
             .per_page(PAGE_SIZE);
-        let answer = call::<errors::Rules, _, _, _>(
-            self.client.inner().error_bodies(),
+        let answer =
+            call::<errors::Rules, _, _, _, _>(self.client.inner(), "list_clusters", request.send())
+                .await?
+                .into_inner();
+        check_code(
+            self.client.inner().scrubber(),
             "list_clusters",
-            request.send(),
-        )
-        .await?
-        .into_inner();
-        check_code("list_clusters", answer.code, &answer.message, &answer)?;
+            answer.code,
+            &answer.message,
+            &answer,
+        )?;
         let more = answer.data.len() as i64 >= PAGE_SIZE;
         Ok(Page {
             clusters: answer.data.into_iter().map(view).collect(),
@@ -236,14 +245,20 @@ impl Provider for E2eClusters {
         let cluster_id = numeric_id(id)?;
         let request =
             scoped!(self, self.client.delete_cluster(), self.location).cluster_id(cluster_id);
-        let answer = call::<errors::Rules, _, _, _>(
-            self.client.inner().error_bodies(),
+        let answer = call::<errors::Rules, _, _, _, _>(
+            self.client.inner(),
             "delete_cluster",
             request.send(),
         )
         .await?
         .into_inner();
-        check_code("delete_cluster", answer.code, &answer.message, &answer)
+        check_code(
+            self.client.inner().scrubber(),
+            "delete_cluster",
+            answer.code,
+            &answer.message,
+            &answer,
+        )
     }
 }
 

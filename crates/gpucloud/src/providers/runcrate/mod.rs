@@ -40,7 +40,7 @@ impl RuncrateClusters {
             gpucloud_runcrate::auth::Credentials::new(config.api_key.clone()),
             "RUNCRATE_API_KEY",
             "RUNCRATE_BASE_URL",
-            gpucloud_runcrate::Client::from_parts,
+            gpucloud_runcrate::Client::from_context,
         )?;
         Ok(Self {
             client,
@@ -108,12 +108,9 @@ impl Provider for RuncrateClusters {
         if let Some(environment) = &create.environment {
             request = request.environment(environment.clone());
         }
-        let answer = call::<errors::Rules, _, _, _>(
-            client.inner().error_bodies(),
-            "create_cluster",
-            request.send(),
-        )
-        .await?;
+        let answer =
+            call::<errors::Rules, _, _, _, _>(client.inner(), "create_cluster", request.send())
+                .await?;
         // 201: created now. 200: the key's cluster already existed.
         let replayed = answer.status().as_u16() == 200;
         Ok(Sent {
@@ -131,8 +128,8 @@ impl Provider for RuncrateClusters {
                 source: request::CREATE_DOC,
             })
         })?;
-        let answer = call::<errors::Rules, _, _, _>(
-            self.client.inner().error_bodies(),
+        let answer = call::<errors::Rules, _, _, _, _>(
+            self.client.inner(),
             "get_cluster",
             self.client.get_cluster().id(uuid).send(),
         )

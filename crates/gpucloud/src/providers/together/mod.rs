@@ -40,7 +40,7 @@ impl TogetherClusters {
             gpucloud_together::auth::Credentials::new(config.api_key.clone()),
             "TOGETHER_API_KEY",
             "TOGETHER_BASE_URL",
-            gpucloud_together::Client::from_parts,
+            gpucloud_together::Client::from_context,
         )?;
         Ok(Self {
             client,
@@ -111,8 +111,8 @@ impl Provider for TogetherClusters {
         client: &Self::Client,
         create: &Self::Create,
     ) -> Result<Sent, Error> {
-        let info = call::<errors::Rules, _, _, _>(
-            client.inner().error_bodies(),
+        let info = call::<errors::Rules, _, _, _, _>(
+            client.inner(),
             "create_cluster",
             client.create_cluster().body(create.clone()).send(),
         )
@@ -124,8 +124,8 @@ impl Provider for TogetherClusters {
     }
 
     async fn get_once(&self, id: &ClusterId) -> Result<Cluster, Error> {
-        let info = call::<errors::Rules, _, _, _>(
-            self.client.inner().error_bodies(),
+        let info = call::<errors::Rules, _, _, _, _>(
+            self.client.inner(),
             "get_cluster",
             self.client.get_cluster().cluster_id(id.as_str()).send(),
         )
@@ -138,12 +138,9 @@ impl Provider for TogetherClusters {
         if let Some(project) = project {
             request = request.project_id(project.clone());
         }
-        let answer = call::<errors::Rules, _, _, _>(
-            self.client.inner().error_bodies(),
-            "list_clusters",
-            request.send(),
-        )
-        .await?;
+        let answer =
+            call::<errors::Rules, _, _, _, _>(self.client.inner(), "list_clusters", request.send())
+                .await?;
         Ok(Page {
             clusters: answer.into_inner().clusters.into_iter().map(view).collect(),
             // Together's list is not paged.
@@ -152,8 +149,8 @@ impl Provider for TogetherClusters {
     }
 
     async fn delete_once(&self, id: &ClusterId) -> Result<(), Error> {
-        call::<errors::Rules, _, _, _>(
-            self.client.inner().error_bodies(),
+        call::<errors::Rules, _, _, _, _>(
+            self.client.inner(),
             "delete_cluster",
             self.client.delete_cluster().cluster_id(id.as_str()).send(),
         )
