@@ -56,3 +56,8 @@ impl Client {
         Self::from_parts(base_url, http, credentials)
     }
 }
+
+/// The README's examples, compiled (and the runnable ones run) as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -49,3 +49,8 @@ pub use exchange::{ClusterSummary, Exchange};
 pub use faults::{Fault, FaultKind, Faults};
 pub use provider::{Provider, UnknownProvider};
 pub use running::{RunningSim, SimConfig, SimError, Simulator};
+
+/// The README's examples, compiled (and the runnable ones run) as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -54,3 +54,8 @@ impl Client {
         Self::from_parts(base_url, http, auth::Credentials::new(api_key)?)
     }
 }
+
+/// The README's examples, compiled (and the runnable ones run) as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

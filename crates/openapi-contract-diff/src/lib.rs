@@ -55,6 +55,7 @@ mod doc;
 mod emit;
 mod error;
 mod finding;
+pub mod input;
 mod messages;
 mod openapi31;
 mod operation;
@@ -68,6 +69,7 @@ mod report;
 mod rules;
 mod schema;
 mod security;
+mod shape;
 mod source;
 
 pub use error::Error;
@@ -131,3 +133,8 @@ pub fn diff(base_text: &str, revision_text: &str, options: &Options) -> Result<R
     };
     Ok(Report::new(vec![section], false))
 }
+
+/// The README's examples, compiled (and the runnable ones run) as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

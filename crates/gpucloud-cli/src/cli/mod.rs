@@ -72,6 +72,10 @@ pub enum Command {
     /// Start an embedded simulator and run create → wait → get → delete on every provider.
     #[cfg(feature = "sim")]
     Demo(DemoArgs),
+    /// Print the JSON Schema of request files, for editors and checks.
+    Schema(crate::commands::schema::SchemaArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell).
+    Completions(crate::commands::completions::CompletionsArgs),
 }
 
 #[derive(Debug, Subcommand)]

@@ -1,9 +1,11 @@
 //! One module per command.
 
 mod clusters;
+pub mod completions;
 #[cfg(feature = "sim")]
 mod demo;
 mod plan;
+pub mod schema;
 #[cfg(feature = "sim")]
 mod sim;
 
@@ -19,5 +21,7 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
         Command::Sim(args) => sim::run(&args, cli.json).await,
         #[cfg(feature = "sim")]
         Command::Demo(args) => demo::run(&args, cli.json).await,
+        Command::Schema(args) => schema::run(&args),
+        Command::Completions(args) => completions::run(&args),
     }
 }

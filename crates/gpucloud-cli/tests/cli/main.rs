@@ -3,7 +3,9 @@
 //! The tests that need the simulator (`gpucloud sim`, `gpucloud demo`, the cluster commands
 //! against a simulated provider) need the `sim` feature, as the commands do.
 
+mod completions;
 mod offline;
+mod schema;
 #[cfg(feature = "sim")]
 mod sim_command;
 #[cfg(feature = "sim")]

@@ -15,9 +15,9 @@ use schema::SchemaSet;
 
 use crate::provider::Provider;
 
-const TOGETHER: &str = include_str!("../../../../specs/together.yaml");
-const RUNCRATE: &str = include_str!("../../../../specs/runcrate.yaml");
-const E2E: &str = include_str!("../../../../specs/e2e.yaml");
+const TOGETHER: &str = include_str!("../../specs/together.yaml");
+const RUNCRATE: &str = include_str!("../../specs/runcrate.yaml");
+const E2E: &str = include_str!("../../specs/e2e.yaml");
 
 /// One provider's spec, parsed.
 #[derive(Debug)]

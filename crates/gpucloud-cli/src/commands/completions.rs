@@ -1,0 +1,42 @@
+//! `gpucloud completions SHELL`: a completion script for bash, zsh, fish or PowerShell, generated
+//! by clap_complete from the same command definition the parser uses, so it cannot drift.
+
+use clap::{Args, CommandFactory};
+use clap_complete::Shell;
+
+use crate::cli::Cli;
+use crate::error::CliError;
+use crate::output;
+
+/// Which shell to complete for.
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Load it for this shell session, or install it:
+  bash  source <(gpucloud completions bash)
+        gpucloud completions bash > ~/.local/share/bash-completion/completions/gpucloud
+  zsh   gpucloud completions zsh > \"${fpath[1]}/_gpucloud\"
+  fish  gpucloud completions fish > ~/.config/fish/completions/gpucloud.fish
+  powershell  gpucloud completions powershell | Out-String | Invoke-Expression")]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: Shell,
+}
+
+/// The completion script for `shell`.
+pub fn script(shell: Shell) -> Result<String, CliError> {
+    let mut buffer = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "gpucloud", &mut buffer);
+    String::from_utf8(buffer)
+        .map_err(|e| CliError::Other(format!("completion script is not UTF-8: {e}")))
+}
+
+/// Prints the completion script on stdout.
+pub fn run(args: &CompletionsArgs) -> Result<(), CliError> {
+    let script = script(args.shell)?;
+    use std::io::Write as _;
+    if let Err(error) = std::io::stdout().lock().write_all(script.as_bytes()) {
+        output::stdout_failed(error);
+    }
+    Ok(())
+}
