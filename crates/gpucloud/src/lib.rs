@@ -35,6 +35,7 @@ pub mod clock;
 mod cluster;
 pub mod config;
 mod error;
+mod lifecycle;
 mod pacing;
 mod plan;
 pub mod providers;
@@ -50,6 +51,7 @@ pub use cluster::{
 };
 pub use config::{ClientSettings, E2eConfig, RuncrateConfig, TogetherConfig};
 pub use error::{ApiError, DecodeError, Error, Result, RetryKind, ValidationError};
+pub use lifecycle::{Cleanup, CreateAndWait, CreateAndWaitError, CreatedReady, Deletion};
 pub use pacing::Pacing;
 pub use plan::PlannedRequest;
 pub use retry::{ReconcilePolicy, RetryBudget, RetryPolicy};

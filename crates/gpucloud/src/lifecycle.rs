@@ -1,0 +1,177 @@
+//! Compositions over the neutral API that keep money from leaking after the create: a delete
+//! verified until the provider no longer has the cluster, and a create that waits for the
+//! cluster and deletes it again when it fails, so nothing is left billing unseen.
+
+use std::fmt;
+use std::time::Duration;
+
+use serde::Serialize;
+
+use crate::client::ClusterClient;
+use crate::cluster::{Cluster, ClusterId, Created};
+use crate::error::Error;
+use crate::spec::ClusterSpec;
+use crate::waiter::{Progress, WaitOptions};
+
+/// A delete the provider has completed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Deletion {
+    /// The cluster.
+    pub id: ClusterId,
+    /// The provider had no such cluster when the delete was sent (a success that says so).
+    pub already_gone: bool,
+    /// From the DELETE to the provider's last word that the cluster is gone.
+    pub took: Duration,
+}
+
+/// What [`ClusterClient::create_and_wait`] does when the wait does not end in a ready cluster.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CreateAndWait {
+    /// How long and how often to wait for the cluster to be ready.
+    pub wait: WaitOptions,
+    /// Delete (and verify the delete of) a cluster that ends in a failed state. Default: yes.
+    pub delete_on_failure: bool,
+    /// Delete a cluster that is not ready when the wait times out. Default: no (it may still
+    /// become ready; it is reported with its id).
+    pub delete_on_timeout: bool,
+    /// How long to wait for a cleanup delete to finish.
+    pub delete_wait: WaitOptions,
+}
+
+impl Default for CreateAndWait {
+    fn default() -> Self {
+        Self {
+            wait: WaitOptions::default(),
+            delete_on_failure: true,
+            delete_on_timeout: false,
+            delete_wait: WaitOptions {
+                max_wait: Duration::from_secs(30 * 60),
+                ..WaitOptions::default()
+            },
+        }
+    }
+}
+
+/// What happened to a cluster whose wait failed.
+#[derive(Debug)]
+pub enum Cleanup {
+    /// It was deleted, and the provider confirmed it is gone.
+    Deleted(Deletion),
+    /// It was left as it is (a timeout without `delete_on_timeout`, a failure with
+    /// `delete_on_failure` off, or an error that says nothing about the cluster).
+    Kept,
+    /// Deleting it failed: the cluster may still be billing.
+    DeleteFailed(Box<Error>),
+}
+
+/// A [`ClusterClient::create_and_wait`] that did not end in a ready cluster.
+#[derive(Debug)]
+pub struct CreateAndWaitError {
+    /// Why.
+    pub error: Error,
+    /// The cluster, if the create made (or found) one.
+    pub cluster: Option<ClusterId>,
+    /// What was done about it (`None` when there was no cluster).
+    pub cleanup: Option<Cleanup>,
+}
+
+impl fmt::Display for CreateAndWaitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.error)?;
+        match (&self.cluster, &self.cleanup) {
+            (Some(id), Some(Cleanup::Deleted(_))) => write!(f, "; cluster {id} was deleted"),
+            (Some(id), Some(Cleanup::DeleteFailed(e))) => {
+                write!(
+                    f,
+                    "; deleting cluster {id} failed ({e}): it may still be billing"
+                )
+            }
+            (Some(id), _) => write!(f, "; cluster {id} was kept"),
+            (None, _) => Ok(()),
+        }
+    }
+}
+
+impl std::error::Error for CreateAndWaitError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
+/// A cluster created (or found) and ready.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CreatedReady {
+    /// What the create said.
+    pub created: Created,
+    /// The cluster as the last poll saw it.
+    pub cluster: Cluster,
+}
+
+impl ClusterClient {
+    /// Deletes a cluster and waits until the provider no longer has it (a 404 or a deleted
+    /// state). A cluster that is already gone is a success with `already_gone` set.
+    pub async fn delete_and_wait(
+        &self,
+        id: &ClusterId,
+        options: &WaitOptions,
+    ) -> Result<Deletion, Error> {
+        let clock = self.settings().clock.clone();
+        let started = clock.now();
+        let already_gone = match self.delete(id).await {
+            Ok(()) => false,
+            Err(Error::NotFound(_)) => true,
+            Err(error) => return Err(error),
+        };
+        if !already_gone {
+            self.wait_until_deleted(id, options, |_| {}).await?;
+        }
+        Ok(Deletion {
+            id: id.clone(),
+            already_gone,
+            took: clock.now().saturating_sub(started),
+        })
+    }
+
+    /// Creates the cluster `spec` describes and waits until it is ready. A cluster that ends
+    /// in a failed state is deleted (and the delete verified) unless `options` say otherwise;
+    /// one still not ready when the wait times out is kept unless they ask for its delete.
+    /// Every failure names the cluster and what was done about it.
+    pub async fn create_and_wait(
+        &self,
+        spec: &ClusterSpec,
+        options: &CreateAndWait,
+        on_progress: impl FnMut(&Progress),
+    ) -> Result<CreatedReady, CreateAndWaitError> {
+        let created = self
+            .create(spec)
+            .await
+            .map_err(|error| CreateAndWaitError {
+                error,
+                cluster: None,
+                cleanup: None,
+            })?;
+        let id = created.cluster.id.clone();
+        let error = match self.wait_until_ready(&id, &options.wait, on_progress).await {
+            Ok(cluster) => return Ok(CreatedReady { created, cluster }),
+            Err(error) => error,
+        };
+        let delete = match &error {
+            Error::ClusterFailed { .. } => options.delete_on_failure,
+            Error::Timeout { .. } => options.delete_on_timeout,
+            _ => false,
+        };
+        let cleanup = if delete {
+            match self.delete_and_wait(&id, &options.delete_wait).await {
+                Ok(deletion) => Cleanup::Deleted(deletion),
+                Err(e) => Cleanup::DeleteFailed(Box::new(e)),
+            }
+        } else {
+            Cleanup::Kept
+        };
+        Err(CreateAndWaitError {
+            error,
+            cluster: Some(id),
+            cleanup: Some(cleanup),
+        })
+    }
+}
