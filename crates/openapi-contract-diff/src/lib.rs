@@ -55,7 +55,6 @@ mod doc;
 mod emit;
 mod error;
 mod finding;
-pub mod input;
 mod messages;
 mod openapi31;
 mod operation;
@@ -69,7 +68,6 @@ mod report;
 mod rules;
 mod schema;
 mod security;
-mod shape;
 mod source;
 
 pub use error::Error;
