@@ -1,30 +1,48 @@
-//! A [`ClusterClient`] for `--provider`, configured from the environment and `--base-url`.
+//! A [`ClusterClient`] for `--provider`, configured from the environment and the flags.
 
 use gpucloud::{ClusterClient, E2eConfig, Error, ProviderKind, RuncrateConfig, TogetherConfig};
 
 use crate::cli::TargetArgs;
+use crate::secrets;
+
+/// The environment variables that hold each provider's credentials.
+pub fn credential_variables(provider: ProviderKind) -> &'static [&'static str] {
+    match provider {
+        ProviderKind::Together => &["TOGETHER_API_KEY"],
+        ProviderKind::Runcrate => &["RUNCRATE_API_KEY"],
+        ProviderKind::E2e => &["E2E_API_KEY", "E2E_AUTH_TOKEN"],
+    }
+}
 
 /// The client `target` names. Credentials come from the environment only (never flags, which
 /// end up in shell history and process listings); `--base-url` wins over `<PROVIDER>_BASE_URL`.
+/// Each credential is registered with [`secrets`] before the client exists, so nothing printed
+/// from then on (a server's echo included) can show it.
 pub fn client(target: &TargetArgs) -> Result<ClusterClient, Error> {
+    for name in credential_variables(target.provider) {
+        if let Some(value) = std::env::var_os(name) {
+            secrets::register(&value.to_string_lossy());
+        }
+    }
     let base_url = target.base_url.as_deref();
+    let timeout = target.request_timeout;
     match target.provider {
         ProviderKind::Together => {
-            let config = TogetherConfig::from_env()?;
+            let config = TogetherConfig::from_env()?.with_timeout(timeout);
             ClusterClient::together(match base_url {
                 Some(url) => config.with_base_url(url),
                 None => config,
             })
         }
         ProviderKind::Runcrate => {
-            let config = RuncrateConfig::from_env()?;
+            let config = RuncrateConfig::from_env()?.with_timeout(timeout);
             ClusterClient::runcrate(match base_url {
                 Some(url) => config.with_base_url(url),
                 None => config,
             })
         }
         ProviderKind::E2e => {
-            let config = E2eConfig::from_env()?;
+            let config = E2eConfig::from_env()?.with_timeout(timeout);
             ClusterClient::e2e(match base_url {
                 Some(url) => config.with_base_url(url),
                 None => config,

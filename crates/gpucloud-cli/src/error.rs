@@ -8,6 +8,8 @@ use std::process::ExitCode;
 
 use gpucloud::Error;
 
+use crate::sanitize;
+
 /// The exit codes, as documented in `gpucloud --help`.
 pub mod code {
     /// Success.
@@ -20,7 +22,7 @@ pub mod code {
     pub const INVALID: u8 = 3;
     /// The provider refused or could not do it.
     pub const PROVIDER: u8 = 4;
-    /// Timed out, or the cluster failed while we waited.
+    /// Timed out (a request or a wait), or the cluster failed while we waited.
     pub const TIMEOUT: u8 = 5;
 }
 
@@ -50,7 +52,7 @@ impl CliError {
 
     /// Prints the failure as one line on stderr and returns the exit code.
     pub fn report(&self) -> ExitCode {
-        eprintln!("error: {self}");
+        tell!("error: {self}");
         ExitCode::from(self.exit_code())
     }
 }
@@ -69,13 +71,18 @@ pub fn cloud_exit_code(error: &Error) -> u8 {
         | Error::Api(_)
         | Error::Decode(_) => code::PROVIDER,
         Error::Timeout { .. } | Error::ClusterFailed { .. } => code::TIMEOUT,
+        // A request that got no answer in time (`--request-timeout`, or the connect timeout)
+        // timed out, as much as a wait that did: exit 5, not "network unreachable".
+        Error::Transport { source, .. } if source.is_timeout() => code::TIMEOUT,
         _ => code::OTHER,
     }
 }
 
 /// A facade error and its sources on one line (`transport error calling get_cluster on
-/// together: error sending request: …`). The facade keeps credentials out of every error, and
-/// transport errors carry no URL.
+/// together: error sending request: …`), terminal-safe: the provider's words in it (messages,
+/// bodies) have their control characters escaped, line breaks included. The facade keeps
+/// credentials out of every error and transport errors carry no URL; the output layer scrubs
+/// what a server echoed anyway.
 pub fn one_line(error: &(dyn std::error::Error + 'static)) -> String {
     let mut line = error.to_string();
     let mut source = error.source();
@@ -91,9 +98,10 @@ pub fn one_line(error: &(dyn std::error::Error + 'static)) -> String {
     flatten(&line)
 }
 
-/// Collapses line breaks (a provider's multi-line message) into spaces.
+/// One terminal-safe line: surrounding blanks trimmed, control characters (line breaks
+/// included) escaped.
 pub fn flatten(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    sanitize::cell(text.trim())
 }
 
 impl fmt::Display for CliError {
@@ -167,7 +175,7 @@ mod tests {
         let error = CliError::Cloud(Error::NotFound(api(404)));
         assert_eq!(
             error.to_string(),
-            "not found: together get_cluster answered HTTP 404: no such cluster"
+            "not found: together get_cluster answered HTTP 404: no such\\ncluster"
         );
     }
 }

@@ -3,30 +3,44 @@
 //!
 //! Layout: `cli` is the command line's shape; `request` turns flags or a file into a
 //! `ClusterSpec`; `connect` builds the facade's client; `commands/` holds one module per command;
-//! `output` and `progress` print; `error` maps every failure to one line and an exit code.
+//! `output` and `progress` print, escaping server text (`sanitize`) and scrubbing credentials
+//! (`secrets`) on the way out; `logging` sends `-v` logs through the same scrubber; `input`
+//! reads files with a size cap; `error` maps every failure to one line and an exit code.
 
 // Like the facade: `gpucloud::Error` is carried inline (about 140 bytes). Errors are the cold
 // path of a one-shot command; boxing would buy nothing measurable and cost clarity.
 #![allow(clippy::result_large_err)]
 
-/// `println!` that ends the program quietly when stdout is closed early (`gpucloud … | head`)
-/// instead of panicking, as `println!` does on a broken pipe.
+/// `println!` through the output layer: credentials scrubbed, and the program ends quietly when
+/// stdout is closed early (`gpucloud … | head`) instead of panicking, as `println!` does on a
+/// broken pipe.
 macro_rules! say {
-    ($($arg:tt)*) => {{
-        use ::std::io::Write as _;
-        if let Err(error) = writeln!(::std::io::stdout(), $($arg)*) {
-            $crate::output::stdout_failed(error);
-        }
-    }};
+    () => {
+        $crate::output::stdout_line("")
+    };
+    ($($arg:tt)*) => {
+        $crate::output::stdout_line(&format!($($arg)*))
+    };
+}
+
+/// `eprintln!` through the output layer: credentials scrubbed.
+macro_rules! tell {
+    ($($arg:tt)*) => {
+        $crate::output::stderr_line(&format!($($arg)*))
+    };
 }
 
 mod cli;
 mod commands;
 mod connect;
 mod error;
+mod input;
+mod logging;
 mod output;
 mod progress;
 mod request;
+mod sanitize;
+mod secrets;
 
 use std::process::ExitCode;
 
@@ -38,6 +52,18 @@ use crate::error::CliError;
 fn main() -> ExitCode {
     // Usage errors exit here with clap's code 2; `--help` and `--version` exit 0.
     let cli = Cli::parse();
+    // A panic's message goes through the output layer too (scrubbed, on one line); the exit
+    // code stays Rust's 101, and RUST_BACKTRACE still adds the backtrace.
+    std::panic::set_hook(Box::new(|info| {
+        tell!("error: internal error (a bug in gpucloud): {info}");
+        let backtrace = std::backtrace::Backtrace::capture();
+        if backtrace.status() == std::backtrace::BacktraceStatus::Captured {
+            tell!("{backtrace}");
+        }
+    }));
+    if let Err(error) = logging::init(cli.verbose) {
+        return error.report();
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

@@ -1,7 +1,10 @@
 //! What commands print on stdout: tables for people, JSON (`--json`) for programs.
 //!
 //! Tables are comfy-table without borders, in the style of `kubectl get`, so they read well in a
-//! terminal and survive `grep`/`awk`. JSON is the facade's own `Serialize` output.
+//! terminal and survive `grep`/`awk`; every cell that came from a provider goes through
+//! [`sanitize`] first. JSON is the facade's own `Serialize` output. Every line leaves through
+//! [`stdout_line`], [`stderr_line`] or [`json`], which scrub the loaded credentials
+//! ([`secrets`]).
 
 use chrono::{DateTime, SecondsFormat, Utc};
 use comfy_table::{Cell, Table, presets};
@@ -9,13 +12,45 @@ use gpucloud::{Cluster, CreateOutcome, Created};
 use serde::Serialize;
 
 use crate::error::CliError;
+use crate::sanitize::cell;
+use crate::{sanitize, secrets};
 
-/// Prints `value` as pretty JSON on stdout.
+/// Prints `value` as pretty JSON on stdout: exact JSON (serde escapes C0 controls,
+/// [`sanitize::json`] the rest), with the loaded credentials replaced inside its strings.
 pub fn json(value: &impl Serialize) -> Result<(), CliError> {
     let text = serde_json::to_string_pretty(value)
         .map_err(|e| CliError::Other(format!("cannot encode JSON output: {e}")))?;
-    say!("{text}");
+    let text = secrets::scrub_json(&text);
+    write_stdout(&format!("{}\n", sanitize::json(&text)));
     Ok(())
+}
+
+/// Writes `text` and a newline on stdout, credentials scrubbed (what `say!` calls).
+pub fn stdout_line(text: &str) {
+    write_stdout(&format!("{}\n", secrets::scrub(text)));
+}
+
+/// Writes `text` as it is on stdout, credentials scrubbed.
+pub fn stdout_text(text: &str) {
+    write_stdout(&secrets::scrub(text));
+}
+
+fn write_stdout(text: &str) {
+    use std::io::Write as _;
+    let mut stdout = std::io::stdout().lock();
+    if let Err(error) = stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        stdout_failed(error);
+    }
+}
+
+/// Writes `text` and a newline on stderr, credentials scrubbed (what `tell!` calls).
+pub fn stderr_line(text: &str) {
+    use std::io::Write as _;
+    // Nothing sensible is left to do when stderr itself is gone.
+    let _ = writeln!(std::io::stderr().lock(), "{}", secrets::scrub(text));
 }
 
 /// A borderless table with an upper-case header.
@@ -46,8 +81,9 @@ pub fn time(at: Option<DateTime<Utc>>) -> String {
     )
 }
 
-fn or_dash<T: ToString>(value: Option<T>) -> String {
-    value.map_or_else(|| "-".into(), |v| v.to_string())
+/// The value as a terminal-safe cell, or `-`.
+fn or_dash<T: std::fmt::Display>(value: Option<T>) -> String {
+    value.map_or_else(|| "-".into(), cell)
 }
 
 /// Nodes with an address to connect to, and nodes known.
@@ -62,10 +98,10 @@ pub fn cluster(cluster: &Cluster) {
     let mut fields = Table::new();
     fields.load_preset(presets::NOTHING);
     let rows: [(&str, String); 10] = [
-        ("ID", cluster.id.to_string()),
-        ("Name", cluster.name.clone()),
+        ("ID", cell(&cluster.id)),
+        ("Name", cell(&cluster.name)),
         ("Provider", cluster.provider.to_string()),
-        ("State", cluster.state.to_string()),
+        ("State", cell(&cluster.state)),
         ("Phase", or_dash(cluster.phase.as_ref())),
         ("GPUs", or_dash(cluster.gpu_count)),
         ("Nodes", format!("{reachable}/{known} reachable")),
@@ -77,7 +113,7 @@ pub fn cluster(cluster: &Cluster) {
                 cluster
                     .price
                     .as_ref()
-                    .map(|p| format!("{:.2} {}/h", p.per_hour, p.currency)),
+                    .map(|p| format!("{:.2} {}/h", p.per_hour, sanitize::text(&p.currency))),
             ),
         ),
     ];
@@ -99,7 +135,7 @@ pub fn cluster(cluster: &Cluster) {
     ]);
     for node in &cluster.nodes {
         nodes.add_row([
-            node.id.clone(),
+            cell(&node.id),
             or_dash(node.hostname.as_ref()),
             or_dash(node.private_ip.as_ref()),
             or_dash(node.public_ip.as_ref()),
@@ -121,9 +157,9 @@ pub fn clusters(clusters: &[Cluster]) {
     for c in clusters {
         let (reachable, known) = node_counts(c);
         list.add_row([
-            c.id.to_string(),
-            c.name.clone(),
-            c.state.to_string(),
+            cell(&c.id),
+            cell(&c.name),
+            cell(&c.state),
             or_dash(c.phase.as_ref()),
             format!("{reachable}/{known}"),
             or_dash(c.gpu_count),
@@ -141,14 +177,19 @@ pub fn created_headline(created: &Created) {
         CreateOutcome::CreatedReconciled => "Created (found by name after a lost answer)",
         CreateOutcome::AlreadyExisted => "Found existing (nothing new started)",
     };
-    say!("{what} {} cluster {} ({}).", c.provider, c.id, c.name);
+    say!(
+        "{what} {} cluster {} ({}).",
+        c.provider,
+        cell(&c.id),
+        cell(&c.name)
+    );
 }
 
 /// Ends the program after a failed write to stdout: quietly (exit 0) when the reader went away
 /// (a closed pipe), with a one-line error (exit 1) otherwise.
 pub fn stdout_failed(error: std::io::Error) -> ! {
     if error.kind() != std::io::ErrorKind::BrokenPipe {
-        eprintln!("error: cannot write to stdout: {error}");
+        stderr_line(&format!("error: cannot write to stdout: {error}"));
         std::process::exit(1);
     }
     std::process::exit(0)

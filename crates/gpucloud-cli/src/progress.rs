@@ -2,7 +2,9 @@
 //!
 //! On a terminal (with a `TERM` that is not `dumb`): an indicatif spinner whose line shows the state, phase, nodes and a live
 //! elapsed time, with each phase change kept above it. Elsewhere (CI logs, pipes): one plain
-//! line per change, `[  12s] provisioning CLUSTER_PHASE_INSTALLING_DRIVERS 1/2 nodes`.
+//! line per change, `[  12s] provisioning CLUSTER_PHASE_INSTALLING_DRIVERS 1/2 nodes`. The
+//! provider's words in it are escaped ([`crate::sanitize`]) and credentials scrubbed
+//! ([`crate::secrets`]).
 
 use std::io::IsTerminal;
 use std::time::Duration;
@@ -11,6 +13,8 @@ use gpucloud::{Cluster, Progress};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::output::node_counts;
+use crate::sanitize::cell;
+use crate::secrets;
 
 /// Shows a wait's progress.
 #[derive(Debug)]
@@ -53,7 +57,8 @@ impl ProgressDisplay {
 
     /// Called by the waiter on every change.
     pub fn update(&self, progress: &Progress) {
-        let status = format!("{}{}", self.prefix, status(&progress.cluster));
+        let status =
+            secrets::scrub(&format!("{}{}", self.prefix, status(&progress.cluster))).into_owned();
         let at = elapsed(progress.elapsed.mul_f64(self.time_scale));
         match &self.spinner {
             Some(spinner) => {
@@ -64,7 +69,7 @@ impl ProgressDisplay {
                     format!("[{at:>5}] {status}")
                 });
             }
-            None => eprintln!("[{at:>5}] {status}"),
+            None => tell!("[{at:>5}] {status}"),
         }
     }
 
@@ -86,14 +91,16 @@ impl Drop for ProgressDisplay {
 /// when the state already says it (Runcrate's `ready`, `failed`).
 fn status(cluster: &Cluster) -> String {
     let (reachable, known) = node_counts(cluster);
-    let mut line = cluster.state.to_string();
+    let mut line = cell(&cluster.state);
     if let Some(phase) = &cluster.phase
-        && !line
+        && !cluster
+            .state
+            .to_string()
             .to_ascii_lowercase()
             .starts_with(&phase.to_ascii_lowercase())
     {
         line.push(' ');
-        line.push_str(phase);
+        line.push_str(&cell(phase));
     }
     line.push_str(&format!(" {reachable}/{known} nodes"));
     line

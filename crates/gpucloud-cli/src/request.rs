@@ -1,7 +1,8 @@
 //! A [`ClusterSpec`] from flags or from a request file.
 //!
 //! Request files are the facade's `ClusterSpec` itself (serde, unknown fields rejected), in
-//! TOML, YAML or JSON by extension; see `tests/fixtures/` for one of each.
+//! TOML, YAML or JSON by extension; see `tests/fixtures/` for one of each. Files are read
+//! through [`input::read_text`]: regular files of at most 1 MiB.
 
 use std::path::Path;
 
@@ -12,6 +13,7 @@ use gpucloud::{
 
 use crate::cli::{E2eFlags, RequestArgs, RuncrateFlags, SpecFlags, TogetherFlags};
 use crate::error::CliError;
+use crate::input;
 
 /// The request the flags or the file describe, for `provider`.
 pub fn spec(provider: ProviderKind, args: &RequestArgs) -> Result<ClusterSpec, CliError> {
@@ -24,8 +26,7 @@ pub fn spec(provider: ProviderKind, args: &RequestArgs) -> Result<ClusterSpec, C
 /// Reads a request file; the format follows the extension.
 pub fn from_file(path: &Path) -> Result<ClusterSpec, CliError> {
     let shown = path.display();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| CliError::Input(format!("cannot read request file {shown}: {e}")))?;
+    let text = input::read_text(path, "request file")?;
     let extension = path
         .extension()
         .and_then(|e| e.to_str())
@@ -146,12 +147,7 @@ fn runcrate(flags: &RuncrateFlags) -> RuncrateOptions {
 fn e2e(flags: &E2eFlags) -> Result<E2eOptions, CliError> {
     let lifecycle_script = match &flags.lifecycle_script {
         None => None,
-        Some(path) => Some(std::fs::read_to_string(path).map_err(|e| {
-            CliError::Input(format!(
-                "cannot read lifecycle script {}: {e}",
-                path.display()
-            ))
-        })?),
+        Some(path) => Some(input::read_text(path, "lifecycle script")?),
     };
     // An unset id stays 0, which the facade rejects as "is required: a positive id".
     Ok(E2eOptions {

@@ -1,6 +1,7 @@
 //! The command line's shape: commands, flags and help (clap derive). The flags that describe a
 //! create request are in `request_flags`.
 
+mod bounds;
 mod request_flags;
 
 #[cfg(feature = "sim")]
@@ -55,6 +56,11 @@ pub struct Cli {
     #[arg(long, global = true)]
     pub json: bool,
 
+    /// Log more on stderr: -v info, -vv debug, -vvv trace (default: warnings). RUST_LOG, when
+    /// set, replaces this filter.
+    #[arg(long, short = 'v', global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+
     #[command(subcommand)]
     pub command: Command,
 }
@@ -104,6 +110,9 @@ pub struct TargetArgs {
     #[allow(rustdoc::invalid_html_tags)]
     #[arg(long, value_name = "URL", value_parser = parse_base_url)]
     pub base_url: Option<String>,
+    /// Give up on one HTTP request after this long (1s to 1h; exit code 5).
+    #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = bounds::request_timeout)]
+    pub request_timeout: Duration,
 }
 
 #[derive(Debug, Args)]
@@ -111,6 +120,7 @@ pub struct IdArgs {
     #[command(flatten)]
     pub target: TargetArgs,
     /// The cluster's id, as the provider issued it.
+    #[arg(value_parser = bounds::cluster_id)]
     pub id: String,
 }
 
@@ -119,6 +129,7 @@ pub struct WaitCommandArgs {
     #[command(flatten)]
     pub target: TargetArgs,
     /// The cluster's id, as the provider issued it.
+    #[arg(value_parser = bounds::cluster_id)]
     pub id: String,
     #[command(flatten)]
     pub wait: WaitArgs,
@@ -149,14 +160,14 @@ pub struct PlanArgs {
 #[derive(Debug, Clone, Args)]
 #[command(next_help_heading = "Waiting")]
 pub struct WaitArgs {
-    /// Give up after this long (exit code 5).
-    #[arg(long, value_name = "DURATION", default_value = "2h", value_parser = humantime::parse_duration)]
+    /// Give up after this long (1s to 7 days; exit code 5).
+    #[arg(long, value_name = "DURATION", default_value = "2h", value_parser = bounds::max_wait)]
     pub timeout: Duration,
-    /// First interval between polls; it doubles up to --max-interval.
-    #[arg(long, value_name = "DURATION", default_value = "5s", value_parser = humantime::parse_duration)]
+    /// First interval between polls (1s to 1 day); it doubles up to --max-interval.
+    #[arg(long, value_name = "DURATION", default_value = "5s", value_parser = bounds::poll_interval)]
     pub interval: Duration,
-    /// Longest interval between polls.
-    #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = humantime::parse_duration)]
+    /// Longest interval between polls (1s to 1 day).
+    #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = bounds::poll_interval)]
     pub max_interval: Duration,
 }
 

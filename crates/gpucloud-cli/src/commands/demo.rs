@@ -19,6 +19,7 @@ use crate::cli::{DemoArgs, WaitArgs};
 use crate::error::{CliError, one_line};
 use crate::output;
 use crate::progress::{ProgressDisplay, elapsed};
+use crate::sanitize::cell;
 
 /// What happened on one provider.
 #[derive(Debug, Serialize)]
@@ -55,7 +56,7 @@ pub async fn run(args: &DemoArgs, json: bool) -> Result<(), CliError> {
         match one(&sim, provider, args.time_scale, json).await {
             Ok(outcome) => outcomes.push(outcome),
             Err(error) => {
-                eprintln!("{provider}: error: {}", one_line(&error));
+                tell!("{provider}: error: {}", one_line(&error));
                 first_error.get_or_insert(CliError::Cloud(error));
             }
         }
@@ -156,7 +157,7 @@ async fn one(
             "Ready after {} (about {} simulated); get: {}, {reachable}/{known} nodes reachable.",
             elapsed_precise(took),
             elapsed(took.mul_f64(time_scale)),
-            got.state
+            cell(&got.state)
         );
     }
     let delete = match client.delete(&id).await {
@@ -166,7 +167,7 @@ async fn one(
     };
     if !json {
         match delete.as_str() {
-            "deleted" => say!("Deleted {provider} cluster {id}."),
+            "deleted" => say!("Deleted {provider} cluster {}.", cell(&id)),
             _ => say!(
                 "Not deleted: {provider} does not support deleting clusters; this one ends with the simulator."
             ),
@@ -202,8 +203,8 @@ fn summary(outcomes: &[Outcome]) {
     for o in outcomes {
         table.add_row([
             o.provider.to_string(),
-            o.cluster_id.clone(),
-            o.state.clone(),
+            cell(&o.cluster_id),
+            cell(&o.state),
             format!("{}/{}", o.nodes_reachable, o.nodes_known),
             o.gpus.map_or_else(|| "-".into(), |g| g.to_string()),
             o.delete.clone(),

@@ -12,10 +12,7 @@ pub async fn run(args: &PlanArgs, json: bool) -> Result<(), CliError> {
     if json {
         output::json(&plan)
     } else {
-        use std::io::Write as _;
-        if let Err(error) = write!(std::io::stdout(), "{plan}") {
-            output::stdout_failed(error);
-        }
+        output::stdout_text(&plan.to_string());
         Ok(())
     }
 }

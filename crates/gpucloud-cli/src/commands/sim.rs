@@ -28,6 +28,7 @@ pub async fn start(bind: SocketAddr, time_scale: f64, seed: u64) -> Result<Runni
         bind,
         time_scale,
         seed,
+        ..SimConfig::default()
     };
     Simulator::start(config)
         .await
@@ -89,7 +90,7 @@ pub async fn run(args: &SimArgs, json: bool) -> Result<(), CliError> {
         say!("\nThen, for example: gpucloud clusters list --provider together");
     }
     stopped().await;
-    eprintln!("Stopping the simulator.");
+    tell!("Stopping the simulator.");
     sim.shutdown().await;
     Ok(())
 }

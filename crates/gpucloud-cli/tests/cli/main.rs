@@ -3,11 +3,16 @@
 //! The tests that need the simulator (`gpucloud sim`, `gpucloud demo`, the cluster commands
 //! against a simulated provider) need the `sim` feature, as the commands do.
 
+mod bounds;
 mod completions;
+mod fake;
+mod hostile;
 mod offline;
 mod schema;
 #[cfg(feature = "sim")]
 mod sim_command;
+#[cfg(feature = "sim")]
+mod sim_logs;
 #[cfg(feature = "sim")]
 mod simulated;
 mod support;

@@ -11,13 +11,13 @@ use gpucloud_sim::{Fault, FaultKind, Provider, RunningSim, SimConfig, Simulator,
 use crate::support::{Run, gpucloud};
 
 /// A simulator on a free port, on its own runtime, shut down on drop.
-struct TestSim {
+pub struct TestSim {
     runtime: tokio::runtime::Runtime,
     sim: Option<RunningSim>,
 }
 
 impl TestSim {
-    fn start() -> Self {
+    pub fn start() -> Self {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
             .enable_all()
@@ -27,6 +27,7 @@ impl TestSim {
             bind: SocketAddr::from(([127, 0, 0, 1], 0)),
             time_scale: 0.0,
             seed: 0,
+            ..SimConfig::default()
         };
         let sim = runtime
             .block_on(Simulator::start(config))
@@ -37,7 +38,7 @@ impl TestSim {
         }
     }
 
-    fn sim(&self) -> &RunningSim {
+    pub fn sim(&self) -> &RunningSim {
         self.sim.as_ref().unwrap_or_else(|| panic!("stopped"))
     }
 
@@ -56,12 +57,12 @@ impl TestSim {
         ]
     }
 
-    fn advance(&self, by: Duration) {
+    pub fn advance(&self, by: Duration) {
         self.sim().clock().advance(by);
     }
 
     /// Runs `gpucloud` with `args` then `target(provider)`, credentials from the environment.
-    fn run(&self, provider: Provider, args: &[&str]) -> Run {
+    pub fn run(&self, provider: Provider, args: &[&str]) -> Run {
         self.run_with(provider, args, &sim_credentials())
     }
 
@@ -85,7 +86,7 @@ impl Drop for TestSim {
 }
 
 /// The simulator's credentials, as a user would export them.
-fn sim_credentials() -> Vec<(&'static str, String)> {
+pub fn sim_credentials() -> Vec<(&'static str, String)> {
     vec![
         ("TOGETHER_API_KEY", credentials::TOGETHER_API_KEY.into()),
         ("RUNCRATE_API_KEY", credentials::RUNCRATE_API_KEY.into()),
@@ -111,7 +112,7 @@ const TOGETHER_CREATE: &[&str] = &[
     "cuda-12.8-driver-570",
 ];
 
-fn json(run: &Run) -> serde_json::Value {
+pub fn json(run: &Run) -> serde_json::Value {
     serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("not JSON: {e}\n{}", run.stdout))
 }
 
@@ -144,16 +145,16 @@ fn together_create_get_list_wait_delete() {
             "wait",
             &id,
             "--timeout",
-            "300ms",
+            "1s",
             "--interval",
-            "100ms",
+            "1s",
         ],
     )
     .expect_code(5)
     .golden("together_wait_timeout");
 
     sim.advance(Duration::from_secs(600));
-    sim.run(together, &["clusters", "wait", &id, "--interval", "10ms"])
+    sim.run(together, &["clusters", "wait", &id, "--interval", "1s"])
         .expect_code(0)
         .golden("together_wait_ready");
 
@@ -300,13 +301,13 @@ fn runcrate_and_e2e_lifecycles() {
     sim.advance(Duration::from_secs(3600));
     sim.run(
         Provider::Runcrate,
-        &["clusters", "wait", &failing_id, "--interval", "10ms"],
+        &["clusters", "wait", &failing_id, "--interval", "1s"],
     )
     .expect_code(5)
     .golden("runcrate_wait_failed");
     sim.run(
         Provider::Runcrate,
-        &["clusters", "wait", &runcrate_id, "--interval", "10ms"],
+        &["clusters", "wait", &runcrate_id, "--interval", "1s"],
     )
     .expect_code(0)
     .golden("runcrate_wait_ready");
@@ -315,7 +316,7 @@ fn runcrate_and_e2e_lifecycles() {
         .golden("runcrate_delete_unsupported");
     sim.run(
         Provider::E2e,
-        &["clusters", "wait", &e2e_id, "--interval", "10ms"],
+        &["clusters", "wait", &e2e_id, "--interval", "1s"],
     )
     .expect_code(0)
     .golden("e2e_wait_ready");

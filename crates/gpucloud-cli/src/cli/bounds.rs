@@ -1,0 +1,113 @@
+//! Value parsers that bound what a flag may be, so that a bad value is a usage error (exit 2,
+//! naming the flag and the rule) rather than a panic, a busy loop or a request to the wrong
+//! path.
+
+use std::time::Duration;
+
+const SECOND: Duration = Duration::from_secs(1);
+const HOUR: Duration = Duration::from_secs(60 * 60);
+const DAY: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// A duration in `[min, max]`, written `90s`, `5m`, `2h` (humantime).
+fn duration_between(
+    raw: &str,
+    min: Duration,
+    max: Duration,
+    range: &str,
+) -> Result<Duration, String> {
+    let duration = humantime::parse_duration(raw)
+        .map_err(|e| format!("not a duration like 90s, 5m or 2h ({e})"))?;
+    if duration < min || duration > max {
+        return Err(format!("must be between {range}"));
+    }
+    Ok(duration)
+}
+
+/// A poll interval (`--interval`, `--max-interval`): at least 1 s, so a wait never busy-polls
+/// the provider; at most 1 day, so doubling it can never overflow.
+pub fn poll_interval(raw: &str) -> Result<Duration, String> {
+    duration_between(raw, SECOND, DAY, "1s and 1 day (24h)")
+}
+
+/// How long to wait for a cluster (`--timeout`): 1 s to 7 days.
+pub fn max_wait(raw: &str) -> Result<Duration, String> {
+    duration_between(raw, SECOND, 7 * DAY, "1s and 7 days (168h)")
+}
+
+/// The timeout of one HTTP request (`--request-timeout`): 1 s to 1 hour.
+pub fn request_timeout(raw: &str) -> Result<Duration, String> {
+    duration_between(raw, SECOND, HOUR, "1s and 1 hour")
+}
+
+/// The longest cluster id accepted, in bytes (provider ids are UUIDs or small integers).
+pub const MAX_ID_BYTES: usize = 256;
+
+/// A cluster id as a provider issues it: not empty, at most 256 bytes, and nothing that would
+/// change which URL it is sent to or what a terminal shows — no control characters, no `/`,
+/// `\`, `?`, `#`, and not `.` or `..`. Checked before any request: an empty id would otherwise
+/// send GET or DELETE to the collection's path.
+pub fn cluster_id(raw: &str) -> Result<String, String> {
+    if raw.is_empty() {
+        return Err("must not be empty".into());
+    }
+    if raw.len() > MAX_ID_BYTES {
+        return Err(format!(
+            "must be at most {MAX_ID_BYTES} bytes (this one has {})",
+            raw.len()
+        ));
+    }
+    if raw.chars().any(char::is_control) {
+        return Err("must not contain control characters".into());
+    }
+    if let Some(c) = raw.chars().find(|c| matches!(c, '/' | '\\' | '?' | '#')) {
+        return Err(format!("must not contain {c:?}"));
+    }
+    if raw == "." || raw == ".." {
+        return Err("must not be \".\" or \"..\"".into());
+    }
+    Ok(raw.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_are_bounded() {
+        assert_eq!(poll_interval("5s"), Ok(Duration::from_secs(5)));
+        assert_eq!(poll_interval("24h"), Ok(DAY));
+        for bad in ["0s", "999ms", "25h", "18446744073709551615s", "soon"] {
+            assert!(poll_interval(bad).is_err(), "{bad}");
+        }
+        assert_eq!(max_wait("7d"), Ok(7 * DAY));
+        assert!(max_wait("8d").is_err());
+        assert!(max_wait("300ms").is_err());
+        assert_eq!(request_timeout("1h"), Ok(HOUR));
+        assert!(request_timeout("0s").is_err());
+        // The largest interval doubles without overflow.
+        assert!(DAY.checked_mul(2).is_some());
+    }
+
+    #[test]
+    fn ids_are_checked() {
+        assert_eq!(cluster_id("3f0c8a52-1b2c").as_deref(), Ok("3f0c8a52-1b2c"));
+        assert_eq!(
+            cluster_id("a".repeat(256).as_str()).map(|s| s.len()),
+            Ok(256)
+        );
+        let long = "a".repeat(257);
+        for (bad, rule) in [
+            ("", "must not be empty"),
+            (long.as_str(), "at most 256 bytes"),
+            ("a\u{1b}[2J", "control characters"),
+            ("a\nb", "control characters"),
+            ("a/b", "'/'"),
+            ("..", "\"..\""),
+            ("a?b", "'?'"),
+            ("a#b", "'#'"),
+        ] {
+            let error = cluster_id(bad).unwrap_err();
+            assert!(error.contains(rule), "{bad:?}: {error}");
+        }
+    }
+}
