@@ -52,7 +52,11 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
-            ExitCode::FAILURE
+            // 2: a spec could not be read or parsed, as `contract-diff` exits.
+            match e.downcast_ref::<codegen::BrokenSpec>() {
+                Some(_) => ExitCode::from(2),
+                None => ExitCode::FAILURE,
+            }
         }
     }
 }

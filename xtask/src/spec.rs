@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Result, anyhow};
 use sha2::{Digest, Sha256};
 
 /// One spec file, parsed.
@@ -20,16 +20,21 @@ pub struct SpecFile {
 }
 
 impl SpecFile {
-    /// Reads and parses `path`.
+    /// Reads and parses `path`: only a regular file, at most
+    /// [`SPEC_LIMIT`](openapi_contract_diff::input::SPEC_LIMIT) bytes (32 MiB), as
+    /// `contract-diff` reads specs.
     pub fn load(path: &Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("{}: cannot read the file", path.display()))?;
+        use openapi_contract_diff::input;
+        let text = input::read_file(path, input::SPEC_LIMIT, "a spec")?;
         Self::parse(path, &text)
     }
 
-    /// Parses `text` as the content of `path` (which only names it in messages).
+    /// Parses `text` as the content of `path` (which only names it in messages), and checks
+    /// its outline as `contract-diff` does: `openapi` a 3.0/3.1 version string (Swagger 2.0
+    /// named as such), `info` and `paths` objects. The error names the file and the pointer.
     pub fn parse(path: &Path, text: &str) -> Result<Self> {
         let tree = parse_tree(path, text)?;
+        openapi_contract_diff::input::check_document(&path.display().to_string(), &tree)?;
         Ok(Self {
             path: path.to_path_buf(),
             tree,
@@ -177,11 +182,13 @@ pub fn escape_pointer_token(token: &str) -> String {
 mod tests {
     use super::*;
 
+    const OUTLINE: &str = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\n";
+
     #[test]
     fn yaml_one_one_booleans_stay_strings() {
         let spec = SpecFile::parse(
             Path::new("t.yaml"),
-            "openapi: 3.0.3\nx: {enum: [y, n, yes, off]}\n",
+            &format!("{OUTLINE}x: {{enum: [y, n, yes, off]}}\n"),
         )
         .unwrap();
         assert_eq!(
@@ -192,8 +199,11 @@ mod tests {
 
     #[test]
     fn integer_status_keys_become_strings() {
-        let spec =
-            SpecFile::parse(Path::new("t.yaml"), "openapi: 3.0.3\nr: {200: {a: 1}}\n").unwrap();
+        let spec = SpecFile::parse(
+            Path::new("t.yaml"),
+            &format!("{OUTLINE}r: {{200: {{a: 1}}}}\n"),
+        )
+        .unwrap();
         assert_eq!(spec.tree["r"]["200"]["a"], 1);
     }
 
@@ -203,6 +213,23 @@ mod tests {
         assert!(
             err.to_string().starts_with("specs/x.yaml: invalid YAML"),
             "{err}"
+        );
+    }
+
+    #[test]
+    fn broken_outlines_and_swagger_name_file_and_pointer() {
+        let err = |text: &str| {
+            SpecFile::parse(Path::new("specs/x.yaml"), text)
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            err("openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: [/a]\n"),
+            "specs/x.yaml: at /paths: must be an object, got an array"
+        );
+        assert_eq!(
+            err("swagger: '2.0'\ninfo: {title: t, version: '1'}\npaths: {}\n"),
+            "specs/x.yaml: at /swagger: Swagger 2.0 is not supported: convert it to OpenAPI 3 first"
         );
     }
 
@@ -222,7 +249,11 @@ mod tests {
 
     #[test]
     fn rejects_openapi_3_1() {
-        let spec = SpecFile::parse(Path::new("s.yaml"), "openapi: 3.1.0\n").unwrap();
+        let spec = SpecFile::parse(
+            Path::new("s.yaml"),
+            "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\n",
+        )
+        .unwrap();
         assert!(
             spec.openapi()
                 .unwrap_err()

@@ -206,7 +206,7 @@ fn invalid_yaml_and_model_errors_name_the_file() {
             "together",
         ],
     );
-    assert_eq!(run.code, 1);
+    assert_eq!(run.code, 2, "a spec that cannot be parsed exits 2");
     assert!(
         run.stderr
             .contains("specs/together.yaml: invalid YAML/JSON"),
@@ -229,7 +229,7 @@ fn invalid_yaml_and_model_errors_name_the_file() {
             "together",
         ],
     );
-    assert_eq!(run.code, 1);
+    assert_eq!(run.code, 2, "a spec that cannot be parsed exits 2");
     assert!(
         run.stderr
             .contains("specs/together.yaml: at /paths/~1a/get/responses"),

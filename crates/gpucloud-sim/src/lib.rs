@@ -15,6 +15,10 @@
 //!   addresses, deletes that take a while, Runcrate's all-or-nothing failure and idempotent
 //!   replay, E2E's scale action. `time_scale` speeds time up; 0 freezes it so a test moves it
 //!   with [`SimClock::advance`].
+//! - **Bounded for any client**: a connection idle for [`SimConfig::idle_timeout`] is
+//!   closed, a header not complete [`SimConfig::header_read_timeout`] after its first byte is
+//!   cut off, and a body longer than [`SimConfig::max_request_body_bytes`] is answered `413`
+//!   after reading at most that much.
 //! - **Faults on demand** ([`Faults`]): 429 with `Retry-After`, 5xx, slow answers, dropped
 //!   connections, truncated bodies, HTML error pages, HTTP 200 carrying an error code, status
 //!   values the spec does not list — per provider and operation.

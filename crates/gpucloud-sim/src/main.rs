@@ -1,6 +1,7 @@
 //! `gpucloud-sim`: run the simulator as a process and point any client at it.
 
 use std::net::{IpAddr, SocketAddr};
+use std::time::Duration;
 
 use clap::Parser;
 use gpucloud_sim::{Provider, SimConfig, Simulator, credentials};
@@ -21,15 +22,34 @@ struct Args {
     /// Seed for ids and addresses.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Seconds a connection may sit idle before it is closed [default: 30].
+    #[arg(long)]
+    idle_timeout_secs: Option<u64>,
+    /// Seconds a client has to send a request's header once it has begun [default: 10].
+    #[arg(long)]
+    header_timeout_secs: Option<u64>,
+    /// Largest request body in bytes; longer ones get 413 [default: 1048576].
+    #[arg(long)]
+    max_body_bytes: Option<usize>,
 }
 
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
     let args = Args::parse();
+    let defaults = SimConfig::default();
     let config = SimConfig {
         bind: SocketAddr::new(args.host, args.port),
         time_scale: args.time_scale,
         seed: args.seed,
+        idle_timeout: args
+            .idle_timeout_secs
+            .map_or(defaults.idle_timeout, Duration::from_secs),
+        header_read_timeout: args
+            .header_timeout_secs
+            .map_or(defaults.header_read_timeout, Duration::from_secs),
+        max_request_body_bytes: args
+            .max_body_bytes
+            .unwrap_or(defaults.max_request_body_bytes),
     };
     let sim = match Simulator::start(config).await {
         Ok(sim) => sim,

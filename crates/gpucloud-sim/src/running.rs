@@ -3,6 +3,7 @@
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
@@ -13,7 +14,7 @@ use crate::faults::Faults;
 use crate::openapi::Specs;
 use crate::provider::Provider;
 use crate::providers::{self, State};
-use crate::server::{self, Shared};
+use crate::server::{self, Limits, Shared};
 
 /// How to run a simulator.
 #[derive(Debug, Clone, PartialEq)]
@@ -24,15 +25,28 @@ pub struct SimConfig {
     pub time_scale: f64,
     /// Mixed into every id and address, so runs with the same seed are identical.
     pub seed: u64,
+    /// How long a connection may sit with no request in flight (between requests, or
+    /// before the first byte) before the server closes it.
+    pub idle_timeout: Duration,
+    /// How long a client has, from the first byte of a request, to finish sending its
+    /// header; a client that stalls or trickles it is cut off.
+    pub header_read_timeout: Duration,
+    /// The largest request body read, in bytes; a longer one is answered `413 Payload Too
+    /// Large` after reading at most this much (at once when `Content-Length` says so).
+    pub max_request_body_bytes: usize,
 }
 
 impl Default for SimConfig {
-    /// 127.0.0.1 on a free port, real time, seed 0.
+    /// 127.0.0.1 on a free port, real time, seed 0; connections idle for 30 s are closed,
+    /// a header must arrive within 10 s, request bodies are capped at 1 MiB.
     fn default() -> Self {
         Self {
             bind: SocketAddr::from(([127, 0, 0, 1], 0)),
             time_scale: 1.0,
             seed: 0,
+            idle_timeout: Duration::from_secs(30),
+            header_read_timeout: Duration::from_secs(10),
+            max_request_body_bytes: 1024 * 1024,
         }
     }
 }
@@ -80,6 +94,11 @@ impl Simulator {
             faults: Faults::default(),
             state: Mutex::new(State::new(config.seed)),
             exchanges: Mutex::new(Vec::new()),
+            limits: Limits {
+                idle: config.idle_timeout,
+                header: config.header_read_timeout,
+                max_body: config.max_request_body_bytes,
+            },
         });
         let (stop, stopped) = watch::channel(false);
         let server = tokio::spawn(server::serve(listener, shared.clone(), stopped));

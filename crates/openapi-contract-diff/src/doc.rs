@@ -15,7 +15,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use anyhow::{Result, anyhow, bail};
 use serde_json::Value;
 
-use crate::{openapi31, parse, pointer};
+use crate::{openapi31, parse, pointer, shape};
 
 /// A loaded, normalised spec.
 #[derive(Debug)]
@@ -50,16 +50,10 @@ impl Doc {
         Doc::new(tree, name)
     }
 
-    /// Normalises and checks a parsed spec.
+    /// Checks a parsed spec's outline (`openapi`, `info`, `paths`; see `shape`), then
+    /// normalises it and checks every `$ref`.
     pub fn new(mut tree: Value, name: String) -> Result<Doc> {
-        let version = tree
-            .get("openapi")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string();
-        if !(version.starts_with("3.0") || version.starts_with("3.1")) {
-            bail!("{name}: at /openapi: version {version:?} is not OpenAPI 3.0 or 3.1");
-        }
+        shape::check(&name, &tree)?;
         let was_31 = openapi31::normalise(&mut tree);
         check_refs(&name, &tree, &tree, &mut String::new())?;
         Ok(Doc {
@@ -261,8 +255,17 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// `text` with the `info` (and, if it has none, the `paths`) every document needs.
     fn doc(text: &str) -> Result<Doc> {
-        Doc::parse("t.yaml".into(), text)
+        let paths = if text.contains("\npaths:") {
+            ""
+        } else {
+            "paths: {}\n"
+        };
+        Doc::parse(
+            "t.yaml".into(),
+            &format!("{text}info: {{title: t, version: '1'}}\n{paths}"),
+        )
     }
 
     #[test]

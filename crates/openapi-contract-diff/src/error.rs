@@ -2,8 +2,10 @@
 
 use std::fmt;
 
-/// Why a diff could not be made: an unreadable file, invalid YAML or JSON, a document that is not
-/// OpenAPI 3.0 or 3.1, an unresolved `$ref`, an unknown git revision, or a malformed
+/// Why a diff could not be made: an unreadable file, one that is not a regular file or is over
+/// its size limit ([`input`](crate::input)), invalid YAML or JSON, a document that is not
+/// OpenAPI 3.0 or 3.1 (Swagger 2.0 is named as such) or whose `openapi`, `info` or `paths` is
+/// missing or of the wrong type, an unresolved `$ref`, an unknown git revision, or a malformed
 /// acknowledgement file. The message names the file and, where there is one, the JSON pointer of
 /// the offending node; it may span several lines only when an underlying tool's message does.
 pub struct Error(anyhow::Error);

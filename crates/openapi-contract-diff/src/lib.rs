@@ -55,6 +55,7 @@ mod doc;
 mod emit;
 mod error;
 mod finding;
+pub mod input;
 mod messages;
 mod openapi31;
 mod operation;
@@ -68,6 +69,7 @@ mod report;
 mod rules;
 mod schema;
 mod security;
+mod shape;
 mod source;
 
 pub use error::Error;

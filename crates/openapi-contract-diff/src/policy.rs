@@ -64,6 +64,7 @@ pub struct Judged {
 
 impl Policy {
     /// Reads the acknowledgement file at `path`; a missing or empty file is the empty policy.
+    /// Only a regular file of at most [`ACK_LIMIT`](crate::input::ACK_LIMIT) bytes is read.
     /// Errors name the file and the JSON pointer of the bad entry.
     pub fn load(path: &Path) -> Result<Policy, crate::error::Error> {
         Ok(Policy::read(path)?)
@@ -74,12 +75,14 @@ impl Policy {
         Ok(Policy::from_text(name, text)?)
     }
 
+    /// A regular file of at most [`crate::input::ACK_LIMIT`] bytes.
     pub(crate) fn read(path: &Path) -> Result<Policy> {
-        let text = match std::fs::read_to_string(path) {
-            Ok(text) => text,
+        match std::fs::metadata(path) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Policy::default()),
             Err(e) => bail!("{}: cannot read the file: {e}", path.display()),
-        };
+            Ok(_) => {}
+        }
+        let text = crate::input::read(path, crate::input::ACK_LIMIT, "an acknowledgement file")?;
         Policy::from_text(&path.display().to_string(), &text)
     }
 

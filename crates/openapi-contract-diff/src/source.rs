@@ -4,9 +4,10 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Result, anyhow, bail};
 
 use crate::doc::Doc;
+use crate::input::{self, SPEC_LIMIT};
 
 /// One side of a comparison as given on the command line: a spec file, or a spec at a git
 /// revision.
@@ -42,18 +43,32 @@ impl Side {
         }
     }
 
-    /// The side's text. A git side runs `git -C root show REV:path`; `root` may be empty (the
-    /// current directory).
+    /// The side's text, at most [`SPEC_LIMIT`] bytes: a file only if it is a regular file
+    /// ([`input::read_file`]); a git side runs `git -C root show REV:path` once `git cat-file`
+    /// has said it is a file (a blob) of at most that size. `root` may be empty (the current
+    /// directory).
     pub fn read(&self, root: &Path) -> Result<String, crate::error::Error> {
         Ok(self.text(root)?)
     }
 
     fn text(&self, root: &Path) -> Result<String> {
         match self {
-            Side::File(path) => std::fs::read_to_string(path)
-                .with_context(|| format!("{}: cannot read the file", path.display())),
-            Side::Git { rev, path } => git(root, &["show", &format!("{rev}:{path}")])
-                .map_err(|e| anyhow!("{}: unknown git revision or path ({e})", self.name())),
+            Side::File(path) => input::read(path, SPEC_LIMIT, "a spec"),
+            Side::Git { rev, path } => {
+                let object = format!("{rev}:{path}");
+                let unknown =
+                    |e: anyhow::Error| anyhow!("{object}: unknown git revision or path ({e})");
+                let kind = git(root, &["cat-file", "-t", &object]).map_err(unknown)?;
+                if kind.trim() != "blob" {
+                    bail!("{object}: a git {}, not a file", kind.trim());
+                }
+                let size = git(root, &["cat-file", "-s", &object]).map_err(unknown)?;
+                let size: u64 = size.trim().parse().unwrap_or(u64::MAX);
+                if size > SPEC_LIMIT {
+                    bail!("{object}: {}", input::too_large(size, SPEC_LIMIT, "a spec"));
+                }
+                git(root, &["show", &object]).map_err(unknown)
+            }
         }
     }
 

@@ -22,9 +22,12 @@ pub struct Generated {
     pub required_dependencies: Vec<&'static str>,
 }
 
-/// Generates the client module for `provider` from `spec`.
-pub fn generate(provider: &Provider, spec: &SpecFile) -> Result<Generated> {
-    let openapi = spec.openapi()?;
+/// Generates the client module for `provider` from `spec`, whose typed model is `openapi`.
+pub fn generate(
+    provider: &Provider,
+    spec: &SpecFile,
+    openapi: &openapiv3::OpenAPI,
+) -> Result<Generated> {
     let enums = open_enum::collect(&spec.tree);
 
     let mut settings = GenerationSettings::new();
@@ -53,7 +56,7 @@ pub fn generate(provider: &Provider, spec: &SpecFile) -> Result<Generated> {
 
     let mut generator = Generator::new(&settings);
     let tokens = generator
-        .generate_tokens(&openapi)
+        .generate_tokens(openapi)
         .map_err(|e| anyhow!("{}: progenitor failed: {e}", spec.path.display()))?;
     let mut file: syn::File = syn::parse2(tokens).context("progenitor emitted unparsable Rust")?;
     let types = types_module(&mut file)?;

@@ -25,7 +25,29 @@ pub struct Args {
     pub provider: Option<String>,
 }
 
-/// Runs the command from the workspace root `root`.
+/// A spec that could not be read (missing, not a regular file, over 32 MiB) or parsed (not
+/// YAML/JSON, a broken outline, Swagger 2.0, not the OpenAPI 3.0 model): `cargo xtask codegen`
+/// exits 2 for it, as `contract-diff` does for input it cannot use. The message is one line.
+#[derive(Debug)]
+pub struct BrokenSpec(String);
+
+impl BrokenSpec {
+    /// Wraps the reason `error` gives, on one line.
+    pub fn wrap(error: anyhow::Error) -> anyhow::Error {
+        anyhow::Error::new(BrokenSpec(format!("{error:#}").replace('\n', " ")))
+    }
+}
+
+impl std::fmt::Display for BrokenSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BrokenSpec {}
+
+/// Runs the command from the workspace root `root`. A [`BrokenSpec`] error means a spec could
+/// not be read or parsed.
 pub fn run(root: &Path, args: &Args) -> Result<()> {
     let selected: Vec<&Provider> = PROVIDERS
         .iter()
@@ -35,17 +57,27 @@ pub fn run(root: &Path, args: &Args) -> Result<()> {
     // Generate everything before touching any file: a broken spec changes nothing.
     let mut outputs = Vec::new();
     let mut failures = Vec::new();
+    let mut broken = false;
     for provider in &selected {
         match generate_one(root, provider) {
             Ok(text) => outputs.push((root.join(provider.generated_file()), text)),
-            Err(e) => failures.push(format!("{e:#}")),
+            Err(e) => {
+                broken |= e.downcast_ref::<BrokenSpec>().is_some();
+                failures.push(format!("{e:#}"));
+            }
         }
     }
     if !failures.is_empty() {
-        bail!(
-            "codegen failed; no file was written:\n{}",
+        // One failure stays on the line of the verdict.
+        let separator = if failures.len() == 1 { " " } else { "\n" };
+        let message = format!(
+            "codegen failed; no file was written:{separator}{}",
             failures.join("\n")
         );
+        if broken {
+            return Err(anyhow::Error::new(BrokenSpec(message)));
+        }
+        bail!(message);
     }
 
     let mut stale = Vec::new();
@@ -80,11 +112,13 @@ pub fn run(root: &Path, args: &Args) -> Result<()> {
 
 /// Loads, lints and generates one provider; errors name the spec file and location.
 fn generate_one(root: &Path, provider: &Provider) -> Result<String> {
-    let spec = SpecFile::load(&root.join(provider.spec))?;
+    let spec = SpecFile::load(&root.join(provider.spec)).map_err(BrokenSpec::wrap)?;
     let spec = SpecFile {
         path: PathBuf::from(provider.spec),
         ..spec
     };
+    // A spec that does not fit the OpenAPI 3.0 model is broken, whatever the lints would say.
+    let openapi = spec.openapi().map_err(BrokenSpec::wrap)?;
     let violations = lint::lint(&spec);
     if !violations.is_empty() {
         let lines: Vec<String> = violations
@@ -97,7 +131,7 @@ fn generate_one(root: &Path, provider: &Provider) -> Result<String> {
             lines.join("\n")
         );
     }
-    let generated = generate::generate(provider, &spec)?;
+    let generated = generate::generate(provider, &spec, &openapi)?;
     check_manifest(root, provider, &generated.required_dependencies)?;
     Ok(generated.text)
 }

@@ -1,16 +1,17 @@
-//! The HTTP side: one port, a hyper connection per client, the request pipeline.
+//! The HTTP side: one port, a hyper connection per client with idle and header deadlines
+//! (`connection`), the request pipeline with its body cap (`pipeline`).
 //!
 //! hyper is used directly (not axum) because the routes come from the specs, and because a
 //! dropped-connection fault needs the service to fail the connection without answering, which
 //! only a hand-run connection allows.
 
+mod connection;
 mod pipeline;
 mod wire;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use hyper_util::rt::TokioIo;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 
@@ -20,6 +21,8 @@ use crate::faults::Faults;
 use crate::openapi::Specs;
 use crate::providers::State;
 
+pub(crate) use connection::Limits;
+
 /// Everything a request may touch.
 #[derive(Debug)]
 pub(crate) struct Shared {
@@ -28,6 +31,7 @@ pub(crate) struct Shared {
     pub(crate) faults: Faults,
     pub(crate) state: Mutex<State>,
     pub(crate) exchanges: Mutex<Vec<Exchange>>,
+    pub(crate) limits: Limits,
 }
 
 /// Accepts connections until `stop` changes or its sender is dropped, then closes them all.
@@ -45,16 +49,7 @@ pub(crate) async fn serve(
                     tokio::time::sleep(Duration::from_millis(10)).await;
                     continue;
                 };
-                let shared = shared.clone();
-                connections.spawn(async move {
-                    let service = hyper::service::service_fn(move |request| {
-                        pipeline::serve(shared.clone(), request)
-                    });
-                    // An error here is a client going away or an injected drop: nothing to do.
-                    let _ = hyper::server::conn::http1::Builder::new()
-                        .serve_connection(TokioIo::new(stream), service)
-                        .await;
-                });
+                connections.spawn(connection::serve(stream, shared.clone()));
             }
             _ = stop.changed() => break,
             Some(_) = connections.join_next(), if !connections.is_empty() => {}

@@ -1,12 +1,14 @@
-//! One request, start to finish: find the provider and the documented operation, check the
-//! credentials, let a fault refuse the request, validate it against the spec, run the
-//! provider's handler, check the answer against the spec, then let a fault delay, drop, cut or
-//! alter the answer. Every step answers in the provider's own error shape.
+//! One request, start to finish: read the body up to the cap (413 beyond it), find the
+//! provider and the documented operation, check the credentials, let a fault refuse the
+//! request, validate it against the spec, run the provider's handler, check the answer against
+//! the spec, then let a fault delay, drop, cut or alter the answer. Every step answers in the
+//! provider's own error shape.
 
 use std::sync::Arc;
 
 use bytes::Bytes;
-use http_body_util::{BodyExt, Full};
+use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
+use hyper::body::Body as _;
 
 use super::Shared;
 use super::wire::{Wire, response};
@@ -32,11 +34,8 @@ pub(crate) async fn serve(
     request: http::Request<hyper::body::Incoming>,
 ) -> Result<http::Response<Full<Bytes>>, Dropped> {
     let (parts, body) = request.into_parts();
-    let body = body
-        .collect()
-        .await
-        .map(|b| b.to_bytes())
-        .unwrap_or_default();
+    let limit = shared.limits.max_body;
+    let body = read_body(body, limit).await;
     let query: Vec<(String, String)> = parts
         .uri
         .query()
@@ -55,7 +54,10 @@ pub(crate) async fn serve(
         fault: None,
         spec_violations: Vec::new(),
     };
-    let (wire, hold) = answer(&shared, &parts, &query, &body, &mut exchange);
+    let (wire, hold) = match &body {
+        Some(body) => answer(&shared, &parts, &query, body, &mut exchange),
+        None => (too_large(&parts, limit, &mut exchange), None),
+    };
     exchange.status = wire.status();
     if let Ok(mut log) = shared.exchanges.lock() {
         // A simulator left running for days must not grow without bound.
@@ -82,6 +84,45 @@ pub(crate) async fn serve(
     }
 }
 
+/// The body, or `None` if it is longer than `limit`: judged from `Content-Length` before
+/// reading anything, else by reading at most `limit` bytes and one frame more. A client that
+/// goes away mid-body leaves an empty body, which validation then refuses.
+async fn read_body(body: hyper::body::Incoming, limit: usize) -> Option<Bytes> {
+    let declared = usize::try_from(body.size_hint().lower()).unwrap_or(usize::MAX);
+    if declared > limit {
+        return None;
+    }
+    match Limited::new(body, limit).collect().await {
+        Ok(collected) => Some(collected.to_bytes()),
+        Err(error) if error.downcast_ref::<LengthLimitError>().is_some() => None,
+        Err(_) => Some(Bytes::new()),
+    }
+}
+
+/// `413 Payload Too Large`, in the provider's error shape when the path names one (the
+/// connection is closed after it: the rest of the body is never read).
+fn too_large(parts: &http::request::Parts, limit: usize, exchange: &mut Exchange) -> Wire {
+    let message = format!("request body larger than {limit} bytes");
+    let reply = match Provider::split_path(parts.uri.path()) {
+        Some((provider, _)) => {
+            exchange.provider = Some(provider);
+            let kind = FaultKind::ServerError { status: 413 };
+            let mut reply = providers::refusal(provider, "", &kind);
+            // Runcrate nests its message in `error`; Together and E2E keep it at the top.
+            let pointer = match reply.body.pointer("/error/message") {
+                Some(_) => "/error/message",
+                None => "/message",
+            };
+            if let Some(text) = reply.body.pointer_mut(pointer) {
+                *text = serde_json::Value::String(message);
+            }
+            reply
+        }
+        None => Reply::json(413, serde_json::json!({ "error": message })),
+    };
+    Wire::json(&reply.with_header(http::header::CONNECTION, "close"))
+}
+
 /// Decides the answer; the second value must live until it has been sent.
 fn answer(
     shared: &Shared,
@@ -97,7 +138,12 @@ fn answer(
     let spec = shared.specs.of(provider);
     let (op, path_params) = match spec.route(&parts.method, rest) {
         Route::Found(op, params) => (op, params),
-        Route::MethodNotAllowed => return (Wire::json(&providers::no_route(provider, true)), None),
+        Route::MethodNotAllowed(allow) => {
+            return (
+                Wire::json(&providers::method_not_allowed(provider, &allow)),
+                None,
+            );
+        }
         Route::NotFound => return (Wire::json(&providers::no_route(provider, false)), None),
     };
     exchange.operation = Some(op.id.clone());
