@@ -136,7 +136,7 @@ async fn together(sim: &RunningSim) {
         sim,
         t,
         "GET",
-        &format!("{remediations}?state=PENDING,RUNNING"),
+        &format!("{remediations}?state=PENDING&state=RUNNING"),
         None,
     )
     .await;

@@ -45,8 +45,9 @@ pub(crate) type PathParams = Vec<(String, String)>;
 pub(crate) enum Route<'a> {
     /// The operation, with the path parameters' raw values.
     Found(&'a Operation, PathParams),
-    /// The path exists, the method does not.
-    MethodNotAllowed,
+    /// The path exists, the method does not: the `Allow` header's value (RFC 9110 §15.5.6
+    /// requires it on a 405), the path's methods in spec order, comma-separated.
+    MethodNotAllowed(String),
     /// No such path.
     NotFound,
 }
@@ -145,32 +146,39 @@ fn json_schema(holder: &Value) -> Option<&Value> {
 }
 
 /// Routes `method path` (the part after the provider's prefix) to an operation. Literal
-/// segments beat parameters, so `/clusters/offers` is not read as `/clusters/{id}`.
+/// segments beat parameters, so `/clusters/offers` is not read as `/clusters/{id}`: the most
+/// specific path template that matches decides, and a method it does not document is a 405
+/// listing the methods it does (a `PUT /clusters/offers` is not a `PUT /clusters/{id}`).
 pub(crate) fn route<'a>(
     operations: &'a [Operation],
     method: &http::Method,
     path: &str,
 ) -> Route<'a> {
     let segments: Vec<&str> = path.split('/').collect();
-    let mut best: Option<(usize, &Operation, PathParams)> = None;
-    let mut path_exists = false;
+    let mut best: Option<(usize, &str)> = None;
     for op in operations {
-        let Some((literals, params)) = matches(&op.path, &segments) else {
-            continue;
-        };
-        path_exists = true;
-        if op.method != *method {
-            continue;
-        }
-        if best.as_ref().is_none_or(|(most, _, _)| literals > *most) {
-            best = Some((literals, op, params));
+        if let Some((literals, _)) = matches(&op.path, &segments)
+            && best.is_none_or(|(most, _)| literals > most)
+        {
+            best = Some((literals, op.path.as_str()));
         }
     }
-    match best {
-        Some((_, op, params)) => Route::Found(op, params),
-        None if path_exists => Route::MethodNotAllowed,
-        None => Route::NotFound,
+    let Some((_, template)) = best else {
+        return Route::NotFound;
+    };
+    let mut allowed: Vec<&str> = Vec::new();
+    for op in operations.iter().filter(|op| op.path == template) {
+        if op.method == *method {
+            let params = matches(&op.path, &segments)
+                .map(|(_, p)| p)
+                .unwrap_or_default();
+            return Route::Found(op, params);
+        }
+        if !allowed.contains(&op.method.as_str()) {
+            allowed.push(op.method.as_str());
+        }
     }
+    Route::MethodNotAllowed(allowed.join(", "))
 }
 
 /// Whether `template` matches the request's segments: the number of literal segments and the
@@ -227,10 +235,17 @@ mod tests {
         assert_eq!(op.id, "get_cluster");
         assert_eq!(params, [("id".to_string(), "abc".to_string())]);
         assert!(op.params[0].required);
-        assert!(matches!(
-            route(&ops, &http::Method::DELETE, "/clusters/abc"),
-            Route::MethodNotAllowed
-        ));
+        let Route::MethodNotAllowed(allow) = route(&ops, &http::Method::DELETE, "/clusters/abc")
+        else {
+            panic!()
+        };
+        assert_eq!(allow, "GET");
+        // The literal path decides: `offers` is not a cluster id, whatever the method.
+        let Route::MethodNotAllowed(allow) = route(&ops, &http::Method::PUT, "/clusters/offers")
+        else {
+            panic!()
+        };
+        assert_eq!(allow, "GET");
         assert!(matches!(
             route(&ops, &get, "/clusters/abc/"),
             Route::NotFound

@@ -2,8 +2,10 @@
 //!
 //! OpenAPI 3.0's schema dialect is JSON Schema draft 5 plus a few keywords. The only one our
 //! specs use that changes what is valid is `nullable: true`; it becomes
-//! `anyOf: [{type: null}, <the schema>]`. Everything else (`readOnly`, `deprecated`, `x-*`,
-//! `format: int64`) is an annotation the validator ignores. `$ref`s keep pointing at
+//! `anyOf: [{type: null}, <the schema>]`. An integer's `format: int32`/`int64` is a range in
+//! OpenAPI (a gRPC service refuses an `int32` beyond 2^31 - 1), so it becomes the
+//! `minimum`/`maximum` of that range where the schema states none. Everything else (`readOnly`,
+//! `deprecated`, `x-*`) is an annotation the validator ignores. `$ref`s keep pointing at
 //! `#/components/schemas/…`: each compiled schema is a document carrying the converted
 //! `components`, so the references resolve inside it.
 
@@ -149,6 +151,17 @@ pub(crate) fn convert(value: &Value) -> Value {
                 .filter(|(key, _)| key.as_str() != "nullable")
                 .map(|(key, value)| (key.clone(), convert(value)))
                 .collect();
+            if map.get("type").and_then(Value::as_str) == Some("integer") {
+                let range = match map.get("format").and_then(Value::as_str) {
+                    Some("int32") => Some((i64::from(i32::MIN), i64::from(i32::MAX))),
+                    Some("int64") => Some((i64::MIN, i64::MAX)),
+                    _ => None,
+                };
+                if let Some((min, max)) = range {
+                    out.entry("minimum").or_insert(min.into());
+                    out.entry("maximum").or_insert(max.into());
+                }
+            }
             if map.get("nullable") == Some(&Value::Bool(true)) {
                 let rest = Value::Object(std::mem::take(&mut out));
                 out.insert("anyOf".into(), json!([{ "type": "null" }, rest]));
@@ -207,6 +220,17 @@ mod tests {
             .check(&SchemaSet::named("Thing"), &json!({}))
             .unwrap_err();
         assert_eq!(errors[0].path, "count");
+    }
+
+    #[test]
+    fn integer_formats_are_ranges() {
+        let int32 = convert(&json!({"type": "integer", "format": "int32"}));
+        assert_eq!(int32["maximum"], json!(2_147_483_647));
+        assert_eq!(int32["minimum"], json!(-2_147_483_648));
+        let bounded = convert(&json!({"type": "integer", "format": "int32", "minimum": 1}));
+        assert_eq!(bounded["minimum"], json!(1));
+        let int64 = convert(&json!({"type": "integer", "format": "int64"}));
+        assert_eq!(int64["maximum"], json!(i64::MAX));
     }
 
     #[test]

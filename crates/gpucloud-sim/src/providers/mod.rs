@@ -110,6 +110,12 @@ pub(crate) fn no_route(provider: Provider, path_exists: bool) -> Reply {
     }
 }
 
+/// The 405 to a method the path does not document, in the provider's error shape, with the
+/// `Allow` header listing the methods it does (RFC 9110 §15.5.6).
+pub(crate) fn method_not_allowed(provider: Provider, allow: &str) -> Reply {
+    no_route(provider, true).with_header(http::header::ALLOW, allow)
+}
+
 /// The answer of a refusing fault, in the provider's error shape.
 pub(crate) fn refusal(provider: Provider, operation: &str, kind: &FaultKind) -> Reply {
     let (status, retry_after) = match kind {

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Schemathesis against the simulator, one run per spec (config: .ci/schemathesis/schemathesis.toml).
+# Usage: bash .ci/schemathesis/run.sh [SCHEMATHESIS_EXECUTABLE]; run from anywhere.
+# Builds and starts `gpucloud-sim` on a free port, runs the three specs, stops it, and fails if
+# any run found a failure. Reports go to target/schemathesis/<spec>/.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+st=${1:-schemathesis}
+
+cargo build -p gpucloud-sim --bin gpucloud-sim --locked --quiet
+log=$(mktemp)
+# A fast clock: clusters finish provisioning while the run still uses them.
+target/debug/gpucloud-sim --port 0 --time-scale 600 >"$log" 2>&1 &
+sim=$!
+trap 'kill "$sim" 2>/dev/null || true; rm -f "$log"' EXIT
+for _ in $(seq 100); do
+    grep -q 'listening on' "$log" && break
+    sleep 0.1
+done
+GPUCLOUD_SIM=$(sed -n 's/^gpucloud-sim listening on \(http:[^ ]*\) .*/\1/p' "$log")
+[ -n "$GPUCLOUD_SIM" ] || { cat "$log"; echo "schemathesis: the simulator did not start" >&2; exit 1; }
+export GPUCLOUD_SIM
+
+status=0
+for spec in together runcrate e2e; do
+    printf -- '-- schemathesis: specs/%s.yaml against %s\n' "$spec" "$GPUCLOUD_SIM"
+    out=target/schemathesis/$spec
+    mkdir -p "$out"
+    "$st" --config-file .ci/schemathesis/schemathesis.toml run "specs/$spec.yaml" \
+        --report junit --report-dir "$out" >"$out/output.txt" 2>&1 || status=$?
+    # The summary: operations, phases, failures, test cases.
+    sed -n '/= SUMMARY =/,$p' "$out/output.txt"
+    if [ "$status" -ne 0 ]; then
+        cat "$out/output.txt"
+        break
+    fi
+done
+exit "$status"
