@@ -274,3 +274,85 @@ async fn a_create_that_fails_has_no_cluster_to_clean_up() {
     assert!(failure.cluster.is_none() && failure.cleanup.is_none());
     assert_eq!(api.count("DELETE", CLUSTER).await, 0);
 }
+
+#[tokio::test]
+async fn a_failed_cluster_is_kept_when_asked_and_a_failed_delete_is_reported() {
+    for delete_on_failure in [false, true] {
+        let api = Api::start().await;
+        created_then(
+            &api,
+            cluster(
+                "RunningAcceptanceTests",
+                &["CLUSTER_PHASE_NCCL_TESTS_FAILED"],
+            ),
+        )
+        .await;
+        answer(
+            &api,
+            "DELETE",
+            CLUSTER,
+            json_response(403, &json!({"error": {"message": "not allowed"}})),
+        )
+        .await;
+        let options = CreateAndWait {
+            wait: quick(),
+            delete_on_failure,
+            ..Default::default()
+        };
+
+        let failure = api
+            .together()
+            .create_and_wait(&together_spec(), &options, |_| {})
+            .await
+            .unwrap_err();
+
+        assert!(matches!(failure.error, Error::ClusterFailed { .. }));
+        if delete_on_failure {
+            let Some(Cleanup::DeleteFailed(error)) = &failure.cleanup else {
+                panic!("{:?}", failure.cleanup)
+            };
+            assert!(matches!(**error, Error::Authentication(_)), "{error:?}");
+            assert_eq!(api.count("DELETE", CLUSTER).await, 1);
+            assert!(
+                failure.to_string().contains("deleting cluster c-1 failed")
+                    && failure.to_string().ends_with("it may still be billing"),
+                "{failure}"
+            );
+        } else {
+            assert!(
+                matches!(failure.cleanup, Some(Cleanup::Kept)),
+                "{:?}",
+                failure.cleanup
+            );
+            assert_eq!(api.count("DELETE", CLUSTER).await, 0);
+        }
+    }
+}
+
+#[tokio::test]
+async fn waiting_for_a_delete_that_never_ends_times_out_naming_the_goal() {
+    let api = Api::start().await;
+    answer(
+        &api,
+        "DELETE",
+        CLUSTER,
+        json_response(200, &json!({"cluster_id": "c-1"})),
+    )
+    .await;
+    answer(&api, "GET", CLUSTER, cluster("Deleting", &[])).await;
+
+    let error = api
+        .together()
+        .delete_and_wait(&ClusterId::new("c-1"), &quick())
+        .await
+        .unwrap_err();
+
+    let Error::Timeout { what, after } = &error else {
+        panic!("{error:?}")
+    };
+    assert!(
+        what.contains("cluster c-1 to be deleted (last state: deleting)"),
+        "{what}"
+    );
+    assert_eq!(*after, Duration::from_secs(60));
+}

@@ -10,7 +10,7 @@ use wiremock::{Mock, ResponseTemplate};
 
 use crate::support::*;
 
-async fn answer(api: &Api, verb: &str, at: &str, response: ResponseTemplate) {
+async fn answer(api: &Api, verb: &str, at: &str, response: impl wiremock::Respond + 'static) {
     Mock::given(method(verb))
         .and(path(at))
         .respond_with(response)
@@ -155,6 +155,43 @@ async fn ids_are_checked_before_the_network() {
         }
     }
     assert!(api.all().await.is_empty(), "nothing was sent");
+
+    // The longest id allowed is sent.
+    let longest = ClusterId::new("x".repeat(256));
+    let error = api.together().get(&longest).await.unwrap_err();
+    assert_eq!(error.status(), Some(UNMATCHED_STATUS), "{error:?}");
+    assert_eq!(api.all().await.len(), 1);
+}
+
+#[tokio::test]
+async fn a_retried_create_that_succeeds_refunds_its_retry() {
+    let api = Api::start().await;
+    answer(
+        &api,
+        "GET",
+        "/compute/clusters",
+        json_response(200, &together_list(&[])),
+    )
+    .await;
+    answer(
+        &api,
+        "POST",
+        "/compute/clusters",
+        seq([
+            throttled("1"),
+            json_response(200, &together_cluster("c-1", "train-42", "Ready", &[])),
+        ]),
+    )
+    .await;
+    let budget = RetryBudget::new(10);
+    let client =
+        ClusterClient::together(api.together_config().with_retry_budget(budget.clone())).unwrap();
+
+    let created = client.create(&together_spec()).await.unwrap();
+
+    assert_eq!(created.attempts, 2);
+    assert_eq!(api.sleeps(), [std::time::Duration::from_secs(1)]);
+    assert_eq!(budget.available(), 10, "the retry's 5 tokens came back");
 }
 
 #[tokio::test]
