@@ -108,6 +108,10 @@ pub enum Error {
     #[error("{0}")]
     Decode(DecodeError),
 
+    /// The client's journal could not record the intent of a call; nothing was sent.
+    #[error("journal: {0}")]
+    Journal(crate::journal::JournalError),
+
     /// The provider's answer was longer than the client's cap
     /// ([`crate::ClientSettings::max_response_bytes`]); it was not read further.
     #[error("the answer to {operation} from {provider} is larger than the {limit}-byte limit")]

@@ -35,6 +35,7 @@ pub mod clock;
 mod cluster;
 pub mod config;
 mod error;
+pub mod journal;
 mod lifecycle;
 mod pacing;
 mod plan;

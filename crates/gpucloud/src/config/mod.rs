@@ -39,6 +39,8 @@ pub struct ClientSettings {
     pub reconcile: ReconcilePolicy,
     /// The longest answer body read, in bytes ([`Error::ResponseTooLarge`] beyond it).
     pub max_response_bytes: usize,
+    /// Where creates and deletes are recorded before and after they are sent, if anywhere.
+    pub journal: Option<Arc<dyn crate::journal::Journal>>,
 }
 
 impl ClientSettings {
@@ -54,6 +56,7 @@ impl ClientSettings {
             budget: RetryBudget::default(),
             reconcile: ReconcilePolicy::default(),
             max_response_bytes: gpucloud_core::DEFAULT_MAX_RESPONSE_BYTES,
+            journal: None,
         }
     }
 
@@ -209,6 +212,12 @@ macro_rules! settings_setters {
             /// Overrides the cap on answer bodies (32 MiB by default).
             pub fn with_max_response_bytes(mut self, limit: usize) -> Self {
                 self.settings.max_response_bytes = limit;
+                self
+            }
+            /// Records every create and delete in `journal` before it is sent and after its
+            /// outcome is known (see [`crate::journal`]).
+            pub fn with_journal(mut self, journal: Arc<dyn crate::journal::Journal>) -> Self {
+                self.settings.journal = Some(journal);
                 self
             }
             /// The shared client settings.

@@ -13,6 +13,7 @@ use gpucloud_core::RequestCapture;
 use crate::cluster::{Cluster, ClusterId, CreateOutcome, Created, ProviderKind};
 use crate::config::ClientSettings;
 use crate::error::Error;
+use crate::journal::{CreateIntent, CreateRecord};
 use crate::plan::PlannedRequest;
 use crate::spec::ClusterSpec;
 
@@ -113,6 +114,8 @@ pub(crate) trait Provider: Sync {
     fn create_request(&self, spec: &ClusterSpec) -> Result<Self::Create, Error>;
     /// How creates of `create` are kept from doubling.
     fn create_safety<'a>(&self, create: &'a Self::Create) -> CreateSafety<'a, Self::Scope>;
+    /// What a journal records of `create` before it is sent.
+    fn intent(&self, create: &Self::Create) -> CreateIntent;
 
     /// One create POST through `client`.
     fn send_create(
@@ -184,6 +187,21 @@ pub(crate) async fn find_by_name<P: Provider>(
 pub(crate) async fn delete<P: Provider>(provider: &P, id: &ClusterId) -> Result<(), Error> {
     check_id::<P>(id)?;
     let settings = provider.settings();
+    let Some(journal) = &settings.journal else {
+        return delete_unjournaled(provider, id).await;
+    };
+    let intent = journal
+        .delete_started(P::KIND, id)
+        .map_err(Error::Journal)?;
+    let result = delete_unjournaled(provider, id).await;
+    if let Err(error) = journal.delete_finished(intent, result.as_ref().err()) {
+        tracing::warn!(%error, "the journal did not record a delete's outcome");
+    }
+    result
+}
+
+async fn delete_unjournaled<P: Provider>(provider: &P, id: &ClusterId) -> Result<(), Error> {
+    let settings = provider.settings();
     settings
         .retry
         .run(settings.pacing(), |attempt| async move {
@@ -240,6 +258,31 @@ fn with_id<P: Provider>(operation: &'static str, cluster: Cluster) -> Result<Clu
 
 /// Creates the cluster `create` describes, never two. `create` has been validated already.
 pub(crate) async fn create<P: Provider>(
+    provider: &P,
+    create: &P::Create,
+) -> Result<Created, Error> {
+    let Some(journal) = &provider.settings().journal else {
+        return create_unjournaled(provider, create).await;
+    };
+    // No intent recorded, no request sent: never a cluster the journal does not know.
+    let intent = journal
+        .create_started(&provider.intent(create))
+        .map_err(Error::Journal)?;
+    let result = create_unjournaled(provider, create).await;
+    let record = match &result {
+        Ok(created) => CreateRecord::Cluster {
+            id: &created.cluster.id,
+            outcome: created.outcome,
+        },
+        Err(error) => CreateRecord::Failed { error },
+    };
+    if let Err(error) = journal.create_finished(intent, &record) {
+        tracing::warn!(%error, "the journal did not record a create's outcome");
+    }
+    result
+}
+
+async fn create_unjournaled<P: Provider>(
     provider: &P,
     create: &P::Create,
 ) -> Result<Created, Error> {

@@ -20,6 +20,7 @@ pub use view::view;
 use crate::cluster::{Cluster, ClusterId, Created, ProviderKind};
 use crate::config::{ClientSettings, E2eConfig, parse_location};
 use crate::error::{DecodeError, Error};
+use crate::journal::{CreateIntent, body_sha256};
 use crate::providers::call::call;
 use crate::providers::ops::{self, CreateSafety, Page, Provider, Sent};
 use crate::spec::ClusterSpec;
@@ -174,6 +175,16 @@ impl Provider for E2eClusters {
         CreateSafety::ReconcileByName {
             name: &create.body.name,
             scope: create.location.clone(),
+        }
+    }
+
+    fn intent(&self, create: &Self::Create) -> CreateIntent {
+        CreateIntent {
+            provider: PROVIDER,
+            name: create.body.name.clone(),
+            scope: Some(format!("{}/{}", self.project_id, create.location)),
+            idempotency_key: None,
+            request_sha256: body_sha256(&serde_json::to_value(&create.body).unwrap_or_default()),
         }
     }
 

@@ -20,6 +20,7 @@ pub use view::view;
 use crate::cluster::{Cluster, ClusterId, Created, ProviderKind};
 use crate::config::{ClientSettings, RuncrateConfig};
 use crate::error::{Error, ValidationError};
+use crate::journal::{CreateIntent, body_sha256};
 use crate::providers::call::call;
 use crate::providers::ops::{self, CreateSafety, Page, Provider, Sent};
 use crate::spec::ClusterSpec;
@@ -94,6 +95,16 @@ impl Provider for RuncrateClusters {
 
     fn create_safety<'a>(&self, _: &'a Self::Create) -> CreateSafety<'a, Self::Scope> {
         CreateSafety::Keyed
+    }
+
+    fn intent(&self, create: &Self::Create) -> CreateIntent {
+        CreateIntent {
+            provider: PROVIDER,
+            name: create.body.name.to_string(),
+            scope: create.environment.clone(),
+            idempotency_key: Some(create.idempotency_key.clone()),
+            request_sha256: body_sha256(&serde_json::to_value(&create.body).unwrap_or_default()),
+        }
     }
 
     async fn send_create(

@@ -20,6 +20,7 @@ pub use view::view;
 use crate::cluster::{Cluster, ClusterId, Created, ProviderKind};
 use crate::config::{ClientSettings, TogetherConfig};
 use crate::error::Error;
+use crate::journal::{CreateIntent, body_sha256};
 use crate::providers::call::call;
 use crate::providers::ops::{self, CreateSafety, Page, Provider, Sent};
 use crate::spec::ClusterSpec;
@@ -103,6 +104,16 @@ impl Provider for TogetherClusters {
         CreateSafety::ReconcileByName {
             name: &create.cluster_name,
             scope: create.project_id.clone(),
+        }
+    }
+
+    fn intent(&self, create: &Self::Create) -> CreateIntent {
+        CreateIntent {
+            provider: PROVIDER,
+            name: create.cluster_name.clone(),
+            scope: create.project_id.clone(),
+            idempotency_key: None,
+            request_sha256: body_sha256(&serde_json::to_value(create).unwrap_or_default()),
         }
     }
 
