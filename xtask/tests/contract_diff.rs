@@ -77,5 +77,5 @@ fn drift_against_the_together_reference() {
         "{ids:?}"
     );
     // Filtered to our paths; operationIds are our naming, not contract.
-    assert!(!ids.contains(&"api-path-added") && !ids.contains(&"api-operation-id-changed"));
+    assert!(!ids.contains(&"endpoint-added") && !ids.contains(&"api-operation-id-removed"));
 }

@@ -47,6 +47,10 @@ pub struct Args {
     /// Lowest level that fails the run (ERR, WARN or INFO).
     #[arg(long, value_name = "LEVEL", default_value = "ERR", value_parser = parse_level)]
     pub fail_on: Level,
+    /// Also fail (exit 1) when an unacknowledged finding, at any level, breaks a client generated
+    /// the way gpucloud's are (`client_impact: breaks`).
+    #[arg(long)]
+    pub fail_on_client_impact: bool,
     /// Acknowledgements and level overrides (default: `specs/contract-ack.yaml` in the current directory).
     #[arg(long, value_name = "FILE")]
     pub ack: Option<PathBuf>,
@@ -108,7 +112,11 @@ fn run(root: &Path, args: &Args) -> Result<bool> {
     };
     let report = Report::new(sections, args.all);
     print!("{}", report.render(args.format, args.fail_on));
-    Ok(report.is_breaking(args.fail_on))
+    let breaks_client = args.fail_on_client_impact
+        && report
+            .findings()
+            .any(|f| f.client_impact == crate::finding::ClientImpact::Breaks);
+    Ok(report.is_breaking(args.fail_on) || breaks_client)
 }
 
 /// Loads both sides at once: parsing YAML is most of the run time on large specs.

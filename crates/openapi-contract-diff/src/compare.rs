@@ -30,7 +30,9 @@ pub fn drift(ours: &Doc, reference: &Doc, policy: &Policy) -> Section {
     let changes: Vec<Change> = operations::diff(ours, reference)
         .into_iter()
         // operationIds only name generated methods; the provider's naming is not contract.
-        .filter(|c| c.id != Rule::PathAdded.id() && c.id != Rule::OperationIdChanged.id())
+        // Paths ours does not cover are not drift (`endpoint-added` with the detail `path`).
+        .filter(|c| !(c.id == Rule::PathAdded.id() && c.detail == "path"))
+        .filter(|c| c.id != Rule::OperationIdChanged.id())
         .filter(|c| !(c.in_base && finding::level(c.direction, c.effect, c.guard) == Level::Info))
         .collect();
     let version = if reference.was_31 {

@@ -118,6 +118,53 @@ pub fn level(direction: Direction, effect: Effect, guard: Option<Guard>) -> Leve
     }
 }
 
+/// What the change does to a client generated from BASE the way gpucloud's are (progenitor and
+/// typify, with open enums), which no wire-level rule can tell: `client_impact` in JSON, a
+/// `[breaks our client]` marker in text, and the `--fail-on-client-impact` gate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ClientImpact {
+    /// The generated client keeps working: it takes new values of open enums, ignores extra
+    /// fields, never sends a field it leaves unset, and an announced removal was deprecated.
+    Unaffected,
+    /// Nobody can tell from the spec (a pattern rewritten, a default changed).
+    Unknown,
+    /// The generated client stops working: a field that became optional or nullable no longer
+    /// fits a required Rust field, a closed enum meets a new value, a removed operation or a
+    /// newly required input fails the call.
+    Breaks,
+}
+
+impl ClientImpact {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ClientImpact::Unaffected => "unaffected",
+            ClientImpact::Unknown => "unknown",
+            ClientImpact::Breaks => "breaks",
+        }
+    }
+}
+
+/// The client-impact table, beside the level table: the same facts, read for the generated
+/// client rather than for any client.
+pub fn client_impact(direction: Direction, effect: Effect, guard: Option<Guard>) -> ClientImpact {
+    match (guard, direction, effect) {
+        (_, _, Effect::None) => ClientImpact::Unaffected,
+        (_, _, Effect::Unknown) => ClientImpact::Unknown,
+        // An open enum keeps a value it does not know as `Unknown(..)`.
+        (Some(Guard::OpenEnum), Direction::Response, Effect::Widen) => ClientImpact::Unaffected,
+        // Error answers are already errors; a media type is chosen with `Accept`.
+        (Some(Guard::NonSuccess | Guard::Negotiated), _, Effect::Widen) => ClientImpact::Unaffected,
+        // Unset fields are skipped when serialising, so an explicit `null` is never sent.
+        (Some(Guard::Omittable), Direction::Request, Effect::Narrow) => ClientImpact::Unaffected,
+        (_, _, Effect::Incomparable) => ClientImpact::Breaks,
+        (_, Direction::Response, Effect::Widen) => ClientImpact::Breaks,
+        (_, Direction::Response, Effect::Narrow) => ClientImpact::Unaffected,
+        (_, Direction::Request | Direction::None, Effect::Narrow) => ClientImpact::Breaks,
+        (_, Direction::Request | Direction::None, Effect::Widen) => ClientImpact::Unaffected,
+    }
+}
+
 /// One fact found by comparing BASE with REVISION, before judgement.
 #[derive(Debug, Clone)]
 pub struct Change {
@@ -147,6 +194,8 @@ pub struct Finding {
     pub location: String,
     pub message: String,
     pub fingerprint: String,
+    /// What the change does to gpucloud's own generated client ([`ClientImpact`]).
+    pub client_impact: ClientImpact,
 }
 
 impl Change {
@@ -155,6 +204,7 @@ impl Change {
         let fingerprint = fingerprint(&self.id, &self.operation, &self.location, &self.detail);
         Finding {
             level: level(self.direction, self.effect, self.guard),
+            client_impact: client_impact(self.direction, self.effect, self.guard),
             id: self.id,
             direction: self.direction,
             operation: self.operation,
@@ -198,6 +248,38 @@ mod tests {
         assert_eq!(
             level(none, Effect::Narrow, Some(Guard::Deprecated)),
             Level::Info
+        );
+    }
+
+    #[test]
+    fn client_impact_reads_the_generated_client() {
+        let (req, resp) = (Direction::Request, Direction::Response);
+        let open = Some(Guard::OpenEnum);
+        assert_eq!(
+            client_impact(resp, Effect::Widen, open),
+            ClientImpact::Unaffected
+        );
+        assert_eq!(
+            client_impact(resp, Effect::Widen, None),
+            ClientImpact::Breaks
+        );
+        assert_eq!(
+            client_impact(resp, Effect::None, None),
+            ClientImpact::Unaffected
+        );
+        assert_eq!(
+            client_impact(req, Effect::Narrow, None),
+            ClientImpact::Breaks
+        );
+        let omittable = Some(Guard::Omittable);
+        assert_eq!(
+            client_impact(req, Effect::Narrow, omittable),
+            ClientImpact::Unaffected
+        );
+        let deprecated = Some(Guard::Deprecated);
+        assert_eq!(
+            client_impact(Direction::None, Effect::Narrow, deprecated),
+            ClientImpact::Breaks
         );
     }
 

@@ -73,7 +73,7 @@ mod shape;
 mod source;
 
 pub use error::Error;
-pub use finding::{Direction, Finding, Level};
+pub use finding::{ClientImpact, Direction, Finding, Level};
 pub use policy::{Judged, Policy};
 pub use render::{Format, Section};
 pub use report::Report;

@@ -62,11 +62,13 @@ pub fn diff(base: &Doc, rev: &Doc) -> Vec<Change> {
         } else {
             (Rule::PathAdded, "path")
         };
+        // Both are oasdiff's `endpoint-added`; the detail tells a whole new path apart.
+        let detail = if rule == Rule::PathAdded { "path" } else { "" };
         out.rule(
             rule,
             None,
             Loc::Rev(r.ptr.clone()),
-            "",
+            detail,
             format!("{what} {} added", r.label()),
         );
         changes.extend(out.changes);

@@ -42,7 +42,7 @@ struct Ack {
 ///     id: response-property-enum-value-added   # optional; must match if given
 ///     reason: the provider added Suspended; our enums are open   # required
 /// levels:                          # per-rule override: ERR, WARN, INFO, or NONE (hide)
-///   api-operation-id-changed: INFO
+///   api-operation-id-removed: INFO
 /// ```
 ///
 /// The default policy is empty: every finding counts at its derived level.

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use serde_json::{Value, json};
 
-use crate::finding::{Finding, Level};
+use crate::finding::{ClientImpact, Finding, Level};
 use crate::policy::Judged;
 
 /// How a report is printed (`--format`):
@@ -17,6 +17,8 @@ use crate::policy::Judged;
 ///   each finding.
 /// - `Markdown`, for pull-request comments: a table per spec.
 /// - `Github`: GitHub workflow commands (`::error file=…::…`), one annotation per finding.
+/// - `Changelog`: release notes grouped by operation in plain words, as oasdiff's `changelog`:
+///   breaking changes first, each marked when it breaks gpucloud's own generated client.
 ///
 /// The variants carry no doc comments of their own: clap would print them in `--help`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -25,6 +27,7 @@ pub enum Format {
     Json,
     Markdown,
     Github,
+    Changelog,
 }
 
 /// The result for one spec pair.
@@ -47,6 +50,7 @@ pub fn render(format: Format, sections: &[Section], fail_on: Level, all: bool) -
         Format::Json => json_report(sections, fail_on, all),
         Format::Markdown => markdown(sections, fail_on),
         Format::Github => github(sections),
+        Format::Changelog => changelog(sections),
     }
 }
 
@@ -92,7 +96,12 @@ fn text(sections: &[Section], fail_on: Level) -> String {
             (b.level, &a.id, &a.location).cmp(&(a.level, &b.id, &b.location))
         });
         for (f, members) in groups {
-            let _ = writeln!(out, "  {:<4} {}", f.level.as_str(), f.id);
+            let marker = if f.client_impact == ClientImpact::Breaks {
+                "  [breaks our client]"
+            } else {
+                ""
+            };
+            let _ = writeln!(out, "  {:<4} {}{marker}", f.level.as_str(), f.id);
             let _ = writeln!(out, "       {}", f.message);
             let _ = writeln!(out, "       at {}", f.location);
             let ops: Vec<String> = members
@@ -264,6 +273,65 @@ fn github(sections: &[Section]) -> String {
                 data(&message)
             );
         }
+    }
+    out
+}
+
+/// Release notes: per spec, one heading per operation (spec-wide changes first), breaking
+/// changes before the rest, acknowledged ones with their reason.
+fn changelog(sections: &[Section]) -> String {
+    let mut out = String::new();
+    for s in sections {
+        let _ = writeln!(out, "# {} ({})\n", s.spec, s.title);
+        if let Some(note) = &s.note {
+            let _ = writeln!(out, "{note}\n");
+        }
+        let mut entries: Vec<(&Finding, Option<&str>)> =
+            s.judged.findings.iter().map(|f| (f, None)).collect();
+        entries.extend(
+            s.judged
+                .acknowledged
+                .iter()
+                .map(|(f, r)| (f, Some(r.as_str()))),
+        );
+        if entries.is_empty() {
+            let _ = writeln!(out, "No changes.\n");
+            continue;
+        }
+        entries.sort_by(|(a, _), (b, _)| {
+            (&a.operation, b.level, &a.message).cmp(&(&b.operation, a.level, &b.message))
+        });
+        let mut current: Option<&str> = None;
+        for (f, reason) in entries {
+            if current != Some(f.operation.as_str()) {
+                let heading = if f.operation.is_empty() {
+                    "The whole API"
+                } else {
+                    &f.operation
+                };
+                let _ = writeln!(
+                    out,
+                    "{}## {heading}\n",
+                    if current.is_some() { "\n" } else { "" }
+                );
+                current = Some(f.operation.as_str());
+            }
+            let kind = match f.level {
+                Level::Err => "**breaking**: ",
+                Level::Warn => "**may break**: ",
+                Level::Info => "",
+            };
+            let ours = if f.client_impact == ClientImpact::Breaks {
+                " (breaks gpucloud's generated client)"
+            } else {
+                ""
+            };
+            let ack = reason
+                .map(|r| format!(" (accepted: {r})"))
+                .unwrap_or_default();
+            let _ = writeln!(out, "- {kind}{}{ours}{ack} `{}`", f.message, f.id);
+        }
+        out.push('\n');
     }
     out
 }

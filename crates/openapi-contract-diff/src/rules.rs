@@ -1,8 +1,10 @@
 //! The rule catalogue: every id the diff can emit, with the *effect* it has. Levels come from
 //! the table in `finding.rs`, never from here.
 //!
-//! Ids follow oasdiff's `<direction>-<subject>-<what>` style so people who know that tool can read
-//! ours. Schema keyword rules are one slug combined with a direction and a subject
+//! Ids are oasdiff's wherever oasdiff has the check (README: *Rule ids and oasdiff's*), in its
+//! `<direction>-<subject>-<what>` style; a few changes oasdiff names by one id are one id here
+//! too (a new path and a new operation are both `endpoint-added`; a format change is a
+//! `type-changed`/`-generalized`/`-specialized`, as oasdiff reports type and format together). Schema keyword rules are one slug combined with a direction and a subject
 //! (`request-property-` + `enum-value-removed`); the others are listed one by one.
 
 use crate::finding::{Direction, Effect, Guard};
@@ -120,11 +122,11 @@ slug_rules! {
         TypeChanged = "type-changed" => Incomparable,
         TypeGeneralized = "type-generalized" => Widen,
         TypeSpecialized = "type-specialized" => Narrow,
-        FormatChanged = "format-changed" => Incomparable,
-        FormatGeneralized = "format-generalized" => Widen,
-        FormatSpecialized = "format-specialized" => Narrow,
-        FormatSet = "format-set" => Narrow,
-        FormatRemoved = "format-removed" => Widen,
+        FormatChanged = "type-changed" => Incomparable,
+        FormatGeneralized = "type-generalized" => Widen,
+        FormatSpecialized = "type-specialized" => Narrow,
+        FormatSet = "type-specialized" => Narrow,
+        FormatRemoved = "type-generalized" => Widen,
         BecameNullable = "became-nullable" => Widen,
         BecameNotNullable = "became-not-nullable" => Narrow,
         EnumValueAdded = "enum-value-added" => Widen,
@@ -132,14 +134,14 @@ slug_rules! {
         BecameEnum = "became-enum" => Narrow,
         EnumRemoved = "enum-removed" => Widen,
         DefaultValueChanged = "default-value-changed" => Unknown,
-        DefaultValueSet = "default-value-set" => None,
+        DefaultValueSet = "default-value-added" => None,
         DefaultValueRemoved = "default-value-removed" => None,
         MultipleOfSet = "multiple-of-set" => Narrow,
         MultipleOfRemoved = "multiple-of-removed" => Widen,
         MultipleOfChanged = "multiple-of-changed" => Incomparable,
         UniqueItemsSet = "unique-items-set" => Narrow,
         UniqueItemsRemoved = "unique-items-removed" => Widen,
-        PatternSet = "pattern-set" => Narrow,
+        PatternSet = "pattern-added" => Narrow,
         PatternRemoved = "pattern-removed" => Widen,
         PatternChanged = "pattern-changed" => Unknown,
         AdditionalPropertiesRestricted = "additional-properties-restricted" => Narrow,
@@ -154,7 +156,7 @@ slug_rules! {
         AnyOfConstraintRemoved = "any-of-constraint-removed" => Widen,
         OneOfBecameAnyOf = "one-of-became-any-of" => Widen,
         AnyOfBecameOneOf = "any-of-became-one-of" => Narrow,
-        DiscriminatorChanged = "discriminator-property-changed" => Incomparable,
+        DiscriminatorChanged = "discriminator-property-name-changed" => Incomparable,
     }
 }
 
@@ -174,7 +176,7 @@ impl SchemaRule {
                     BoundChange::Increased => "increased",
                     BoundChange::Decreased => "decreased",
                     BoundChange::Set => "set",
-                    BoundChange::Removed => "removed",
+                    BoundChange::Removed => "unset",
                 };
                 format!("{}-{change}", b.slug())
             }
@@ -218,37 +220,37 @@ macro_rules! api_rules {
 api_rules! {
     SpecAdded = "spec-added" => None Widen,
     SpecRemoved = "spec-removed" => None Narrow,
-    PathAdded = "api-path-added" => None Widen,
+    PathAdded = "endpoint-added" => None Widen,
     PathRemovedWithoutDeprecation = "api-path-removed-without-deprecation" => None Narrow,
     PathRemovedWithDeprecation = "api-path-removed-with-deprecation" => None Narrow Deprecated,
-    OperationAdded = "api-operation-added" => None Widen,
+    OperationAdded = "endpoint-added" => None Widen,
     RemovedWithoutDeprecation = "api-removed-without-deprecation" => None Narrow,
     RemovedWithDeprecation = "api-removed-with-deprecation" => None Narrow Deprecated,
-    Deprecated = "api-deprecated" => None None,
-    Reactivated = "api-reactivated" => None None,
-    OperationIdChanged = "api-operation-id-changed" => None Unknown,
+    Deprecated = "endpoint-deprecated" => None None,
+    Reactivated = "endpoint-reactivated" => None None,
+    OperationIdChanged = "api-operation-id-removed" => None Unknown,
     PathParameterRenamed = "request-path-parameter-renamed" => Request None,
     NewRequiredParameter = "new-required-request-parameter" => Request Narrow,
     NewOptionalParameter = "new-optional-request-parameter" => Request None,
     ParameterRemoved = "request-parameter-removed" => Request Unknown,
     ParameterBecameRequired = "request-parameter-became-required" => Request Narrow,
     ParameterBecameOptional = "request-parameter-became-optional" => Request Widen,
-    NewRequiredBody = "new-required-request-body" => Request Narrow,
-    NewOptionalBody = "new-optional-request-body" => Request None,
+    NewRequiredBody = "request-body-added-required" => Request Narrow,
+    NewOptionalBody = "request-body-added-optional" => Request None,
     RequestBodyRemoved = "request-body-removed" => Request Unknown,
     RequestBodyBecameRequired = "request-body-became-required" => Request Narrow,
     RequestBodyBecameOptional = "request-body-became-optional" => Request Widen,
     RequestMediaTypeAdded = "request-body-media-type-added" => Request Widen,
     RequestMediaTypeRemoved = "request-body-media-type-removed" => Request Narrow,
-    ResponseMediaTypeAdded = "response-body-media-type-added" => Response Widen Negotiated,
-    ResponseMediaTypeRemoved = "response-body-media-type-removed" => Response Incomparable,
+    ResponseMediaTypeAdded = "response-media-type-added" => Response Widen Negotiated,
+    ResponseMediaTypeRemoved = "response-media-type-removed" => Response Incomparable,
     SuccessStatusAdded = "response-success-status-added" => Response Widen,
     SuccessStatusRemoved = "response-success-status-removed" => Response Narrow,
     NonSuccessStatusAdded = "response-non-success-status-added" => Response Widen NonSuccess,
     NonSuccessStatusRemoved = "response-non-success-status-removed" => Response Narrow,
     HeaderAdded = "response-header-added" => Response None,
-    RequiredHeaderRemoved = "response-required-header-removed" => Response Widen,
-    OptionalHeaderRemoved = "response-optional-header-removed" => Response None,
+    RequiredHeaderRemoved = "required-response-header-removed" => Response Widen,
+    OptionalHeaderRemoved = "optional-response-header-removed" => Response None,
     HeaderBecameOptional = "response-header-became-optional" => Response Widen,
     HeaderBecameRequired = "response-header-became-required" => Response Narrow,
     NewRequiredRequestProperty = "new-required-request-property" => Request Narrow,
@@ -264,12 +266,16 @@ api_rules! {
     ResponseOptionalPropertyRemoved = "response-optional-property-removed" => Response Unknown,
     ResponsePropertyBecameOptional = "response-property-became-optional" => Response Widen,
     ResponsePropertyBecameRequired = "response-property-became-required" => Response Narrow,
+    RequestPropertyDeprecated = "request-property-deprecated" => Request None,
+    RequestPropertyReactivated = "request-property-reactivated" => Request None,
+    ResponsePropertyDeprecated = "response-property-deprecated" => Response None,
+    ResponsePropertyReactivated = "response-property-reactivated" => Response None,
     ResponsePropertyBecameWriteOnly = "response-property-became-write-only" => Response Widen,
     ResponsePropertyBecameNotWriteOnly = "response-property-became-not-write-only" => Response Narrow,
     AuthenticationAdded = "api-authentication-added" => Request Narrow,
     AuthenticationRemoved = "api-authentication-removed" => Request Widen,
-    SecuritySchemeAdded = "api-security-scheme-added" => Request Widen,
-    SecuritySchemeRemoved = "api-security-scheme-removed" => Request Narrow,
+    SecuritySchemeAdded = "api-security-added" => Request Widen,
+    SecuritySchemeRemoved = "api-security-removed" => Request Narrow,
     SecurityScopeAdded = "api-security-scope-added" => Request Narrow,
     SecurityScopeRemoved = "api-security-scope-removed" => Request Widen,
 }
@@ -307,6 +313,10 @@ pub fn catalogue() -> Vec<(String, Direction, Effect)> {
             out.push((rule.id(direction, subject), direction, rule.effect()));
         }
     }
+    // Rules that share an oasdiff id (a path and an operation added; a format and a type
+    // specialised) are listed once: they share direction and effect too (tested).
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|(id, _, _)| seen.insert(id.clone()));
     out
 }
 
@@ -314,6 +324,20 @@ pub fn catalogue() -> Vec<(String, Direction, Effect)> {
 mod tests {
     use super::*;
     use std::collections::BTreeSet;
+
+    #[test]
+    fn shared_ids_share_direction_and_effect() {
+        let mut by_id = std::collections::HashMap::new();
+        for rule in Rule::ALL {
+            let before = by_id.insert(rule.id(), (rule.direction(), rule.effect()));
+            assert!(before.is_none_or(|b| b == (rule.direction(), rule.effect())));
+        }
+        let mut by_slug = std::collections::HashMap::new();
+        for k in Keyword::ALL {
+            let before = by_slug.insert(k.slug(), k.effect());
+            assert!(before.is_none_or(|b| b == k.effect()), "{}", k.slug());
+        }
+    }
 
     #[test]
     fn ids_are_unique_and_kebab_case() {

@@ -134,6 +134,7 @@ fn fail_on_warn_and_formats() {
     assert_eq!(
         keys,
         [
+            "client_impact",
             "direction",
             "fingerprint",
             "id",
@@ -142,6 +143,43 @@ fn fail_on_warn_and_formats() {
             "message",
             "operation"
         ]
+    );
+}
+
+#[test]
+fn client_impact_gate_marker_and_changelog() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = write(dir.path(), "base.yaml", BASE);
+    let rev = write(dir.path(), "rev.yaml", &breaking());
+    // Lowered to INFO by policy, the change passes the wire gate but still breaks our client.
+    let ack = write(
+        dir.path(),
+        "ack.yaml",
+        "levels:\n  request-property-became-required: INFO\n",
+    );
+    let lowered = diff(dir.path(), &[&base, &rev, "--ack", &ack]);
+    assert_eq!(lowered.code, 0, "{}", lowered.stdout);
+    assert!(
+        lowered
+            .stdout
+            .contains("request-property-became-required  [breaks our client]")
+    );
+    let gated = diff(
+        dir.path(),
+        &[&base, &rev, "--ack", &ack, "--fail-on-client-impact"],
+    );
+    assert_eq!(gated.code, 1, "{}", gated.stdout);
+    let report = json(&diff(dir.path(), &[&base, &rev, "--format", "json"]));
+    assert_eq!(report["findings"][0]["client_impact"], "breaks");
+    let notes = diff(dir.path(), &[&base, &rev, "--format", "changelog"]);
+    assert!(notes.stdout.contains("## POST /c\n"), "{}", notes.stdout);
+    assert!(
+        notes.stdout.contains("- **breaking**: ")
+            && notes
+                .stdout
+                .contains("(breaks gpucloud's generated client)"),
+        "{}",
+        notes.stdout
     );
 }
 

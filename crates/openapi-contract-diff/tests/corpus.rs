@@ -86,6 +86,17 @@ fn check(name: &str) {
         "{name}: exit status; stderr: {}",
         run.stderr
     );
+    // `client_impact: [breaks rule-id, unaffected rule-id]`: what gpucloud's generated client
+    // makes of the findings with those ids (each listed pair must be found).
+    for line in case["client_impact"].as_array().into_iter().flatten() {
+        let (impact, id) = line.as_str().unwrap().split_once(' ').unwrap();
+        let found = report["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["id"] == id && f["client_impact"] == impact);
+        assert!(found, "{name}: no {id} with client_impact {impact}");
+    }
     for f in report["findings"].as_array().unwrap() {
         let fp = f["fingerprint"].as_str().unwrap();
         assert!(
@@ -119,6 +130,7 @@ corpus! {
     any_of_kind_and_constraint, discriminator, security_scheme_swapped,
     security_scheme_renamed, security_alternative_added, security_scopes,
     became_authenticated, openapi_3_1_equivalent, openapi_3_1_nullable_ref,
+    property_deprecation, request_null_dropped_3_1, client_impact,
 }
 
 #[test]

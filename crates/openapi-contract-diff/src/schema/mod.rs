@@ -144,6 +144,21 @@ impl<'a, 'e> Walker<'a, 'e> {
             };
             let rs = Schema::union(self.rev, rdefs);
             let loc = Loc::Rev(rdefs[0].1.clone());
+            let lifecycle = match (bs.deprecated(), rs.deprecated(), request) {
+                (false, true, true) => Some((Rule::RequestPropertyDeprecated, "deprecated")),
+                (false, true, false) => Some((Rule::ResponsePropertyDeprecated, "deprecated")),
+                (true, false, true) => {
+                    Some((Rule::RequestPropertyReactivated, "no longer deprecated"))
+                }
+                (true, false, false) => {
+                    Some((Rule::ResponsePropertyReactivated, "no longer deprecated"))
+                }
+                _ => None,
+            };
+            if let Some((rule, what)) = lifecycle {
+                self.out
+                    .rule(rule, None, loc.clone(), name, format!("{label} {what}"));
+            }
             if request {
                 if bs.read_only() && rs.read_only() {
                     continue; // never sent
