@@ -8,8 +8,8 @@ use crate::providers::e2e::E2eClusters;
 use crate::providers::ops::{self, Provider};
 use crate::providers::runcrate::RuncrateClusters;
 use crate::providers::together::TogetherClusters;
-use crate::spec::ClusterSpec;
-use crate::waiter::{self, Acceptor, Deleted, Progress, Ready, WaitEnd, WaitOptions};
+use crate::spec::{ClusterSize, ClusterSpec};
+use crate::waiter::{self, Acceptor, Deleted, Progress, Ready, SizeReached, WaitEnd, WaitOptions};
 
 /// A provider-neutral cluster client.
 ///
@@ -128,6 +128,37 @@ impl ClusterClient {
     /// gone. A 404 on a retry means an earlier attempt of this call worked, and is success.
     pub async fn delete(&self, id: &ClusterId) -> Result<(), Error> {
         with_provider!(self, p => ops::delete(p, id).await)
+    }
+
+    /// Changes the cluster's size: Together `PUT /compute/clusters/{id}` with `num_gpus`
+    /// (a positive multiple of 8, checked before sending), E2E's `scale_cluster` action (adds
+    /// nodes; it cannot remove any), Runcrate [`Error::Unsupported`] (undocumented). Returns
+    /// the cluster as the provider answered; [`Self::wait_until_size`] waits for the new size.
+    pub async fn resize(&self, id: &ClusterId, size: ClusterSize) -> Result<Cluster, Error> {
+        with_provider!(self, p => ops::resize(p, id, size).await)
+    }
+
+    /// Polls until the cluster is ready at `size` (GPUs or nodes, as the provider reports
+    /// them); fails early on a terminal state.
+    pub async fn wait_until_size(
+        &self,
+        id: &ClusterId,
+        size: ClusterSize,
+        options: &WaitOptions,
+        on_progress: impl FnMut(&Progress),
+    ) -> Result<Cluster, Error> {
+        let reached = SizeReached(size);
+        match self.wait_for(id, options, &reached, on_progress).await? {
+            WaitEnd::Seen(cluster) => Ok(cluster),
+            WaitEnd::Gone => Err(Error::Timeout {
+                what: format!(
+                    "waiting for {} cluster {id} {}",
+                    self.provider(),
+                    reached.goal()
+                ),
+                after: std::time::Duration::ZERO,
+            }),
+        }
     }
 
     /// Polls until the cluster is ready; fails early on a terminal state and after

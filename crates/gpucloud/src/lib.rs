@@ -60,7 +60,9 @@ pub use spec::{
     Billing, ClusterSize, ClusterSpec, E2eOptions, E2eSfsMount, ProviderOptions, RuncrateOptions,
     SharedStorage, SoftwareStack, TogetherOptions,
 };
-pub use waiter::{Acceptor, Deleted, Observation, Progress, Ready, Verdict, WaitEnd, WaitOptions};
+pub use waiter::{
+    Acceptor, Deleted, Observation, Progress, Ready, SizeReached, Verdict, WaitEnd, WaitOptions,
+};
 
 /// The generated Together AI client.
 pub use gpucloud_together as together;

@@ -15,7 +15,7 @@ use crate::config::ClientSettings;
 use crate::error::Error;
 use crate::journal::{CreateIntent, CreateRecord};
 use crate::plan::PlannedRequest;
-use crate::spec::ClusterSpec;
+use crate::spec::{ClusterSize, ClusterSpec};
 
 /// The neutral methods every provider client offers, written once: `settings`, `plan`,
 /// `create` and `get`, each a call into this module.
@@ -133,6 +133,12 @@ pub(crate) trait Provider: Sync {
     ) -> impl Future<Output = Result<Page, Error>> + Send;
     /// One delete.
     fn delete_once(&self, id: &ClusterId) -> impl Future<Output = Result<(), Error>> + Send;
+    /// Changes the cluster's size; how (and whether it may be repeated) is the provider's.
+    fn resize(
+        &self,
+        id: &ClusterId,
+        size: ClusterSize,
+    ) -> impl Future<Output = Result<Cluster, Error>> + Send;
 }
 
 /// One cluster, retried while the error is retryable.
@@ -211,6 +217,16 @@ async fn delete_unjournaled<P: Provider>(provider: &P, id: &ClusterId) -> Result
             }
         })
         .await
+}
+
+/// Resizes a cluster to `size` (after checking the id).
+pub(crate) async fn resize<P: Provider>(
+    provider: &P,
+    id: &ClusterId,
+    size: ClusterSize,
+) -> Result<Cluster, Error> {
+    check_id::<P>(id)?;
+    provider.resize(id, size).await
 }
 
 /// The longest cluster id accepted before any request is built.

@@ -81,3 +81,47 @@ impl Acceptor for Deleted {
         "to be deleted"
     }
 }
+
+/// Ready at a size: [`Ready`]'s verdict, except that a ready cluster of another size keeps
+/// polling. GPUs are compared with the cluster's GPU count, nodes with its GPU-bearing nodes
+/// (E2E's login node and Together's control plane do not count).
+#[derive(Debug, Clone, Copy)]
+pub struct SizeReached(pub crate::spec::ClusterSize);
+
+impl Acceptor for SizeReached {
+    fn judge(&self, seen: Observation<'_>) -> Verdict {
+        match (Ready.judge(seen), seen) {
+            (Verdict::Success, Observation::Cluster(c)) if !has_size(c, self.0) => {
+                Verdict::KeepPolling
+            }
+            (verdict, _) => verdict,
+        }
+    }
+
+    fn goal(&self) -> &str {
+        "to be ready at the new size"
+    }
+}
+
+fn has_size(cluster: &Cluster, size: crate::spec::ClusterSize) -> bool {
+    match size {
+        crate::spec::ClusterSize::Gpus(gpus) => cluster.gpu_count == Some(gpus),
+        crate::spec::ClusterSize::Nodes(nodes) => {
+            let workers = cluster
+                .nodes
+                .iter()
+                .filter(|n| n.gpus.is_some_and(|g| g > 0))
+                .count();
+            let counted = match &cluster.raw {
+                crate::cluster::ProviderCluster::E2e(raw) => {
+                    raw.no_of_nodes.and_then(|n| usize::try_from(n).ok())
+                }
+                crate::cluster::ProviderCluster::Runcrate(raw) => {
+                    raw.node_count.and_then(|n| usize::try_from(n).ok())
+                }
+                crate::cluster::ProviderCluster::Together(_) => None,
+            };
+            counted.unwrap_or(workers) == nodes as usize
+        }
+    }
+}

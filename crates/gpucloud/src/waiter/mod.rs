@@ -11,7 +11,7 @@ use crate::pacing::Pacing;
 
 mod acceptor;
 
-pub use acceptor::{Acceptor, Deleted, Observation, Ready, Verdict};
+pub use acceptor::{Acceptor, Deleted, Observation, Ready, SizeReached, Verdict};
 
 /// How patiently to wait.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -23,7 +23,7 @@ use crate::error::{Error, ValidationError};
 use crate::journal::{CreateIntent, body_sha256};
 use crate::providers::call::call;
 use crate::providers::ops::{self, CreateSafety, Page, Provider, Sent};
-use crate::spec::ClusterSpec;
+use crate::spec::{ClusterSize, ClusterSpec};
 
 const PROVIDER: ProviderKind = ProviderKind::Runcrate;
 
@@ -154,6 +154,10 @@ impl Provider for RuncrateClusters {
 
     async fn delete_once(&self, _: &ClusterId) -> Result<(), Error> {
         Err(unsupported("deleting clusters"))
+    }
+
+    async fn resize(&self, _: &ClusterId, _: ClusterSize) -> Result<Cluster, Error> {
+        Err(unsupported("resizing clusters"))
     }
 }
 

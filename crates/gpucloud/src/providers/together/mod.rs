@@ -23,7 +23,7 @@ use crate::error::Error;
 use crate::journal::{CreateIntent, body_sha256};
 use crate::providers::call::call;
 use crate::providers::ops::{self, CreateSafety, Page, Provider, Sent};
-use crate::spec::ClusterSpec;
+use crate::spec::{ClusterSize, ClusterSpec};
 
 const PROVIDER: ProviderKind = ProviderKind::Together;
 
@@ -157,6 +157,32 @@ impl Provider for TogetherClusters {
             // Together's list is not paged.
             more: false,
         })
+    }
+
+    /// `PUT /compute/clusters/{id}` with the new `num_gpus` (a positive multiple of 8, as at
+    /// creation). The new count is absolute, so the request is retried like a read.
+    async fn resize(&self, id: &ClusterId, size: ClusterSize) -> Result<Cluster, Error> {
+        let num_gpus = request::resize_gpus(size)?;
+        let body = types::GpuClusterUpdateRequest {
+            num_gpus: Some(num_gpus),
+            ..Default::default()
+        };
+        let info = self
+            .settings
+            .retry
+            .run(self.settings.pacing(), |_| {
+                call::<errors::Rules, _, _, _, _>(
+                    self.client.inner(),
+                    "update_cluster",
+                    self.client
+                        .update_cluster()
+                        .cluster_id(id.as_str())
+                        .body(body.clone())
+                        .send(),
+                )
+            })
+            .await?;
+        Ok(view(info.into_inner()))
     }
 
     async fn delete_once(&self, id: &ClusterId) -> Result<(), Error> {

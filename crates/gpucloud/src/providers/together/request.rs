@@ -223,3 +223,20 @@ pub fn validate(request: &types::GpuClusterCreateRequest) -> Result<(), Error> {
     }
     Ok(())
 }
+
+/// The GPU count of a resize: Together sizes clusters in GPUs, a positive multiple of 8.
+pub(super) fn resize_gpus(size: ClusterSize) -> Result<i64, Error> {
+    match size {
+        ClusterSize::Gpus(gpus) if gpus > 0 && gpus % 8 == 0 => Ok(i64::from(gpus)),
+        ClusterSize::Gpus(gpus) => Err(invalid(
+            "num_gpus",
+            format!("must be a positive multiple of 8 (got {gpus})"),
+            CREATE_DOC,
+        )),
+        ClusterSize::Nodes(_) => Err(invalid(
+            "num_gpus",
+            "Together sizes clusters in GPUs: use ClusterSize::Gpus",
+            CREATE_DOC,
+        )),
+    }
+}
