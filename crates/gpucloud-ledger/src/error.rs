@@ -1,0 +1,102 @@
+//! What can go wrong with a ledger.
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// A ledger could not be opened, read or written.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum LedgerError {
+    /// No location: `GPUCLOUD_LEDGER`, `XDG_STATE_HOME` and `HOME` are all unset or relative.
+    NoLocation,
+    /// The file or its directory could not be created.
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// What the OS said.
+        source: std::io::Error,
+    },
+    /// SQLite refused (a lock held past the busy timeout, a full disk, a corrupt file).
+    Sqlite {
+        /// What the ledger was doing.
+        doing: String,
+        /// SQLite's error.
+        source: rusqlite::Error,
+    },
+    /// The file was written by a newer build of this crate; it is left untouched.
+    SchemaTooNew {
+        /// The file's `user_version`.
+        found: i64,
+        /// The newest version this build knows.
+        known: u32,
+    },
+    /// The file would not switch to write-ahead logging (e.g. on a network file system), so
+    /// several processes could not share it safely.
+    NotWal {
+        /// The journal mode SQLite kept.
+        mode: String,
+    },
+    /// A row holds a value this build does not know (written by hand, or by a newer build).
+    Corrupt(String),
+    /// No intent with this id.
+    NoSuchIntent(u64),
+    /// Looking clusters up at the provider failed.
+    Lookup(Box<gpucloud::Error>),
+}
+
+impl LedgerError {
+    pub(crate) fn sqlite(doing: impl Into<String>, source: rusqlite::Error) -> Self {
+        Self::Sqlite {
+            doing: doing.into(),
+            source,
+        }
+    }
+
+    /// Whether the failure was another process holding the database longer than the busy
+    /// timeout.
+    pub fn is_locked(&self) -> bool {
+        matches!(
+            self,
+            Self::Sqlite { source, .. } if matches!(
+                source.sqlite_error_code(),
+                Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+            )
+        )
+    }
+}
+
+impl fmt::Display for LedgerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NoLocation => f.write_str(
+                "no ledger location: set GPUCLOUD_LEDGER, XDG_STATE_HOME or HOME (absolute)",
+            ),
+            Self::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            Self::Sqlite { doing, source } => write!(f, "{doing}: {source}"),
+            Self::SchemaTooNew { found, known } => write!(
+                f,
+                "the ledger has schema version {found}, newer than this build's {known}: \
+                 upgrade gpucloud (the file is left as it is)"
+            ),
+            Self::NotWal { mode } => write!(
+                f,
+                "the ledger stayed in journal mode {mode:?} instead of WAL (a network file \
+                 system?): set GPUCLOUD_LEDGER to a local path"
+            ),
+            Self::Corrupt(what) => write!(f, "unreadable ledger row: {what}"),
+            Self::NoSuchIntent(id) => write!(f, "no intent {id} in the ledger"),
+            Self::Lookup(error) => write!(f, "looking clusters up: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for LedgerError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Io { source, .. } => Some(source),
+            Self::Sqlite { source, .. } => Some(source),
+            Self::Lookup(error) => Some(error.as_ref()),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,215 @@
+//! The facade's [`Journal`] hook, written to the ledger: each call one transaction.
+//!
+//! Only what the facade hands over is stored: the [`CreateIntent`] (provider, name, scope,
+//! Runcrate's idempotency key, the request's SHA-256), cluster ids, and of an error only its
+//! kind and HTTP status — never its text, which may quote a provider's answer.
+
+use gpucloud::journal::{CreateIntent, CreateRecord, IntentId, Journal, JournalError};
+use gpucloud::{ClusterId, CreateOutcome, Error, ProviderKind};
+use rusqlite::params;
+
+use crate::query::{ErrorSummary, Outcome};
+use crate::{Ledger, LedgerError, now_ms};
+
+impl Ledger {
+    /// Records a create's intent; returns its id.
+    pub fn record_create_started(&self, intent: &CreateIntent) -> Result<IntentId, LedgerError> {
+        self.write("recording a create", |tx| {
+            tx.execute(
+                "INSERT INTO create_intents
+                     (provider, name, scope, idempotency_key, request_sha256, pid, started_at_ms)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![
+                    intent.provider.as_str(),
+                    intent.name,
+                    intent.scope,
+                    intent.idempotency_key,
+                    intent.request_sha256,
+                    std::process::id(),
+                    now_ms(),
+                ],
+            )
+            .map_err(|e| LedgerError::sqlite("recording a create", e))?;
+            intent_id(tx.last_insert_rowid())
+        })
+    }
+
+    /// Completes a create's intent. The facade's own outcome always wins, even over a
+    /// look-up that resolved the intent meanwhile: it is what actually happened.
+    pub fn record_create_finished(
+        &self,
+        intent: IntentId,
+        record: &CreateRecord<'_>,
+    ) -> Result<(), LedgerError> {
+        let (state, cluster, outcome, error) = match record {
+            CreateRecord::Cluster { id, outcome } => {
+                let outcome = match outcome {
+                    CreateOutcome::Created => Outcome::Created,
+                    CreateOutcome::CreatedReconciled => Outcome::CreatedReconciled,
+                    CreateOutcome::AlreadyExisted => Outcome::AlreadyExisted,
+                };
+                ("completed", Some(id.as_str()), Some(outcome), None)
+            }
+            CreateRecord::Failed { error } => {
+                let state = if error.is_ambiguous() {
+                    "failed_ambiguous"
+                } else {
+                    "failed"
+                };
+                (state, None, None, Some(summary(error)))
+            }
+        };
+        self.write("completing a create", |tx| {
+            let changed = tx
+                .execute(
+                    "UPDATE create_intents
+                     SET state = ?2, cluster_id = ?3, outcome = ?4, error_kind = ?5,
+                         error_status = ?6, finished_at_ms = ?7
+                     WHERE id = ?1",
+                    params![
+                        row_id(intent)?,
+                        state,
+                        cluster,
+                        outcome.map(Outcome::as_str),
+                        error.as_ref().map(|e| e.kind.clone()),
+                        error.as_ref().and_then(|e| e.status),
+                        now_ms(),
+                    ],
+                )
+                .map_err(|e| LedgerError::sqlite("completing a create", e))?;
+            one_row(changed, intent)
+        })
+    }
+
+    /// Records a delete's intent; returns its id.
+    pub fn record_delete_started(
+        &self,
+        provider: ProviderKind,
+        cluster: &ClusterId,
+    ) -> Result<IntentId, LedgerError> {
+        self.write("recording a delete", |tx| {
+            tx.execute(
+                "INSERT INTO delete_intents (provider, cluster_id, pid, started_at_ms)
+                 VALUES (?1, ?2, ?3, ?4)",
+                params![
+                    provider.as_str(),
+                    cluster.as_str(),
+                    std::process::id(),
+                    now_ms()
+                ],
+            )
+            .map_err(|e| LedgerError::sqlite("recording a delete", e))?;
+            intent_id(tx.last_insert_rowid())
+        })
+    }
+
+    /// Completes a delete's intent (`None`: the provider accepted the delete).
+    pub fn record_delete_finished(
+        &self,
+        intent: IntentId,
+        error: Option<&Error>,
+    ) -> Result<(), LedgerError> {
+        let error = error.map(summary);
+        let state = if error.is_some() {
+            "failed"
+        } else {
+            "completed"
+        };
+        self.write("completing a delete", |tx| {
+            let changed = tx
+                .execute(
+                    "UPDATE delete_intents
+                     SET state = ?2, error_kind = ?3, error_status = ?4, finished_at_ms = ?5
+                     WHERE id = ?1",
+                    params![
+                        row_id(intent)?,
+                        state,
+                        error.as_ref().map(|e| e.kind.clone()),
+                        error.as_ref().and_then(|e| e.status),
+                        now_ms(),
+                    ],
+                )
+                .map_err(|e| LedgerError::sqlite("completing a delete", e))?;
+            one_row(changed, intent)
+        })
+    }
+}
+
+impl Journal for Ledger {
+    fn create_started(&self, intent: &CreateIntent) -> Result<IntentId, JournalError> {
+        self.record_create_started(intent)
+            .map_err(|e| self.journal_error(e))
+    }
+
+    fn create_finished(
+        &self,
+        intent: IntentId,
+        record: &CreateRecord<'_>,
+    ) -> Result<(), JournalError> {
+        self.record_create_finished(intent, record)
+            .map_err(|e| self.journal_error(e))
+    }
+
+    fn delete_started(
+        &self,
+        provider: ProviderKind,
+        cluster: &ClusterId,
+    ) -> Result<IntentId, JournalError> {
+        self.record_delete_started(provider, cluster)
+            .map_err(|e| self.journal_error(e))
+    }
+
+    fn delete_finished(&self, intent: IntentId, error: Option<&Error>) -> Result<(), JournalError> {
+        self.record_delete_finished(intent, error)
+            .map_err(|e| self.journal_error(e))
+    }
+}
+
+impl Ledger {
+    fn journal_error(&self, error: LedgerError) -> JournalError {
+        JournalError(format!("ledger {}: {error}", self.path.display()))
+    }
+}
+
+/// The kind and status of an error: what the ledger keeps of it.
+pub(crate) fn summary(error: &Error) -> ErrorSummary {
+    let kind = match error {
+        Error::Validation(_) => "validation",
+        Error::Configuration { .. } => "configuration",
+        Error::Authentication(_) => "authentication",
+        Error::NotFound(_) => "not_found",
+        Error::Conflict(_) => "conflict",
+        Error::InsufficientFunds(_) => "insufficient_funds",
+        Error::NoCapacity(_) => "no_capacity",
+        Error::RateLimited { .. } => "rate_limited",
+        Error::Timeout { .. } => "timeout",
+        Error::Unsupported { .. } => "unsupported",
+        Error::ClusterFailed { .. } => "cluster_failed",
+        Error::Api(_) => "api",
+        Error::Transport { .. } => "transport",
+        Error::Decode(_) => "decode",
+        Error::Journal(_) => "journal",
+        Error::ResponseTooLarge { .. } => "response_too_large",
+        _ => "other",
+    };
+    ErrorSummary {
+        kind: kind.to_string(),
+        status: error.status(),
+    }
+}
+
+pub(crate) fn intent_id(rowid: i64) -> Result<IntentId, LedgerError> {
+    IntentId::try_from(rowid).map_err(|_| LedgerError::Corrupt(format!("row id {rowid}")))
+}
+
+pub(crate) fn row_id(intent: IntentId) -> Result<i64, LedgerError> {
+    i64::try_from(intent).map_err(|_| LedgerError::NoSuchIntent(intent))
+}
+
+fn one_row(changed: usize, intent: IntentId) -> Result<(), LedgerError> {
+    if changed == 0 {
+        Err(LedgerError::NoSuchIntent(intent))
+    } else {
+        Ok(())
+    }
+}

@@ -1,0 +1,154 @@
+//! Settling intents whose outcome is unknown by looking the clusters up at the provider.
+
+use std::time::Duration;
+
+use gpucloud::journal::IntentId;
+use gpucloud::{ClusterClient, ClusterId, ProviderKind};
+
+use crate::query::Lookup;
+use crate::{Ledger, LedgerError, now_ms};
+
+/// How [`resolve_pending_with`] decides.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResolveOptions {
+    /// An intent younger than this whose cluster the list does not show stays pending: its
+    /// create may still be running in another process, or the provider's list may not show a
+    /// new cluster yet. A cluster the list does show is taken at any age. Default: 15 min.
+    pub min_age_for_gone: Duration,
+    /// The scope the client lists (`CreateIntent::scope`: a Together project id, E2E's
+    /// `project_id/location`). `Some`: intents of another scope are left alone. `None`: every
+    /// intent of the client's provider is looked up in the client's list (the facade does not
+    /// say which scope a client lists).
+    pub scope: Option<String>,
+}
+
+impl Default for ResolveOptions {
+    fn default() -> Self {
+        Self {
+            min_age_for_gone: Duration::from_secs(15 * 60),
+            scope: None,
+        }
+    }
+}
+
+/// What became of one unresolved intent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Resolved {
+    /// The list shows one cluster of that name: the intent is completed with it.
+    Found {
+        /// The intent.
+        intent: IntentId,
+        /// The cluster.
+        cluster: ClusterId,
+    },
+    /// The list shows none, and the intent is older than `min_age_for_gone`: marked failed.
+    Gone {
+        /// The intent.
+        intent: IntentId,
+    },
+    /// Left as it was, and why.
+    StillPending {
+        /// The intent.
+        intent: IntentId,
+        /// Why it could not be settled.
+        reason: String,
+    },
+    /// Another process settled it first; nothing changed.
+    AlreadySettled {
+        /// The intent.
+        intent: IntentId,
+    },
+}
+
+/// Looks up every unresolved create of `client`'s provider (pending, or failed in a way that
+/// may have created a cluster) and settles it in `ledger`: one `list()` call, then each intent
+/// matched by name.
+///
+/// Runcrate documents no list, so its intents stay pending with that reason; re-sending the
+/// create with the stored idempotency key would settle them, but a look-up must never be able
+/// to create a cluster, so it is not done here.
+pub async fn resolve_pending_with(
+    ledger: &Ledger,
+    client: &ClusterClient,
+    options: &ResolveOptions,
+) -> Result<Vec<Resolved>, LedgerError> {
+    let provider = client.provider();
+    let intents: Vec<_> = ledger
+        .unresolved(Some(provider))?
+        .into_iter()
+        .filter(|e| options.scope.is_none() || e.scope == options.scope)
+        .collect();
+    if intents.is_empty() {
+        return Ok(Vec::new());
+    }
+    if provider == ProviderKind::Runcrate {
+        return Ok(intents
+            .iter()
+            .map(|e| Resolved::StillPending {
+                intent: e.intent,
+                reason: format!(
+                    "Runcrate documents no list to look {:?} up by name; its idempotency key \
+                     {:?} would find it only by re-sending the create, which a look-up never does",
+                    e.name,
+                    e.idempotency_key.as_deref().unwrap_or("(none)")
+                ),
+            })
+            .collect());
+    }
+    let clusters = client
+        .list()
+        .await
+        .map_err(|e| LedgerError::Lookup(Box::new(e)))?;
+    let now = now_ms();
+    let mut report = Vec::with_capacity(intents.len());
+    for entry in intents {
+        let named: Vec<_> = clusters.iter().filter(|c| c.name == entry.name).collect();
+        let age_ms = now.saturating_sub(entry.created_at.timestamp_millis());
+        let age = Duration::from_millis(u64::try_from(age_ms).unwrap_or(0));
+        let lookup = match named.as_slice() {
+            [one] => Lookup::Found(one.id.clone()),
+            [] if age >= options.min_age_for_gone => Lookup::Gone,
+            [] => {
+                report.push(Resolved::StillPending {
+                    intent: entry.intent,
+                    reason: format!(
+                        "not in the list yet, but recorded only {}s ago (less than {}s): its \
+                         create may still be running",
+                        age.as_secs(),
+                        options.min_age_for_gone.as_secs()
+                    ),
+                });
+                continue;
+            }
+            many => {
+                report.push(Resolved::StillPending {
+                    intent: entry.intent,
+                    reason: format!(
+                        "{} clusters are named {:?}: {}",
+                        many.len(),
+                        entry.name,
+                        many.iter()
+                            .map(|c| c.id.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                });
+                continue;
+            }
+        };
+        let changed = ledger.resolve_pending(entry.intent, &lookup)?;
+        report.push(match (changed, lookup) {
+            (false, _) => Resolved::AlreadySettled {
+                intent: entry.intent,
+            },
+            (true, Lookup::Found(cluster)) => Resolved::Found {
+                intent: entry.intent,
+                cluster,
+            },
+            (true, Lookup::Gone) => Resolved::Gone {
+                intent: entry.intent,
+            },
+        });
+    }
+    Ok(report)
+}

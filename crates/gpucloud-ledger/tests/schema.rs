@@ -1,0 +1,132 @@
+//! The schema: created from an empty file, migrated from version 1 with its rows kept, a newer
+//! file refused untouched, and the files private to their owner.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
+use gpucloud::ProviderKind;
+use gpucloud::journal::Journal;
+use gpucloud_ledger::schema::{MIGRATIONS, SCHEMA_VERSION};
+use gpucloud_ledger::{IntentState, Ledger, LedgerError, LedgerOptions};
+use support::*;
+
+fn columns(path: &std::path::Path, table: &str) -> Vec<String> {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    let mut statement = conn
+        .prepare(&format!("SELECT name FROM pragma_table_info('{table}')"))
+        .unwrap();
+    statement
+        .query_map([], |row| row.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
+#[test]
+fn an_empty_file_gets_every_migration_in_wal_mode() {
+    let (_dir, path) = ledger_path();
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, b"").unwrap();
+
+    let ledger = Ledger::open(&path).unwrap();
+
+    assert_eq!(SCHEMA_VERSION, 2);
+    assert_eq!(ledger.schema_version().unwrap(), SCHEMA_VERSION);
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let mode: String = conn
+        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(mode, "wal");
+    assert!(columns(&path, "create_intents").contains(&"resolution".to_string()));
+    // Opening again changes nothing.
+    drop(ledger);
+    assert_eq!(
+        Ledger::open(&path).unwrap().schema_version().unwrap(),
+        SCHEMA_VERSION
+    );
+}
+
+#[test]
+fn a_version_1_file_is_migrated_with_its_rows() {
+    let (_dir, path) = ledger_path();
+    let v1 = Ledger::open_at_version(&path, &LedgerOptions::default(), 1).unwrap();
+    assert_eq!(v1.schema_version().unwrap(), 1);
+    assert!(!columns(&path, "create_intents").contains(&"resolution".to_string()));
+    let id = v1
+        .create_started(&intent(ProviderKind::Together, "old"))
+        .unwrap();
+    drop(v1);
+
+    let ledger = Ledger::open(&path).unwrap();
+
+    assert_eq!(ledger.schema_version().unwrap(), 2);
+    let entry = ledger.entry(id).unwrap();
+    assert_eq!(
+        (entry.name.as_str(), entry.state, entry.resolution),
+        ("old", IntentState::Pending, None)
+    );
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let indexes: i64 = conn
+        .query_row(
+            "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND name LIKE '%intents_by%'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(indexes, 2);
+}
+
+#[test]
+fn a_file_from_a_newer_build_is_refused_and_left_alone() {
+    let (_dir, path) = ledger_path();
+    drop(Ledger::open(&path).unwrap());
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute_batch("PRAGMA user_version = 99").unwrap();
+    drop(conn);
+
+    let error = Ledger::open(&path).unwrap_err();
+
+    assert!(
+        matches!(
+            error,
+            LedgerError::SchemaTooNew {
+                found: 99,
+                known: 2
+            }
+        ),
+        "{error}"
+    );
+    assert!(error.to_string().contains("upgrade gpucloud"), "{error}");
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let version: i64 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, 99);
+}
+
+#[test]
+fn migrations_are_numbered_in_order() {
+    let versions: Vec<u32> = MIGRATIONS.iter().map(|m| m.version).collect();
+    assert_eq!(versions, [1, 2]);
+}
+
+#[cfg(unix)]
+#[test]
+fn the_directory_and_every_file_are_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let (_dir, path) = ledger_path();
+    let ledger = Ledger::open(&path).unwrap();
+    ledger
+        .create_started(&intent(ProviderKind::Together, "x"))
+        .unwrap();
+
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(path.parent().unwrap()), 0o700);
+    assert_eq!(mode(&path), 0o600);
+    for suffix in ["-wal", "-shm"] {
+        let mut side = path.as_os_str().to_owned();
+        side.push(suffix);
+        assert_eq!(mode(std::path::Path::new(&side)), 0o600, "{suffix}");
+    }
+}
