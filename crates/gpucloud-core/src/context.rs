@@ -1,12 +1,10 @@
-//! What a generated client carries besides its `reqwest::Client`: its credentials, the
-//! status of its recent error answers, and, for a planning client, the place where a request
-//! is recorded instead of being sent.
+//! What a generated client carries besides its `reqwest::Client`: its credentials (and the
+//! scrubber made from them), the cap on answer bodies, and, for a planning client, the place
+//! where a request is recorded instead of being sent.
 //!
 //! All of it is per client (shared by clones of one client, never by two clients), so two
 //! clients in one process cannot see each other's answers.
 
-use std::collections::VecDeque;
-use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
 use std::sync::{Arc, Mutex};
 
 use crate::credentials::Authenticate;
@@ -23,7 +21,6 @@ pub struct ClientContext<C> {
     credentials: C,
     scrubber: Arc<Scrubber>,
     max_response_bytes: usize,
-    error_bodies: ErrorBodies,
     capture: Option<RequestCapture>,
 }
 
@@ -35,7 +32,6 @@ impl<C: Authenticate> ClientContext<C> {
             credentials,
             scrubber,
             max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
-            error_bodies: ErrorBodies::default(),
             capture: None,
         }
     }
@@ -64,11 +60,6 @@ impl<C> ClientContext<C> {
         &self.credentials
     }
 
-    /// The status of recent error answers this client received, by body.
-    pub fn error_bodies(&self) -> &ErrorBodies {
-        &self.error_bodies
-    }
-
     /// Where requests are recorded instead of sent, for a planning client.
     pub fn capture(&self) -> Option<&RequestCapture> {
         self.capture.as_ref()
@@ -84,53 +75,9 @@ impl<C: Clone> ClientContext<C> {
             credentials: self.credentials.clone(),
             scrubber: self.scrubber.clone(),
             max_response_bytes: self.max_response_bytes,
-            error_bodies: ErrorBodies::default(),
             capture: Some(capture.clone()),
         };
         (context, capture)
-    }
-}
-
-/// How many recent error answers [`ErrorBodies`] remembers.
-const REMEMBERED_ERROR_BODIES: usize = 64;
-
-/// The status (and `Retry-After`) of a client's recent error answers, by a hash of the body.
-///
-/// When a 4xx/5xx body is not the JSON the spec declares (a proxy's HTML 502), progenitor
-/// reports only the bytes (`InvalidResponsePayload`), not the status; the hooks remember the
-/// status of the last few error answers so the caller can still tell a 502 from a success it
-/// could not decode.
-#[derive(Debug, Clone, Default)]
-pub struct ErrorBodies {
-    recent: Arc<Mutex<VecDeque<RememberedError>>>,
-}
-
-/// A hash of an error answer's body, its status and its `Retry-After`.
-type RememberedError = (u64, u16, Option<String>);
-
-fn body_hash(bytes: &[u8]) -> u64 {
-    BuildHasherDefault::<DefaultHasher>::default().hash_one(bytes)
-}
-
-impl ErrorBodies {
-    /// The status and `Retry-After` of a recent error answer with exactly this body.
-    pub fn status_of(&self, bytes: &[u8]) -> Option<(u16, Option<String>)> {
-        let hash = body_hash(bytes);
-        let recent = self.recent.lock().ok()?;
-        recent
-            .iter()
-            .rev()
-            .find(|(h, _, _)| *h == hash)
-            .map(|(_, status, retry_after)| (*status, retry_after.clone()))
-    }
-
-    pub(crate) fn remember(&self, bytes: &[u8], status: u16, retry_after: Option<String>) {
-        if let Ok(mut recent) = self.recent.lock() {
-            if recent.len() == REMEMBERED_ERROR_BODIES {
-                recent.pop_front();
-            }
-            recent.push_back((body_hash(bytes), status, retry_after));
-        }
     }
 }
 
@@ -221,27 +168,6 @@ mod tests {
         fn authenticate(&self, _: &mut reqwest::Request) -> Result<(), CredentialError> {
             Ok(())
         }
-    }
-
-    #[test]
-    fn error_bodies_are_per_client() {
-        let one = ClientContext::new(QueryKey);
-        let other = ClientContext::new(QueryKey);
-        one.error_bodies()
-            .remember(b"<html>502</html>", 502, Some("3".into()));
-        assert_eq!(
-            one.error_bodies().status_of(b"<html>502</html>"),
-            Some((502, Some("3".into())))
-        );
-        assert_eq!(
-            one.clone()
-                .error_bodies()
-                .status_of(b"<html>502</html>")
-                .map(|s| s.0),
-            Some(502)
-        );
-        assert_eq!(other.error_bodies().status_of(b"<html>502</html>"), None);
-        assert_eq!(one.error_bodies().status_of(b"other"), None);
     }
 
     #[test]

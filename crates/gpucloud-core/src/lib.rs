@@ -8,13 +8,15 @@
 //!   query pairs only at the moment a request is built;
 //! - [`transport`]: sending a request inside a tracing span, and scrubbing secret query
 //!   parameters (E2E's `apikey`) from every URL that an error or a response could print;
-//! - [`ClientContext`]: the generated client's inner value — credentials, the status of its
-//!   recent error answers, and for a planning client the [`RequestCapture`] a request is
-//!   recorded in instead of being sent;
+//! - [`ClientContext`]: the generated client's inner value — credentials, the answer-body
+//!   cap, and for a planning client the [`RequestCapture`] a request is recorded in instead of
+//!   being sent;
+//! - [`with_answer`]: the status of the answer to one call, for that call only;
 //! - [`tls`]: rustls with the ring provider, configured per client.
 //!
 //! Provider crates depend on this one; users normally never name it.
 
+mod answer;
 mod build_error;
 mod context;
 pub mod credentials;
@@ -23,10 +25,9 @@ pub mod scrub;
 pub mod tls;
 pub mod transport;
 
+pub use answer::{Answer, with_answer};
 pub use build_error::{BuildError, normalize_base_url};
-pub use context::{
-    CapturedRequest, ClientContext, DEFAULT_MAX_RESPONSE_BYTES, ErrorBodies, RequestCapture,
-};
+pub use context::{CapturedRequest, ClientContext, DEFAULT_MAX_RESPONSE_BYTES, RequestCapture};
 pub use credentials::{Authenticate, BearerToken, CredentialError, Secret};
 pub use scrub::Scrubber;
 pub use transport::{

@@ -11,8 +11,9 @@
 //! [`RAW_ERROR_BODY_HEADER`] response header, which survives into progenitor's `ResponseValue`;
 //! [`raw_error_body`] reads it back.
 //!
-//! Everything a request leaves behind (the status of error answers, a planned request) is kept
-//! in the sending client's [`ClientContext`], never in process-wide state.
+//! Nothing a request leaves behind is kept in process-wide state: the status of an error
+//! answer is recorded for that one call ([`crate::with_answer`]), a planned request in the
+//! planning client's [`ClientContext`].
 
 use std::time::{Duration, Instant};
 
@@ -21,7 +22,8 @@ use reqwest::ResponseBuilderExt;
 use tracing::Instrument;
 use url::Url;
 
-use crate::context::{ClientContext, ErrorBodies};
+use crate::answer::{Answer, record};
+use crate::context::ClientContext;
 use crate::credentials::Authenticate;
 
 /// The synthetic response header that carries an error response's raw body (see module docs).
@@ -110,7 +112,7 @@ pub fn redact_url(url: &Url, secret_params: &[&str]) -> Url {
 /// Sends `request` with `client`: inside a `gpucloud.request` span (operation id, method and
 /// path, never the query), logging status and duration at debug level, with secrets scrubbed
 /// from transport errors and from the response's URL, and the status of error answers
-/// remembered in the context's [`ErrorBodies`].
+/// recorded for the call's [`crate::with_answer`] scope.
 ///
 /// A planning context records the request instead ([`crate::RequestCapture`]) and answers
 /// `204 No Content` without any network traffic.
@@ -129,7 +131,6 @@ pub async fn execute<C: Authenticate>(
         return Ok(reqwest::Response::from(planned));
     }
     let secret_params = C::SECRET_QUERY_PARAMS;
-    let error_bodies = context.error_bodies();
     let limit = context.max_response_bytes();
     let span = tracing::debug_span!(
         "gpucloud.request",
@@ -146,7 +147,7 @@ pub async fn execute<C: Authenticate>(
                 tracing::debug!(status = response.status().as_u16(), elapsed_ms, "response");
                 let response = limit_body(redact_response_url(response, secret_params), limit);
                 if response.status().is_client_error() || response.status().is_server_error() {
-                    keep_error_body(response, error_bodies)
+                    keep_error_body(response)
                         .await
                         .map_err(reqwest::Error::without_url)
                 } else {
@@ -199,10 +200,7 @@ fn redact_response_url(response: reqwest::Response, secret_params: &[&str]) -> r
 }
 
 /// Buffers an error response's body and records a copy in [`RAW_ERROR_BODY_HEADER`].
-async fn keep_error_body(
-    response: reqwest::Response,
-    error_bodies: &ErrorBodies,
-) -> reqwest::Result<reqwest::Response> {
+async fn keep_error_body(response: reqwest::Response) -> reqwest::Result<reqwest::Response> {
     let status = response.status();
     let version = response.version();
     let mut headers = response.headers().clone();
@@ -212,7 +210,10 @@ async fn keep_error_body(
         .get(reqwest::header::RETRY_AFTER)
         .and_then(|v| v.to_str().ok())
         .map(str::to_string);
-    error_bodies.remember(&bytes, status.as_u16(), retry_after);
+    record(Answer {
+        status: status.as_u16(),
+        retry_after,
+    });
     let kept = &bytes[..bytes.len().min(RAW_ERROR_BODY_LIMIT)];
     let encoded = percent_encoding::percent_encode(kept, HEADER_UNSAFE).to_string();
     if let Ok(value) = reqwest::header::HeaderValue::from_str(&encoded) {
@@ -319,11 +320,17 @@ mod tests {
         let client = crate::tls::client_builder().unwrap().build().unwrap();
         let request = client.get(server.uri()).build().unwrap();
         let context = context();
-        let response = execute(&client, request, &INFO, &context).await.unwrap();
+        let (response, answer) =
+            crate::with_answer(execute(&client, request, &INFO, &context)).await;
+        let response = response.unwrap();
         assert_eq!(raw_error_body(response.headers()).unwrap(), body.as_bytes());
-        let bodies = context.error_bodies();
-        assert_eq!(bodies.status_of(body.as_bytes()), Some((502, None)));
-        assert_eq!(bodies.status_of(b"never answered"), None);
+        assert_eq!(
+            answer,
+            Some(crate::Answer {
+                status: 502,
+                retry_after: None
+            })
+        );
         assert_eq!(response.text().await.unwrap(), body);
     }
 

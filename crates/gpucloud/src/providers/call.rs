@@ -51,10 +51,11 @@ where
     E: ErrorEnvelope,
     Fut: std::future::Future<Output = Result<progenitor_client::ResponseValue<T>, ClientError<E>>>,
 {
-    match request.await {
+    let (result, answer) = gpucloud_core::with_answer(request).await;
+    match result {
         Ok(response) => Ok(response),
         Err(error) => {
-            let error = map_error::<R, C, T, E>(context, operation, error).await;
+            let error = map_error::<R, C, T, E>(context, answer, operation, error).await;
             Err(scrub(error, context.scrubber()))
         }
     }
@@ -92,6 +93,7 @@ pub(crate) fn scrub(mut error: Error, scrubber: &Scrubber) -> Error {
 /// JSON path when a success body does not decode).
 pub(crate) async fn map_error<R: ErrorRules, C, T: DeserializeOwned, E: ErrorEnvelope>(
     context: &ClientContext<C>,
+    answer: Option<gpucloud_core::Answer>,
     operation: &'static str,
     error: ClientError<E>,
 ) -> Error {
@@ -143,7 +145,12 @@ pub(crate) async fn map_error<R: ErrorRules, C, T: DeserializeOwned, E: ErrorEnv
         ClientError::InvalidResponsePayload(bytes, error) => {
             // An error answer whose body is not the declared envelope (an HTML 502 from a proxy)
             // is still an error answer with a status, not an undecodable success.
-            if let Some((status, retry_after)) = context.error_bodies().status_of(&bytes) {
+            let answer = answer.filter(|a| a.status >= 400);
+            if let Some(gpucloud_core::Answer {
+                status,
+                retry_after,
+            }) = answer
+            {
                 let mut headers = HeaderMap::new();
                 if let Some(value) = retry_after.and_then(|v| v.parse().ok()) {
                     headers.insert(RETRY_AFTER, value);

@@ -238,3 +238,32 @@ async fn an_answer_without_a_cluster_id_is_a_decode_error_not_a_cluster() {
         .unwrap_err();
     assert!(matches!(error, Error::Decode(_)), "{error:?}");
 }
+
+#[tokio::test]
+async fn a_success_whose_body_matches_an_earlier_error_page_is_still_a_success_that_failed_to_decode()
+ {
+    let api = Api::start().await;
+    answer(
+        &api,
+        "GET",
+        "/compute/clusters/c-1",
+        seq([
+            raw_response(502, HTML_502, "text/html"),
+            raw_response(200, HTML_502, "text/html"),
+        ]),
+    )
+    .await;
+    let client =
+        ClusterClient::together(api.together_config().with_retry_policy(RetryPolicy::none()))
+            .unwrap();
+    let id = ClusterId::new("c-1");
+
+    let first = client.get(&id).await.unwrap_err();
+    let second = client.get(&id).await.unwrap_err();
+
+    assert_eq!(first.status(), Some(502), "{first:?}");
+    assert!(
+        matches!(second, Error::Decode(_)),
+        "the 200 is not the earlier 502: {second:?}"
+    );
+}
