@@ -451,6 +451,22 @@ mod tests {
         assert_eq!(budget.available(), 2);
     }
 
+    #[tokio::test]
+    async fn none_sends_once() {
+        assert_eq!(RetryPolicy::none().max_attempts, 1);
+        let clock = ManualClock::new();
+        let mut calls = 0;
+        let result: Result<(), _> = RetryPolicy::none()
+            .run(pacing(&clock, &RetryBudget::default()), |_| {
+                calls += 1;
+                async { Err(api(503)) }
+            })
+            .await;
+        assert!(result.is_err());
+        assert_eq!(calls, 1);
+        assert!(clock.sleeps().is_empty());
+    }
+
     #[test]
     fn retry_kinds_follow_the_standard_strategy() {
         assert_eq!(api(500).retry_kind(), Some(RetryKind::Server));

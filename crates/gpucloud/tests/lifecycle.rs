@@ -177,6 +177,12 @@ async fn a_cluster_that_fails_while_waited_for_is_deleted_and_the_delete_verifie
         failure.to_string().ends_with("; cluster c-1 was deleted"),
         "{failure}"
     );
+    let source = std::error::Error::source(&failure).map(ToString::to_string);
+    assert_eq!(
+        source,
+        Some(failure.error.to_string()),
+        "the source is the wait's error"
+    );
 }
 
 #[tokio::test]
