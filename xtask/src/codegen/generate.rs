@@ -2,10 +2,12 @@
 //! enums in place of typify's closed ones, prettyplease for formatting (no nightly rustfmt), and
 //! a header that records where the file came from.
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Result, anyhow};
+use proc_macro2::{Delimiter, Group, TokenStream, TokenTree};
 use progenitor::{GenerationSettings, Generator, HooksMode, InterfaceStyle, TagStyle, TypeImpl};
 use quote::quote;
 
+use super::format_cache;
 use super::open_enum;
 use super::providers::Provider;
 use crate::spec::SpecFile;
@@ -55,19 +57,17 @@ pub fn generate(
     }
 
     let mut generator = Generator::new(&settings);
-    let tokens = generator
+    let mut tokens = generator
         .generate_tokens(openapi)
         .map_err(|e| anyhow!("{}: progenitor failed: {e}", spec.path.display()))?;
-    let mut file: syn::File = syn::parse2(tokens).context("progenitor emitted unparsable Rust")?;
-    let types = types_module(&mut file)?;
+    // The open enums go into `mod types`, and the query-parameter table after everything: at
+    // the token level, so the whole file is parsed once, and not at all when it is unchanged.
+    let mut enum_tokens = TokenStream::new();
     for e in &enums {
-        let items: syn::File = syn::parse2(open_enum::tokens(e)?)
-            .with_context(|| format!("open enum {} is not valid Rust", e.type_name))?;
-        types.extend(items.items);
+        enum_tokens.extend(open_enum::tokens(e)?);
     }
-
-    file.items.push(comma_joined_query_params(&spec.tree));
-
+    tokens = append_to_types_module(tokens, enum_tokens)?;
+    tokens.extend(comma_joined_query_params(&spec.tree));
     let type_space = generator.get_type_space();
     let mut required_dependencies = vec!["progenitor-client", "reqwest", "serde", "serde_json"];
     if type_space.uses_chrono() {
@@ -83,7 +83,7 @@ pub fn generate(
         required_dependencies.push("futures-core");
     }
 
-    let body = prettyplease::unparse(&file);
+    let body = format_cache::format(provider.name, tokens)?;
     Ok(Generated {
         text: format!("{}{body}", header(provider, spec)),
         required_dependencies,
@@ -105,7 +105,7 @@ fn header(provider: &Provider, spec: &SpecFile) -> String {
 /// The `(operationId, parameter)` pairs of array query parameters declared `style: form,
 /// explode: false`. progenitor sends such arrays as repeated pairs (`state=A&state=B`); the
 /// crate's hooks join them into the declared form (`state=A,B`) from this table.
-fn comma_joined_query_params(tree: &serde_json::Value) -> syn::Item {
+fn comma_joined_query_params(tree: &serde_json::Value) -> TokenStream {
     use serde_json::Value;
     let resolve = |node: &'_ Value| -> Option<Value> {
         match node.get("$ref").and_then(Value::as_str) {
@@ -150,22 +150,35 @@ fn comma_joined_query_params(tree: &serde_json::Value) -> syn::Item {
         }
     }
     let entries = pairs.iter().map(|(op, name)| quote!((#op, #name)));
-    syn::parse_quote! {
+    quote! {
         /// Array query parameters sent comma-joined (`style: form, explode: false`), by
         /// operation id; the crate's hooks join progenitor's repeated pairs accordingly.
         pub const COMMA_JOINED_QUERY_PARAMS: &[(&str, &str)] = &[#(#entries),*];
     }
 }
 
-/// The item list of the generated `pub mod types { … }`.
-fn types_module(file: &mut syn::File) -> Result<&mut Vec<syn::Item>> {
-    file.items
-        .iter_mut()
-        .find_map(|item| match item {
-            syn::Item::Mod(m) if m.ident == "types" => m.content.as_mut().map(|(_, items)| items),
-            _ => None,
-        })
-        .ok_or_else(|| anyhow!("progenitor output has no `mod types`"))
+/// `tokens` with `extra` appended inside its first top-level `mod types { … }`.
+fn append_to_types_module(tokens: TokenStream, extra: TokenStream) -> Result<TokenStream> {
+    let mut out: Vec<TokenTree> = Vec::new();
+    let mut extra = Some(extra);
+    for tree in tokens {
+        let is_types_body = matches!(&tree, TokenTree::Group(g) if g.delimiter() == Delimiter::Brace)
+            && matches!(out.as_slice(), [.., TokenTree::Ident(m), TokenTree::Ident(t)] if m == "mod" && t == "types");
+        match (tree, is_types_body.then(|| extra.take()).flatten()) {
+            (TokenTree::Group(body), Some(extra)) => {
+                let mut inner = body.stream();
+                inner.extend(extra);
+                let mut group = Group::new(Delimiter::Brace, inner);
+                group.set_span(body.span());
+                out.push(TokenTree::Group(group));
+            }
+            (tree, _) => out.push(tree),
+        }
+    }
+    if extra.is_some() {
+        return Err(anyhow!("progenitor output has no `mod types`"));
+    }
+    Ok(out.into_iter().collect())
 }
 
 #[cfg(test)]

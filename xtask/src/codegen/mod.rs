@@ -1,6 +1,7 @@
 //! `cargo xtask codegen`: lint each spec, generate its client module, and write it (or, with
 //! `--check`, compare it with the committed file and fail on drift).
 
+mod format_cache;
 mod generate;
 mod lint;
 mod open_enum;
@@ -58,8 +59,24 @@ pub fn run(root: &Path, args: &Args) -> Result<()> {
     let mut outputs = Vec::new();
     let mut failures = Vec::new();
     let mut broken = false;
-    for provider in &selected {
-        match generate_one(root, provider) {
+    // Providers are independent: generate each on its own thread (progenitor's tokens are not
+    // `Send`, so each thread runs one provider from spec to text), and take the results in
+    // provider order so messages and files come out as from a sequential run.
+    let results: Vec<Result<String>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = selected
+            .iter()
+            .map(|provider| scope.spawn(move || generate_one(root, provider)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    });
+    for (provider, result) in selected.iter().zip(results) {
+        match result {
             Ok(text) => outputs.push((root.join(provider.generated_file()), text)),
             Err(e) => {
                 broken |= e.downcast_ref::<BrokenSpec>().is_some();
