@@ -1,6 +1,9 @@
 //! A [`ClusterClient`] for `--provider`, configured from the environment and the flags.
 
-use gpucloud::{ClusterClient, E2eConfig, Error, ProviderKind, RuncrateConfig, TogetherConfig};
+use gpucloud::{
+    ClusterClient, E2eConfig, Error, ProviderKind, ReconcilePolicy, RetryPolicy, RuncrateConfig,
+    TogetherConfig,
+};
 
 use crate::cli::TargetArgs;
 use crate::secrets;
@@ -17,7 +20,8 @@ pub fn credential_variables(provider: ProviderKind) -> &'static [&'static str] {
 /// The client `target` names. Credentials come from the environment only (never flags, which
 /// end up in shell history and process listings); `--base-url` wins over `<PROVIDER>_BASE_URL`.
 /// Each credential is registered with [`secrets`] before the client exists, so nothing printed
-/// from then on (a server's echo included) can show it.
+/// from then on (a server's echo included) can show it. `--max-attempts` and `--settle-window`
+/// replace the facade's defaults, nothing else of its policies.
 pub fn client(target: &TargetArgs) -> Result<ClusterClient, Error> {
     for name in credential_variables(target.provider) {
         if let Some(value) = std::env::var_os(name) {
@@ -26,23 +30,39 @@ pub fn client(target: &TargetArgs) -> Result<ClusterClient, Error> {
     }
     let base_url = target.base_url.as_deref();
     let timeout = target.request_timeout;
+    let retry = RetryPolicy {
+        max_attempts: target.max_attempts,
+        ..RetryPolicy::default()
+    };
+    let reconcile = ReconcilePolicy {
+        settle_window: target.settle_window,
+        ..ReconcilePolicy::default()
+    };
     match target.provider {
         ProviderKind::Together => {
-            let config = TogetherConfig::from_env()?.with_timeout(timeout);
+            let config = TogetherConfig::from_env()?
+                .with_timeout(timeout)
+                .with_retry_policy(retry)
+                .with_reconcile_policy(reconcile);
             ClusterClient::together(match base_url {
                 Some(url) => config.with_base_url(url),
                 None => config,
             })
         }
         ProviderKind::Runcrate => {
-            let config = RuncrateConfig::from_env()?.with_timeout(timeout);
+            let config = RuncrateConfig::from_env()?
+                .with_timeout(timeout)
+                .with_retry_policy(retry);
             ClusterClient::runcrate(match base_url {
                 Some(url) => config.with_base_url(url),
                 None => config,
             })
         }
         ProviderKind::E2e => {
-            let config = E2eConfig::from_env()?.with_timeout(timeout);
+            let config = E2eConfig::from_env()?
+                .with_timeout(timeout)
+                .with_retry_policy(retry)
+                .with_reconcile_policy(reconcile);
             ClusterClient::e2e(match base_url {
                 Some(url) => config.with_base_url(url),
                 None => config,

@@ -20,7 +20,7 @@ pub mod code {
     pub const USAGE: u8 = 2;
     /// Invalid request, request file or configuration; nothing was sent.
     pub const INVALID: u8 = 3;
-    /// The provider refused or could not do it.
+    /// The provider refused or could not do it, or answered with a broken or oversized answer.
     pub const PROVIDER: u8 = 4;
     /// Timed out (a request or a wait), or the cluster failed while we waited.
     pub const TIMEOUT: u8 = 5;
@@ -74,6 +74,10 @@ pub fn cloud_exit_code(error: &Error) -> u8 {
         // A request that got no answer in time (`--request-timeout`, or the connect timeout)
         // timed out, as much as a wait that did: exit 5, not "network unreachable".
         Error::Transport { source, .. } if source.is_timeout() => code::TIMEOUT,
+        // The provider was reached but its answer was broken (cut off, reset, malformed) or
+        // larger than the cap: the provider's failure, not an unreachable network.
+        Error::Transport { source, .. } if !source.is_connect() => code::PROVIDER,
+        Error::ResponseTooLarge { .. } => code::PROVIDER,
         _ => code::OTHER,
     }
 }
@@ -164,6 +168,14 @@ mod tests {
                 after: Duration::from_secs(1)
             }),
             code::TIMEOUT
+        );
+        assert_eq!(
+            cloud_exit_code(&Error::ResponseTooLarge {
+                provider: ProviderKind::E2e,
+                operation: "get_cluster",
+                limit: 32 << 20,
+            }),
+            code::PROVIDER
         );
         assert_eq!(CliError::Usage("x".into()).exit_code(), code::USAGE);
         assert_eq!(CliError::Input("x".into()).exit_code(), code::INVALID);

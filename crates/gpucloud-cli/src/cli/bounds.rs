@@ -39,6 +39,23 @@ pub fn request_timeout(raw: &str) -> Result<Duration, String> {
     duration_between(raw, SECOND, HOUR, "1s and 1 hour")
 }
 
+/// How long a create on Together or E2E looks its name up after an ambiguous failure before
+/// sending again (`--settle-window`): 0 s (a single look-up) to 1 hour.
+pub fn settle_window(raw: &str) -> Result<Duration, String> {
+    duration_between(raw, Duration::ZERO, HOUR, "0s and 1 hour")
+}
+
+/// The most attempts per request, the first included (`--max-attempts`).
+pub const MAX_ATTEMPTS: u32 = 10;
+
+/// Attempts per request (`--max-attempts`): 1 (never retry) to [`MAX_ATTEMPTS`].
+pub fn max_attempts(raw: &str) -> Result<u32, String> {
+    match raw.trim().parse::<u32>() {
+        Ok(n) if (1..=MAX_ATTEMPTS).contains(&n) => Ok(n),
+        _ => Err(format!("must be a whole number from 1 to {MAX_ATTEMPTS}")),
+    }
+}
+
 /// The longest cluster id accepted, in bytes (provider ids are UUIDs or small integers).
 pub const MAX_ID_BYTES: usize = 256;
 
@@ -84,6 +101,17 @@ mod tests {
         assert!(max_wait("300ms").is_err());
         assert_eq!(request_timeout("1h"), Ok(HOUR));
         assert!(request_timeout("0s").is_err());
+        assert_eq!(settle_window("0s"), Ok(Duration::ZERO));
+        assert_eq!(settle_window("90s"), Ok(Duration::from_secs(90)));
+        assert_eq!(settle_window("1h"), Ok(HOUR));
+        for bad in ["61m", "18446744073709551615s", "-1s", "later"] {
+            assert!(settle_window(bad).is_err(), "{bad}");
+        }
+        assert_eq!(max_attempts("1"), Ok(1));
+        assert_eq!(max_attempts("10"), Ok(10));
+        for bad in ["0", "11", "-1", "4294967296", "2.5", "", "many"] {
+            assert!(max_attempts(bad).is_err(), "{bad:?}");
+        }
         // The largest interval doubles without overflow.
         assert!(DAY.checked_mul(2).is_some());
     }

@@ -33,7 +33,8 @@ Exit codes:
   2  usage error (unknown command, flag or value)
   3  invalid request, request file or configuration: nothing was sent
   4  the provider refused or cannot do it (authentication, not found, conflict,
-     funds or quota, capacity, rate limit, unsupported operation, other API error)
+     funds or quota, capacity, rate limit, unsupported operation, other API error),
+     or its answer was broken (cut off, reset, malformed, over the 32 MiB cap)
   5  timed out, or the cluster failed while waiting",
             $closing
         )
@@ -113,6 +114,14 @@ pub struct TargetArgs {
     /// Give up on one HTTP request after this long (1s to 1h; exit code 5).
     #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = bounds::request_timeout)]
     pub request_timeout: Duration,
+    /// Creates on Together and E2E: after an answer that may hide a created cluster (timeout,
+    /// dropped connection, 5xx), look the name up for this long before sending again (0s to
+    /// 1h; 0s: one look-up).
+    #[arg(long, value_name = "DURATION", default_value = "90s", value_parser = bounds::settle_window)]
+    pub settle_window: Duration,
+    /// Attempts per request, the first included (1 to 10; 1: never retry).
+    #[arg(long, value_name = "N", default_value = "4", value_parser = bounds::max_attempts)]
+    pub max_attempts: u32,
 }
 
 #[derive(Debug, Args)]
@@ -236,6 +245,23 @@ mod tests {
         );
         assert!(parse_base_url("ftp://x").is_err());
         assert!(parse_base_url("https://x/?apikey=1").is_err());
+    }
+
+    #[test]
+    fn retry_flags_default_to_the_facade_defaults() {
+        let cli = Cli::try_parse_from(["gpucloud", "clusters", "list", "-p", "together"])
+            .unwrap_or_else(|e| panic!("{e}"));
+        let Command::Clusters(ClustersCommand::List(target)) = cli.command else {
+            panic!("not a list: {cli:?}");
+        };
+        assert_eq!(
+            target.settle_window,
+            gpucloud::ReconcilePolicy::default().settle_window
+        );
+        assert_eq!(
+            target.max_attempts,
+            gpucloud::RetryPolicy::default().max_attempts
+        );
     }
 
     #[cfg(feature = "sim")]

@@ -10,9 +10,12 @@ use crate::support::{Run, fake_credentials, gpucloud};
 
 /// A provider that answers 404 to everything and counts what it was sent.
 fn provider() -> FakeProvider {
-    FakeProvider::start(|_| Reply {
-        status: 404,
-        body: r#"{"error":{"message":"no such cluster","type":"not_found"}}"#.into(),
+    FakeProvider::start(|_| {
+        Reply::raw(
+            404,
+            "application/json",
+            r#"{"error":{"message":"no such cluster","type":"not_found"}}"#,
+        )
     })
 }
 
@@ -30,11 +33,11 @@ fn refused(run: &Run, code: i32, needles: &[&str]) {
 }
 
 #[test]
-fn duration_flags_are_bounded_with_the_rule() {
+fn duration_and_attempt_flags_are_bounded_with_the_rule() {
     let server = provider();
     let url = server.url("/v1");
     let target = ["-p", "together", "--base-url", url.as_str()];
-    let cases: [(&[&str], &str, &str); 7] = [
+    let cases: [(&[&str], &str, &str); 10] = [
         (
             &[
                 "clusters",
@@ -89,6 +92,28 @@ fn duration_flags_are_bounded_with_the_rule() {
             &["clusters", "get", "c-1", "--request-timeout", "0s"],
             "'--request-timeout <DURATION>'",
             "between 1s and 1 hour",
+        ),
+        (
+            &[
+                "clusters",
+                "create",
+                "-f",
+                "tests/fixtures/together.toml",
+                "--settle-window",
+                "2h",
+            ],
+            "'--settle-window <DURATION>'",
+            "between 0s and 1 hour",
+        ),
+        (
+            &["clusters", "get", "c-1", "--max-attempts", "0"],
+            "'--max-attempts <N>'",
+            "from 1 to 10",
+        ),
+        (
+            &["clusters", "list", "--max-attempts", "18446744073709551616"],
+            "'--max-attempts <N>'",
+            "from 1 to 10",
         ),
     ];
     for (args, flag, rule) in cases {
@@ -284,4 +309,68 @@ fn a_malformed_rust_log_exits_3() {
     );
     refused(&run, 3, &["error: configuration: RUST_LOG: "]);
     assert_eq!(run.stdout, "");
+}
+
+#[test]
+fn retry_flags_reach_the_facade() {
+    // Every read answered 503: `--max-attempts N` sends it N times.
+    let server = FakeProvider::start(|_| {
+        Reply::raw(
+            503,
+            "application/json",
+            r#"{"error":{"message":"unavailable","type":"server_error"}}"#,
+        )
+    });
+    let url = server.url("/v1");
+    for attempts in [1, 2] {
+        let before = server.requests().len();
+        let run = gpucloud(
+            &[
+                "clusters",
+                "get",
+                "c-1",
+                "-p",
+                "together",
+                "--base-url",
+                &url,
+                "--max-attempts",
+                &attempts.to_string(),
+            ],
+            &fake_credentials(),
+        );
+        run.expect_code(4);
+        assert_eq!(server.requests().len() - before, attempts, "{run:?}");
+    }
+
+    // A create answered 500 and a list that never shows it: with `--settle-window 0s` each
+    // settle is one look-up, then the single re-send: list, POST, list, POST, list.
+    let server = FakeProvider::start(|request| match request.method.as_str() {
+        "GET" => Reply::raw(200, "application/json", r#"{"clusters":[]}"#),
+        _ => Reply::raw(
+            500,
+            "application/json",
+            r#"{"error":{"message":"boom","type":"server_error"}}"#,
+        ),
+    });
+    let url = server.url("/v1");
+    let started = Instant::now();
+    let run = gpucloud(
+        &[
+            "clusters",
+            "create",
+            "-f",
+            "tests/fixtures/together.toml",
+            "-p",
+            "together",
+            "--base-url",
+            &url,
+            "--settle-window",
+            "0s",
+        ],
+        &fake_credentials(),
+    );
+    run.expect_code(4);
+    let methods: Vec<String> = server.requests().into_iter().map(|r| r.method).collect();
+    assert_eq!(methods, ["GET", "POST", "GET", "POST", "GET"], "{run:?}");
+    assert!(started.elapsed() < Duration::from_secs(20), "{run:?}");
 }

@@ -7,7 +7,7 @@ use crate::fake::{FakeProvider, Reply, Request, fixture};
 use crate::support::{Run, gpucloud};
 
 /// Sets the title, clears the screen, and forges a table row.
-const EVIL: &str = "evil\u{1b}]0;pwned\u{7}\u{1b}[2J\nFORGED row";
+pub const EVIL: &str = "evil\u{1b}]0;pwned\u{7}\u{1b}[2J\nFORGED row";
 /// [`EVIL`] as the terminal must show it.
 const EVIL_SHOWN: &str = r"evil\x1b]0;pwned\x07\x1b[2J\nFORGED row";
 
@@ -140,7 +140,7 @@ fn server_text_is_escaped_in_tables_progress_and_errors() {
 }
 
 /// Credentials with characters that URL encoding changes, so that the encoded form differs.
-const CREDENTIALS: [(&str, &str); 4] = [
+pub const CREDENTIALS: [(&str, &str); 4] = [
     ("TOGETHER_API_KEY", "tg+secret/41f7="),
     ("RUNCRATE_API_KEY", "rc_live_se+cret/8c2d="),
     ("E2E_API_KEY", "e2e+api/key=5a90"),
@@ -148,7 +148,7 @@ const CREDENTIALS: [(&str, &str); 4] = [
 ];
 
 /// Every form a credential must never be printed in.
-fn forms(secret: &str) -> Vec<String> {
+pub fn forms(secret: &str) -> Vec<String> {
     let upper: String = secret
         .bytes()
         .map(|b| match b {
@@ -163,7 +163,7 @@ fn forms(secret: &str) -> Vec<String> {
 }
 
 /// What the server echoes: the request line and the credentials it carried.
-fn echo(request: &Request) -> String {
+pub fn echo(request: &Request) -> String {
     format!(
         "rejected {} {} with header Authorization: {}",
         request.method,

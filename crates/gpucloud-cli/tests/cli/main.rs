@@ -7,7 +7,9 @@ mod bounds;
 mod completions;
 mod fake;
 mod hostile;
+mod matrix;
 mod offline;
+mod scenarios;
 mod schema;
 #[cfg(feature = "sim")]
 mod sim_command;

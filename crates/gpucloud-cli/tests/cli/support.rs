@@ -5,9 +5,11 @@
 //! placeholders in a table's last column may differ in width from what they replace.
 //! `UPDATE_GOLDEN=1 cargo test -p gpucloud-cli` rewrites them; review the diff before keeping it.
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 use std::sync::LazyLock;
+use std::time::{Duration, Instant};
 
 use regex::Regex;
 
@@ -60,6 +62,82 @@ pub fn gpucloud(args: &[&str], env: &[(&str, String)]) -> Run {
         );
     }
     run
+}
+
+/// A run under a wall-clock limit: [`Run`], the raw bytes of both streams, and whether it had
+/// to be killed at the limit (a hang).
+#[derive(Debug)]
+pub struct BoundedRun {
+    pub run: Run,
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+    pub hung: bool,
+    pub elapsed: Duration,
+}
+
+/// Runs `gpucloud args…` as [`gpucloud`] does (exactly `env`, no terminal, stdin closed), but
+/// kills it once `limit` has passed. Checks nothing: the caller judges the run.
+pub fn gpucloud_within(args: &[&str], env: &[(&str, String)], limit: Duration) -> BoundedRun {
+    let started = Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gpucloud"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_clear()
+        .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run gpucloud: {e}"));
+    let drain = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    };
+    let stdout = drain(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let stderr = drain(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let mut hung = false;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if started.elapsed() >= limit => {
+                hung = true;
+                let _ = child.kill();
+                break child.wait().ok();
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(10)),
+            Err(e) => panic!("waiting for gpucloud: {e}"),
+        }
+    };
+    let elapsed = started.elapsed();
+    let stdout = stdout.join().unwrap_or_default();
+    let stderr = stderr.join().unwrap_or_default();
+    BoundedRun {
+        run: Run {
+            args: args.iter().map(|a| a.to_string()).collect(),
+            code: status.and_then(|s| s.code()).unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&stderr).into_owned(),
+        },
+        stdout,
+        stderr,
+        hung,
+        elapsed,
+    }
 }
 
 impl Run {
