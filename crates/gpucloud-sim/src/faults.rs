@@ -10,11 +10,19 @@
 //!   operation takes effect, then its answer is delayed, dropped, cut, replaced by a proxy's
 //!   HTML page or altered. A create hit by one of these did create the cluster, which is exactly
 //!   the case a client must reconcile.
+//! - **Doomed clusters** ([`FaultKind::FailProvisioning`]): a create is answered normally, then
+//!   the cluster walks into the provider's failed state while provisioning.
+//!
+//! Faults can also be injected from outside the process, over HTTP: `POST /_sim/faults` on the
+//! simulator's port (see the crate's README).
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crate::provider::Provider;
+
+/// The only operation a [`FaultKind::FailProvisioning`] fault hits.
+pub(crate) const CREATE: &str = "create_cluster";
 
 /// One injected fault.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -94,6 +102,10 @@ pub enum FaultKind {
         /// The status value to show.
         status: String,
     },
+    /// The create happens and is answered normally; the cluster then fails while provisioning
+    /// (Together: a failed acceptance-tests phase; Runcrate: `failed` with a `failure_reason`;
+    /// E2E: `Failed`). Hits only `create_cluster` requests, whatever the fault's operation.
+    FailProvisioning,
 }
 
 impl FaultKind {
@@ -139,7 +151,9 @@ impl Faults {
     pub(crate) fn take(&self, provider: Provider, operation: &str) -> Option<FaultKind> {
         let mut pending = self.pending.lock().ok()?;
         let index = pending.iter().position(|f| {
-            f.provider == provider && f.operation.as_deref().is_none_or(|op| op == operation)
+            f.provider == provider
+                && f.operation.as_deref().is_none_or(|op| op == operation)
+                && (f.kind != FaultKind::FailProvisioning || operation == CREATE)
         })?;
         let fault = &mut pending[index];
         fault.times -= 1;
@@ -178,5 +192,16 @@ mod tests {
             );
         }
         assert!(faults.pending().is_empty());
+    }
+
+    #[test]
+    fn fail_provisioning_waits_for_a_create() {
+        let faults = Faults::default();
+        faults.inject(Fault::new(Provider::E2e, FaultKind::FailProvisioning));
+        assert_eq!(faults.take(Provider::E2e, "list_clusters"), None);
+        assert_eq!(
+            faults.take(Provider::E2e, CREATE),
+            Some(FaultKind::FailProvisioning)
+        );
     }
 }

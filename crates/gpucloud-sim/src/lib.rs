@@ -13,7 +13,8 @@
 //!   ([`RunningSim::spec_violations`]).
 //! - **Clusters live through time** ([`SimClock`]): provisioning → ready with nodes gaining
 //!   addresses, deletes that take a while, Runcrate's all-or-nothing failure and idempotent
-//!   replay, E2E's scale action. `time_scale` speeds time up; 0 freezes it so a test moves it
+//!   replay, resizes (Together's `num_gpus`, E2E's scale action) that take a while.
+//!   `time_scale` speeds time up; 0 freezes it so a test moves it
 //!   with [`SimClock::advance`].
 //! - **Bounded for any client**: a connection idle for [`SimConfig::idle_timeout`] is
 //!   closed, a header not complete [`SimConfig::header_read_timeout`] after its first byte is
@@ -21,7 +22,9 @@
 //!   after reading at most that much.
 //! - **Faults on demand** ([`Faults`]): 429 with `Retry-After`, 5xx, slow answers, dropped
 //!   connections, truncated bodies, HTML error pages, HTTP 200 carrying an error code, status
-//!   values the spec does not list — per provider and operation.
+//!   values the spec does not list, clusters that fail while provisioning — per provider and
+//!   operation; from the process, or from outside it over HTTP with the control API
+//!   (`POST /_sim/faults`, [`RunningSim::control_url`]; see the README).
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), gpucloud_sim::SimError> {
@@ -37,6 +40,7 @@
 //! ```
 
 mod clock;
+mod control;
 pub mod credentials;
 mod exchange;
 mod faults;

@@ -132,6 +132,12 @@ impl RunningSim {
         format!("http://{}{}", self.addr, provider.path_prefix())
     }
 
+    /// The control API's base URL, `http://127.0.0.1:PORT/_sim` (faults at
+    /// `{control_url}/faults`); the operator's, so it takes no provider credentials.
+    pub fn control_url(&self) -> String {
+        format!("http://{}{}", self.addr, crate::control::PREFIX)
+    }
+
     /// The fault injector.
     pub fn faults(&self) -> Faults {
         self.shared.faults.clone()

@@ -180,6 +180,16 @@ async fn together_volumes_bind_to_clusters_and_resizes_add_workers() {
         resized["node_lifecycle_events"][0]["reason"],
         "TogetherScaledUp"
     );
+    assert_eq!(resized["status"], "WaitingForDataPlaneNodes");
+    clock.advance(secs(121));
+    let path = format!("/compute/clusters/{id}");
+    let ready = call(&sim, Provider::Together, "GET", &path, None)
+        .await
+        .json;
+    assert_eq!(
+        (ready["status"].as_str(), ready["num_gpus"].as_i64()),
+        (Some("Ready"), Some(32))
+    );
     finish(sim).await;
 }
 
@@ -229,12 +239,13 @@ async fn e2e_creates_runs_scales_and_deletes() {
     let cluster = &scaled.json["data"];
     assert_eq!(
         (cluster["no_of_nodes"].as_i64(), cluster["status"].as_str()),
-        (Some(4), Some("Running"))
+        (Some(4), Some("Scaling"))
     );
     assert_eq!(cluster["worker_nodes"][3]["status"], "Creating");
     clock.advance(secs(91));
     let cluster = call(&sim, Provider::E2e, "GET", &path, None).await.json["data"].clone();
     assert_eq!(cluster["worker_nodes"][3]["status"], "Running");
+    assert_eq!(cluster["status"], "Running");
     let missing = call(
         &sim,
         Provider::E2e,

@@ -41,7 +41,6 @@ impl ApiSpec {
     }
 
     /// Every operation id, in the spec's order.
-    #[cfg(test)]
     pub(crate) fn operation_ids(&self) -> Vec<&str> {
         self.operations.iter().map(|o| o.id.as_str()).collect()
     }

@@ -31,6 +31,8 @@ pub(crate) struct Call<'a> {
     pub(crate) body: Option<&'a Value>,
     /// Simulated time since the simulator started.
     pub(crate) now: Duration,
+    /// A create hit by [`FaultKind::FailProvisioning`]: the cluster is doomed.
+    pub(crate) fail_provisioning: bool,
 }
 
 impl Call<'_> {

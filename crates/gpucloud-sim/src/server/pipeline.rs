@@ -1,5 +1,5 @@
-//! One request, start to finish: read the body up to the cap (413 beyond it), find the
-//! provider and the documented operation, check the credentials, let a fault refuse the
+//! One request, start to finish: read the body up to the cap (413 beyond it), hand a path
+//! under `/_sim/` to the control API (no credentials, no spec), find the provider and the documented operation, check the credentials, let a fault refuse the
 //! request, validate it against the spec, run the provider's handler, check the answer against
 //! the spec, then let a fault delay, drop, cut or alter the answer. Every step answers in the
 //! provider's own error shape.
@@ -12,6 +12,7 @@ use hyper::body::Body as _;
 
 use super::Shared;
 use super::wire::{Wire, response};
+use crate::control;
 use crate::exchange::Exchange;
 use crate::faults::FaultKind;
 use crate::openapi::Route;
@@ -131,6 +132,16 @@ fn answer(
     body: &Bytes,
     exchange: &mut Exchange,
 ) -> (Wire, Option<Box<dyn Send>>) {
+    if control::owns(parts.uri.path()) {
+        let reply = control::handle(
+            shared.specs,
+            &shared.faults,
+            &parts.method,
+            parts.uri.path(),
+            body,
+        );
+        return (Wire::json(&reply), None);
+    }
     let Some((provider, rest)) = Provider::split_path(parts.uri.path()) else {
         return (Wire::json(&unknown_prefix()), None);
     };
@@ -175,6 +186,7 @@ fn answer(
                 params: &checked.params,
                 body: checked.body.as_ref(),
                 now: shared.clock.elapsed(),
+                fail_provisioning: fault == Some(FaultKind::FailProvisioning),
             };
             match shared.state.lock() {
                 Ok(mut state) => providers::handle(provider, &mut state, &call),

@@ -1,6 +1,7 @@
 //! `PUT /distributed_jobs_v2/cluster/{id}/`: one action per call, each reading only its own
-//! fields (E2E's "Update" page). `scale_cluster` adds nodes to a running cluster; the others
-//! answer as documented (the cluster, a reserved IP, an empty object or a confirmation).
+//! fields (E2E's "Update" page). `scale_cluster` adds nodes to a running cluster (not to one
+//! still scaling); the others, which also work while it scales, answer as documented (the
+//! cluster, a reserved IP, an empty object or a confirmation).
 
 use serde_json::{Value, json};
 
@@ -16,7 +17,8 @@ const REQUIRED: &str = "This field is required.";
 pub(crate) fn run(cluster: &mut Cluster, ids: &mut Ids, call: &Call<'_>) -> Reply {
     let now = call.now;
     let action = call.field_str("action").unwrap_or_default();
-    if cluster.status(now) != "Running" {
+    let status = cluster.status(now);
+    if status != "Running" && (status != "Scaling" || action == "scale_cluster") {
         return errors::error(
             400,
             json!({}),

@@ -1,9 +1,11 @@
 //! An E2E training cluster through time: `Creating` with no worker nodes and an empty
 //! `ssh_public_ip`, then `Running` two simulated minutes later with its workers, login IP and
-//! totals. `scale_cluster` adds workers that show `Creating` for a minute and a half while the
-//! cluster keeps `Running`. A delete shows `Deleting` for half a minute, then the cluster is
-//! gone (404). Status words: `Creating` is documented; `Running` and `Deleting` are the words
-//! TIR uses elsewhere, and the ones the facade maps.
+//! totals. `scale_cluster` adds workers that show `Creating` for a minute and a half, while
+//! the cluster shows `Scaling` (with the new `no_of_nodes`), then `Running` again. A create hit
+//! by a `fail_provisioning` fault shows `Failed` a minute after the create and never runs. A
+//! delete shows `Deleting` for half a minute, then the cluster is gone (404). Status words:
+//! `Creating` is documented; `Running`, `Scaling`, `Failed` and `Deleting` are the words TIR
+//! uses elsewhere, and the ones the facade maps.
 
 use std::time::Duration;
 
@@ -16,6 +18,8 @@ use crate::ids::Ids;
 pub(crate) const READY_AFTER: Duration = Duration::from_secs(120);
 const WORKER_READY_AFTER: Duration = Duration::from_secs(90);
 pub(crate) const DELETE_TAKES: Duration = Duration::from_secs(30);
+/// When a doomed cluster (`fail_provisioning`) shows `Failed`, after the create.
+const FAILS_AFTER: Duration = Duration::from_secs(60);
 
 #[derive(Debug, Clone)]
 pub(crate) struct Worker {
@@ -40,6 +44,8 @@ pub(crate) struct Cluster {
     pub(crate) workers: Vec<Worker>,
     pub(crate) created: Duration,
     pub(crate) deleted: Option<Duration>,
+    /// Provisioning will fail (a `fail_provisioning` fault).
+    pub(crate) fails: bool,
 }
 
 impl Cluster {
@@ -60,12 +66,21 @@ impl Cluster {
     }
 
     fn running(&self, now: Duration) -> bool {
-        now >= self.created + READY_AFTER
+        !self.fails && now >= self.created + READY_AFTER
+    }
+
+    /// Whether workers added by a scale are still coming up.
+    fn scaling(&self, now: Duration) -> bool {
+        self.workers
+            .iter()
+            .any(|w| w.born > self.created && now < w.born + WORKER_READY_AFTER)
     }
 
     pub(crate) fn status(&self, now: Duration) -> &'static str {
         match self.deleted {
             Some(d) if d <= now => "Deleting",
+            _ if self.fails && now >= self.created + FAILS_AFTER => "Failed",
+            _ if self.running(now) && self.scaling(now) => "Scaling",
             _ if self.running(now) => "Running",
             _ => "Creating",
         }

@@ -164,6 +164,7 @@ fn create(state: &mut State, ids: &mut Ids, call: &Call<'_>, location: &str) -> 
         workers: Vec::new(),
         created: call.now,
         deleted: None,
+        fails: call.fail_provisioning,
     };
     cluster.add_workers(ids, nodes, call.now);
     let body = cluster.render(call.now);

@@ -3,7 +3,8 @@
 //! and joined after 60 (`up_at`: overlay addresses, SSH commands, and billing for every machine
 //! at once). The stack is ready after 90 (`ready_at`, `ready`, connection details). On an offer
 //! that fails, one machine fails to start after 45 seconds and, all-or-nothing, every machine
-//! is released: `failed` with a `failure_reason`, never `up_at`, nothing billed.
+//! is released: `failed` with a `failure_reason`, never `up_at`, nothing billed. A create hit
+//! by a `fail_provisioning` fault fails the same way on any offer.
 
 use std::time::Duration;
 
@@ -36,6 +37,8 @@ pub(crate) struct Cluster {
     pub(crate) storage_id: Option<String>,
     pub(crate) created: Duration,
     pub(crate) machines: Vec<Machine>,
+    /// Provisioning will fail (the offer always fails, or a fault said so).
+    pub(crate) fails: bool,
 }
 
 /// Where a cluster is at some instant.
@@ -62,9 +65,9 @@ impl Cluster {
     fn stage(&self, now: Duration) -> Stage {
         let age = now.saturating_sub(self.created);
         match () {
-            _ if self.offer.fails && age >= FAILS_AFTER => Stage::Failed,
-            _ if self.offer.fails && age >= STARTED_AFTER => Stage::Started,
-            _ if self.offer.fails => Stage::Allocating,
+            _ if self.fails && age >= FAILS_AFTER => Stage::Failed,
+            _ if self.fails && age >= STARTED_AFTER => Stage::Started,
+            _ if self.fails => Stage::Allocating,
             _ if age >= READY_AFTER => Stage::Ready,
             _ if age >= UP_AFTER => Stage::Up,
             _ if age >= STARTED_AFTER => Stage::Started,

@@ -101,6 +101,7 @@ fn create(state: &mut State, ids: &mut Ids, call: &Call<'_>, environment: &str) 
         storage_id: call.field_str("storage_id").map(str::to_string),
         created: call.now,
         machines: Cluster::machines(ids, node_count),
+        fails: offer.fails || call.fail_provisioning,
     };
     let reply = Reply::json(201, json!({ "data": cluster.render(call.now) }));
     let reply = match key {

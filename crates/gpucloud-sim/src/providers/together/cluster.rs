@@ -1,9 +1,13 @@
 //! A Together cluster through time. After the create it is queued, then waits for its control
 //! plane, its data plane (GPU workers), subnet and shared volume, installs drivers, runs
 //! acceptance tests and is `Ready` five simulated minutes later; the phase list, the status
-//! word and the nodes (gaining host names and public addresses) follow. A delete shows
-//! `Deleting` for a minute, then the cluster is gone (404). The offsets are illustrative; the
-//! phase and status words are the spec's.
+//! word and the nodes (gaining host names and public addresses) follow. A create hit by a
+//! `fail_provisioning` fault fails its acceptance tests (`CLUSTER_PHASE_ACCEPTANCE_TESTS_FAILED`
+//! half a minute into them; the status keeps `RunningAcceptanceTests`) and is never ready. A
+//! resize of a ready cluster goes back to `WaitingForDataPlaneNodes` until the new workers run
+//! (two minutes; half a minute when workers only leave), then `Ready` at the new size. A delete
+//! shows `Deleting` for a minute, then the cluster is gone (404). The offsets are illustrative;
+//! the phase and status words are the spec's.
 
 use std::time::Duration;
 
@@ -45,6 +49,11 @@ const SCHEDULE: &[(u64, &str, &str)] = &[
 pub(crate) const READY_AFTER: Duration = Duration::from_secs(300);
 /// Simulated time a deleted cluster shows `Deleting` before it is gone.
 pub(crate) const DELETE_TAKES: Duration = Duration::from_secs(60);
+/// When a doomed cluster's acceptance tests fail, after the create.
+const TESTS_FAIL_AFTER: Duration = Duration::from_secs(270);
+/// Simulated time a resize takes: until the new workers run, or until removed ones are gone.
+pub(crate) const GROW_TAKES: Duration = Duration::from_secs(120);
+pub(crate) const SHRINK_TAKES: Duration = Duration::from_secs(30);
 /// A node's phases: (seconds after it was born, node phase, status text); it gets its host name
 /// and address at the third.
 const NODE_SCHEDULE: &[(u64, &str, &str)] = &[
@@ -144,6 +153,10 @@ pub(crate) struct Cluster {
     pub(crate) removed: Vec<(Node, Duration)>,
     pub(crate) node_events: Vec<Value>,
     pub(crate) add_ons: Vec<Value>,
+    /// Its acceptance tests will fail (a `fail_provisioning` fault).
+    pub(crate) fails: bool,
+    /// Resizes: (requested, ready again at the new size).
+    pub(crate) resizes: Vec<(Duration, Duration)>,
 }
 
 impl Cluster {
@@ -170,22 +183,46 @@ impl Cluster {
         self.deleted.is_some_and(|d| now >= d)
     }
 
-    /// (when, phase, status) of every phase reached by `now`.
+    /// (when, phase, status) of every phase reached by `now`, oldest first.
     fn phases(&self, now: Duration) -> Vec<(Duration, &'static str, &'static str)> {
         let mut phases: Vec<_> = SCHEDULE
             .iter()
             .filter(|(_, phase, _)| {
                 !phase.ends_with("SHARED_VOLUME") || !self.volume_ids.is_empty()
             })
+            .filter(|(_, phase, _)| !self.fails || !phase.ends_with("_READY"))
             .map(|(after, phase, status)| {
                 (self.created + Duration::from_secs(*after), *phase, *status)
             })
-            .filter(|(when, _, _)| *when <= now)
             .collect();
+        if self.fails {
+            phases.push((
+                self.created + TESTS_FAIL_AFTER,
+                "CLUSTER_PHASE_ACCEPTANCE_TESTS_FAILED",
+                "RunningAcceptanceTests",
+            ));
+        }
+        for (requested, ready) in &self.resizes {
+            phases.push((
+                *requested,
+                "CLUSTER_PHASE_WAITING_FOR_DATA_PLANE_NODES",
+                "WaitingForDataPlaneNodes",
+            ));
+            phases.push((*ready, "CLUSTER_PHASE_READY", "Ready"));
+        }
+        // Nothing happens after the delete but the delete.
+        let until = self.deleted.map_or(now, |d| d.min(now));
+        phases.retain(|(when, _, _)| *when <= until);
+        phases.sort_by_key(|(when, _, _)| *when);
         if let Some(deleted) = self.deleted.filter(|d| *d <= now) {
             phases.push((deleted, "CLUSTER_PHASE_DELETING", "Deleting"));
         }
         phases
+    }
+
+    /// Whether the cluster is `Ready` at `now` (a resize can be asked of it).
+    pub(crate) fn ready(&self, now: Duration) -> bool {
+        self.status(now) == "Ready"
     }
 
     /// The current status word.
@@ -204,7 +241,7 @@ impl Cluster {
         let request = &self.request;
         let echo = |field: &str| request.get(field).cloned().unwrap_or(Value::Null);
         let control_up = self.control.addressed(now);
-        let ever_ready = now >= self.ready_at();
+        let ever_ready = !self.fails && now >= self.ready_at();
         let (cores, memory, ib) = catalog::node_shape(&self.gpu_type);
         let workers: Vec<Value> = self
             .workers

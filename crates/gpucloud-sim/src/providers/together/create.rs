@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use super::State;
 use super::catalog::{self, Driver, Region};
-use super::cluster::{Cluster, Node};
+use super::cluster::{Cluster, GROW_TAKES, Node, SHRINK_TAKES};
 use super::errors::{self, FAILED_PRECONDITION, bad_field};
 use super::volumes::Volume;
 use crate::ids::Ids;
@@ -159,6 +159,8 @@ pub(crate) fn create(state: &mut State, ids: &mut Ids, call: &Call<'_>) -> Resul
         removed: Vec::new(),
         node_events: Vec::new(),
         add_ons,
+        fails: call.fail_provisioning,
+        resizes: Vec::new(),
     })
 }
 
@@ -275,7 +277,8 @@ pub(crate) fn add_on(request: &Value) -> Value {
     })
 }
 
-/// Applies an update: resize (workers join or leave at `now`) and the echoed settings.
+/// Applies an update: a resize of a ready cluster (workers join or leave at `now`) and the
+/// echoed settings.
 pub(crate) fn update(cluster: &mut Cluster, ids: &mut Ids, call: &Call<'_>) -> Result<(), Reply> {
     let now = call.now;
     if cluster.deleting(now) {
@@ -293,7 +296,19 @@ pub(crate) fn update(cluster: &mut Cluster, ids: &mut Ids, call: &Call<'_>) -> R
                 "must be a positive multiple of 8",
             ));
         }
-        resize(cluster, ids, num_gpus, now);
+        if num_gpus != cluster.num_gpus {
+            if !cluster.ready(now) {
+                return Err(errors::grpc(
+                    FAILED_PRECONDITION,
+                    format!(
+                        "cluster is {}; a resize needs it Ready",
+                        cluster.status(now)
+                    ),
+                    Vec::new(),
+                ));
+            }
+            resize(cluster, ids, num_gpus, now);
+        }
     }
     if let Some(updates) = call.body.and_then(Value::as_object)
         && let Some(request) = cluster.request.as_object_mut()
@@ -327,7 +342,15 @@ pub(crate) fn update(cluster: &mut Cluster, ids: &mut Ids, call: &Call<'_>) -> R
     Ok(())
 }
 
+/// Workers join (born now, running two minutes later) or leave (at once); the cluster is
+/// `WaitingForDataPlaneNodes` until then, `Ready` at the new size after.
 fn resize(cluster: &mut Cluster, ids: &mut Ids, num_gpus: i64, now: Duration) {
+    let takes = if num_gpus > cluster.num_gpus {
+        GROW_TAKES
+    } else {
+        SHRINK_TAKES
+    };
+    cluster.resizes.push((now, now + takes));
     let target = usize::try_from(num_gpus / 8).unwrap_or(0);
     while cluster.workers.len() < target {
         let node = Node::new(ids, "gpu", &cluster.region, now);
