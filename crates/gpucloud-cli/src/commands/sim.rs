@@ -88,6 +88,10 @@ pub async fn run(args: &SimArgs, json: bool) -> Result<(), CliError> {
             say!("export {name}={value}");
         }
         say!("\nThen, for example: gpucloud clusters list --provider together");
+        say!(
+            "Faults from outside (the control API, no credentials): {}/faults",
+            sim.control_url()
+        );
     }
     stopped().await;
     tell!("Stopping the simulator.");
