@@ -58,7 +58,8 @@ pub enum Cleanup {
     /// It was deleted, and the provider confirmed it is gone.
     Deleted(Deletion),
     /// It was left as it is (a timeout without `delete_on_timeout`, a failure with
-    /// `delete_on_failure` off, or an error that says nothing about the cluster).
+    /// `delete_on_failure` off, an error that says nothing about the cluster, or a provider
+    /// that documents no delete — Runcrate, whose failed starts release every machine).
     Kept,
     /// Deleting it failed: the cluster may still be billing.
     DeleteFailed(Box<Error>),
@@ -163,6 +164,8 @@ impl ClusterClient {
         let cleanup = if delete {
             match self.delete_and_wait(&id, &options.delete_wait).await {
                 Ok(deletion) => Cleanup::Deleted(deletion),
+                // Runcrate documents no delete; its failed starts release every machine.
+                Err(Error::Unsupported { .. }) => Cleanup::Kept,
                 Err(e) => Cleanup::DeleteFailed(Box::new(e)),
             }
         } else {
