@@ -4,7 +4,7 @@
 //! `...&apikey=<key> with header Authorization: Bearer <token>` — so every text it sends (error
 //! messages, bodies kept in errors) passes through a [`Scrubber`] that knows the client's
 //! secrets and replaces each, in plain, percent-encoded and form-encoded spelling, with
-//! [`REDACTED`](crate::REDACTED).
+//! [`crate::REDACTED`].
 
 use std::borrow::Cow;
 
