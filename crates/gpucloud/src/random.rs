@@ -19,6 +19,15 @@ impl Random for FastRandom {
     }
 }
 
+/// A pause in `[interval/2, interval]`: enough jitter that many pollers do not move in
+/// lockstep, never so little that a poll comes much sooner than asked.
+pub fn half_jitter(interval: std::time::Duration, random: &dyn Random) -> std::time::Duration {
+    let half = interval / 2;
+    half + std::time::Duration::from_nanos(
+        random.up_to(u64::try_from(half.as_nanos()).unwrap_or(u64::MAX)),
+    )
+}
+
 /// A fixed point of every range, for tests: `up_to(max)` is `max × numerator / denominator`
 /// (rounded down). [`FixedRandom::MAX`] always answers `max`, [`FixedRandom::ZERO`] always 0.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -109,12 +109,8 @@ where
                 if remaining.is_zero() {
                     return Err(timed_out(last, acceptor.goal(), elapsed));
                 }
-                // Jitter in [interval/2, interval] keeps many waiters from polling in lockstep.
-                let half = interval / 2;
-                let jitter = Duration::from_nanos(
-                    random.up_to(u64::try_from(half.as_nanos()).unwrap_or(u64::MAX)),
-                );
-                clock.sleep((half + jitter).min(remaining)).await;
+                let pause = crate::random::half_jitter(interval, random);
+                clock.sleep(pause.min(remaining)).await;
                 interval = interval.saturating_mul(2).min(options.max_interval);
             }
         }

@@ -170,13 +170,8 @@ async fn settle<P: Provider>(
         if remaining.is_zero() {
             return Ok(None);
         }
-        let half = interval / 2;
-        let jitter = std::time::Duration::from_nanos(
-            settings
-                .random
-                .up_to(u64::try_from(half.as_nanos()).unwrap_or(u64::MAX)),
-        );
-        clock.sleep((half + jitter).min(remaining)).await;
+        let pause = crate::random::half_jitter(interval, settings.random.as_ref());
+        clock.sleep(pause.min(remaining)).await;
         interval = interval.saturating_mul(2).min(policy.max_interval);
     }
 }
