@@ -5,10 +5,10 @@
 //! kind and HTTP status — never its text, which may quote a provider's answer.
 
 use gpucloud::journal::{CreateIntent, CreateRecord, IntentId, Journal, JournalError};
-use gpucloud::{ClusterId, CreateOutcome, Error, ProviderKind};
+use gpucloud::{Cluster, ClusterId, CreateOutcome, Error, ProviderKind};
 use rusqlite::params;
 
-use crate::query::{ErrorSummary, Outcome};
+use crate::entry::{ErrorSummary, Outcome};
 use crate::{Ledger, LedgerError, now_ms};
 
 impl Ledger {
@@ -77,7 +77,11 @@ impl Ledger {
                     ],
                 )
                 .map_err(|e| LedgerError::sqlite("completing a create", e))?;
-            one_row(changed, intent)
+            one_row(changed, intent)?;
+            if let Some(cluster) = cluster {
+                crate::observe::settle_earlier(tx, intent, &ClusterId::new(cluster))?;
+            }
+            Ok(())
         })
     }
 
@@ -161,6 +165,19 @@ impl Journal for Ledger {
 
     fn delete_finished(&self, intent: IntentId, error: Option<&Error>) -> Result<(), JournalError> {
         self.record_delete_finished(intent, error)
+            .map_err(|e| self.journal_error(e))
+    }
+
+    fn earlier_key(&self, intent: &CreateIntent) -> Result<Option<String>, JournalError> {
+        Ledger::earlier_key(self, intent).map_err(|e| self.journal_error(e))
+    }
+
+    fn cluster_seen(&self, cluster: &Cluster) -> Result<(), JournalError> {
+        self.record_seen(cluster).map_err(|e| self.journal_error(e))
+    }
+
+    fn cluster_gone(&self, provider: ProviderKind, id: &ClusterId) -> Result<(), JournalError> {
+        self.record_gone(provider, id)
             .map_err(|e| self.journal_error(e))
     }
 }

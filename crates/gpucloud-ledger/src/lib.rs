@@ -1,7 +1,9 @@
 #![doc = include_str!("../README.md")]
 
+mod entry;
 mod error;
 mod journal;
+mod observe;
 mod path;
 mod query;
 mod resolve;
@@ -13,11 +15,11 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior};
 
+pub use entry::{
+    ClusterEntry, DeleteEntry, DeleteState, ErrorSummary, IntentState, LastSeen, Lookup, Outcome,
+};
 pub use error::LedgerError;
 pub use path::{LEDGER_ENV, default_path};
-pub use query::{
-    ClusterEntry, DeleteEntry, DeleteState, ErrorSummary, IntentState, Lookup, Outcome,
-};
 pub use resolve::{ResolveOptions, Resolved, resolve_pending_with};
 
 /// How long a write waits for another process's transaction before it fails, by default.

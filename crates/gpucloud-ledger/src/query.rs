@@ -3,190 +3,22 @@
 
 use chrono::{DateTime, Utc};
 use gpucloud::journal::IntentId;
-use gpucloud::{ClusterId, ProviderKind};
+use gpucloud::{ClusterId, Price, ProviderKind};
 use rusqlite::{Row, params};
-use serde::Serialize;
 
+use crate::entry::{
+    ClusterEntry, DeleteEntry, DeleteState, ErrorSummary, IntentState, LastSeen, Lookup, Outcome,
+};
 use crate::journal::{intent_id, row_id};
 use crate::{Ledger, LedgerError, now_ms};
-
-/// Where a create's intent stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum IntentState {
-    /// Recorded before its request; no outcome yet. The process may still be running, or may
-    /// have died between the request and its answer: a cluster may exist.
-    Pending,
-    /// A cluster exists: its id is known.
-    Completed,
-    /// The create failed in a way that may have created a cluster anyway (a timeout, a
-    /// dropped connection, a 5xx): look it up.
-    FailedAmbiguous,
-    /// The create failed and made nothing (or a look-up found nothing).
-    Failed,
-}
-
-impl IntentState {
-    /// The word stored in the ledger.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Pending => "pending",
-            Self::Completed => "completed",
-            Self::FailedAmbiguous => "failed_ambiguous",
-            Self::Failed => "failed",
-        }
-    }
-
-    /// Whether a cluster may exist that the ledger has no id for.
-    pub fn is_unresolved(self) -> bool {
-        matches!(self, Self::Pending | Self::FailedAmbiguous)
-    }
-
-    fn parse(s: &str) -> Result<Self, LedgerError> {
-        [
-            Self::Pending,
-            Self::Completed,
-            Self::FailedAmbiguous,
-            Self::Failed,
-        ]
-        .into_iter()
-        .find(|v| v.as_str() == s)
-        .ok_or_else(|| LedgerError::Corrupt(format!("intent state {s:?}")))
-    }
-}
-
-/// How a completed create got its cluster.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Outcome {
-    /// The create made it.
-    Created,
-    /// The create made it; its answer was lost and a look-up found it.
-    CreatedReconciled,
-    /// A cluster of that name (or key) existed before.
-    AlreadyExisted,
-    /// The create's outcome was unknown; a later look-up found the cluster.
-    FoundByLookup,
-}
-
-impl Outcome {
-    /// The word stored in the ledger.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Created => "created",
-            Self::CreatedReconciled => "created_reconciled",
-            Self::AlreadyExisted => "already_existed",
-            Self::FoundByLookup => "found_by_lookup",
-        }
-    }
-
-    fn parse(s: &str) -> Result<Self, LedgerError> {
-        [
-            Self::Created,
-            Self::CreatedReconciled,
-            Self::AlreadyExisted,
-            Self::FoundByLookup,
-        ]
-        .into_iter()
-        .find(|v| v.as_str() == s)
-        .ok_or_else(|| LedgerError::Corrupt(format!("outcome {s:?}")))
-    }
-}
-
-/// What the ledger keeps of an error: its kind (`timeout`, `no_capacity`, `api`, …, the
-/// facade's `Error` variant in snake case) and HTTP status, never its text.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct ErrorSummary {
-    /// The kind.
-    pub kind: String,
-    /// The provider's HTTP status, if it answered.
-    pub status: Option<u16>,
-}
-
-/// One create gpucloud recorded, with what became of it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct ClusterEntry {
-    /// The intent's id (what [`Ledger::resolve_pending`] takes).
-    pub intent: IntentId,
-    /// The provider.
-    pub provider: ProviderKind,
-    /// The cluster name.
-    pub name: String,
-    /// Where the name is unique (a Together project, `project/location` on E2E).
-    pub scope: Option<String>,
-    /// Runcrate's idempotency key.
-    pub idempotency_key: Option<String>,
-    /// SHA-256 (hex) of the request body.
-    pub request_sha256: String,
-    /// The process that sent the create.
-    pub pid: u32,
-    /// Where the intent stands.
-    pub state: IntentState,
-    /// The cluster, once known.
-    pub cluster_id: Option<ClusterId>,
-    /// How it came to be, once known.
-    pub outcome: Option<Outcome>,
-    /// Why the create failed.
-    pub error: Option<ErrorSummary>,
-    /// When the intent was recorded (before any request).
-    pub created_at: DateTime<Utc>,
-    /// When the create's outcome was recorded.
-    pub finished_at: Option<DateTime<Utc>>,
-    /// How an unknown outcome was settled later, and when.
-    pub resolution: Option<(String, DateTime<Utc>)>,
-    /// When the provider last accepted a delete of this cluster (or answered that it was
-    /// already gone).
-    pub deleted_at: Option<DateTime<Utc>>,
-}
-
-/// Where a delete stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum DeleteState {
-    /// Sent, no answer recorded.
-    Pending,
-    /// The provider accepted it.
-    Completed,
-    /// It failed (`not_found`: the cluster was already gone).
-    Failed,
-}
-
-/// One delete gpucloud recorded.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct DeleteEntry {
-    /// The intent's id.
-    pub intent: IntentId,
-    /// The provider.
-    pub provider: ProviderKind,
-    /// The cluster.
-    pub cluster_id: ClusterId,
-    /// The process that sent it.
-    pub pid: u32,
-    /// Where it stands.
-    pub state: DeleteState,
-    /// Why it failed.
-    pub error: Option<ErrorSummary>,
-    /// When it was recorded (before any request).
-    pub started_at: DateTime<Utc>,
-    /// When its outcome was recorded.
-    pub finished_at: Option<DateTime<Utc>>,
-}
-
-/// What a later look-up found for an unresolved intent.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Lookup {
-    /// The cluster exists.
-    Found(ClusterId),
-    /// The provider has no such cluster: the create made nothing.
-    Gone,
-}
 
 const CREATE_COLUMNS: &str = "c.id, c.provider, c.name, c.scope, c.idempotency_key, \
      c.request_sha256, c.pid, c.state, c.cluster_id, c.outcome, c.error_kind, c.error_status, \
      c.started_at_ms, c.finished_at_ms, c.resolution, c.resolved_at_ms, \
      (SELECT MAX(d.finished_at_ms) FROM delete_intents d \
       WHERE d.provider = c.provider AND d.cluster_id = c.cluster_id \
-        AND (d.state = 'completed' OR d.error_kind = 'not_found'))";
+        AND (d.state = 'completed' OR d.error_kind = 'not_found')), \
+     c.last_state, c.last_phase, c.last_seen_at_ms, c.price_per_hour, c.currency, c.gone_at_ms";
 
 impl Ledger {
     /// Every create recorded, oldest first.
@@ -345,6 +177,29 @@ fn create_row(row: &Row<'_>) -> Result<ClusterEntry, LedgerError> {
         },
         deleted_at: row
             .get::<_, Option<i64>>(16)
+            .map_err(get)?
+            .map(time)
+            .transpose()?,
+        last_seen: match (
+            row.get::<_, Option<String>>(17).map_err(get)?,
+            row.get::<_, Option<i64>>(19).map_err(get)?,
+        ) {
+            (Some(state), Some(at)) => Some(LastSeen {
+                state,
+                phase: row.get(18).map_err(get)?,
+                at: time(at)?,
+            }),
+            _ => None,
+        },
+        price: match (
+            row.get::<_, Option<f64>>(20).map_err(get)?,
+            row.get::<_, Option<String>>(21).map_err(get)?,
+        ) {
+            (Some(per_hour), Some(currency)) => Some(Price { per_hour, currency }),
+            _ => None,
+        },
+        gone_at: row
+            .get::<_, Option<i64>>(22)
             .map_err(get)?
             .map(time)
             .transpose()?,

@@ -5,7 +5,7 @@ use std::time::Duration;
 use gpucloud::journal::IntentId;
 use gpucloud::{ClusterClient, ClusterId, ProviderKind};
 
-use crate::query::Lookup;
+use crate::entry::Lookup;
 use crate::{Ledger, LedgerError, now_ms};
 
 /// How [`resolve_pending_with`] decides.

@@ -68,6 +68,19 @@ CREATE INDEX create_intents_by_state ON create_intents (provider, state);
 CREATE INDEX delete_intents_by_cluster ON delete_intents (provider, cluster_id);
 ",
     },
+    Migration {
+        version: 3,
+        description: "what a client last saw of each cluster: state, price, when it was gone",
+        sql: "
+ALTER TABLE create_intents ADD COLUMN last_state TEXT;
+ALTER TABLE create_intents ADD COLUMN last_phase TEXT;
+ALTER TABLE create_intents ADD COLUMN last_seen_at_ms INTEGER;
+ALTER TABLE create_intents ADD COLUMN price_per_hour REAL;
+ALTER TABLE create_intents ADD COLUMN currency TEXT;
+ALTER TABLE create_intents ADD COLUMN gone_at_ms INTEGER;
+CREATE INDEX create_intents_by_cluster ON create_intents (provider, cluster_id);
+",
+    },
 ];
 
 /// The schema version this build writes.

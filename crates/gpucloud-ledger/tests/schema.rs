@@ -31,14 +31,17 @@ fn an_empty_file_gets_every_migration_in_wal_mode() {
 
     let ledger = Ledger::open(&path).unwrap();
 
-    assert_eq!(SCHEMA_VERSION, 2);
+    assert_eq!(SCHEMA_VERSION, 3);
     assert_eq!(ledger.schema_version().unwrap(), SCHEMA_VERSION);
     let conn = rusqlite::Connection::open(&path).unwrap();
     let mode: String = conn
         .query_row("PRAGMA journal_mode", [], |r| r.get(0))
         .unwrap();
     assert_eq!(mode, "wal");
-    assert!(columns(&path, "create_intents").contains(&"resolution".to_string()));
+    let create_columns = columns(&path, "create_intents");
+    for column in ["resolution", "last_state", "price_per_hour", "gone_at_ms"] {
+        assert!(create_columns.contains(&column.to_string()), "{column}");
+    }
     // Opening again changes nothing.
     drop(ledger);
     assert_eq!(
@@ -60,11 +63,15 @@ fn a_version_1_file_is_migrated_with_its_rows() {
 
     let ledger = Ledger::open(&path).unwrap();
 
-    assert_eq!(ledger.schema_version().unwrap(), 2);
+    assert_eq!(ledger.schema_version().unwrap(), 3);
     let entry = ledger.entry(id).unwrap();
     assert_eq!(
         (entry.name.as_str(), entry.state, entry.resolution),
         ("old", IntentState::Pending, None)
+    );
+    assert_eq!(
+        (entry.last_seen, entry.price, entry.gone_at),
+        (None, None, None)
     );
     let conn = rusqlite::Connection::open(&path).unwrap();
     let indexes: i64 = conn
@@ -74,7 +81,7 @@ fn a_version_1_file_is_migrated_with_its_rows() {
             |r| r.get(0),
         )
         .unwrap();
-    assert_eq!(indexes, 2);
+    assert_eq!(indexes, 3);
 }
 
 #[test]
@@ -92,7 +99,7 @@ fn a_file_from_a_newer_build_is_refused_and_left_alone() {
             error,
             LedgerError::SchemaTooNew {
                 found: 99,
-                known: 2
+                known: 3
             }
         ),
         "{error}"
@@ -108,7 +115,7 @@ fn a_file_from_a_newer_build_is_refused_and_left_alone() {
 #[test]
 fn migrations_are_numbered_in_order() {
     let versions: Vec<u32> = MIGRATIONS.iter().map(|m| m.version).collect();
-    assert_eq!(versions, [1, 2]);
+    assert_eq!(versions, [1, 2, 3]);
 }
 
 #[cfg(unix)]

@@ -192,7 +192,7 @@ async fn deletes_take_simulated_time_and_delete_and_wait_polls_through_them() {
             .cluster;
         let polls_before = requests(&sim, provider, "get_cluster");
         let deletion = client
-            .delete_and_wait(&ready.id, &WaitOptions::default())
+            .delete_and_wait(&ready.id, &WaitOptions::default(), |_| {})
             .await
             .unwrap();
         assert!(!deletion.already_gone);
@@ -209,7 +209,7 @@ async fn deletes_take_simulated_time_and_delete_and_wait_polls_through_them() {
         assert!(deleting_seen >= 1, "{provider}: polled while deleting");
         assert!(sim.clusters(provider).is_empty(), "{provider}");
         let again = client
-            .delete_and_wait(&ready.id, &WaitOptions::default())
+            .delete_and_wait(&ready.id, &WaitOptions::default(), |_| {})
             .await
             .unwrap();
         assert!(again.already_gone, "{provider}: a second delete says so");
@@ -223,7 +223,7 @@ async fn deletes_take_simulated_time_and_delete_and_wait_polls_through_them() {
         .unwrap();
     assert!(matches!(
         runcrate
-            .delete_and_wait(&created.cluster.id, &WaitOptions::default())
+            .delete_and_wait(&created.cluster.id, &WaitOptions::default(), |_| {})
             .await,
         Err(Error::Unsupported { .. })
     ));

@@ -9,7 +9,9 @@ use crate::providers::ops::{self, Provider};
 use crate::providers::runcrate::RuncrateClusters;
 use crate::providers::together::TogetherClusters;
 use crate::spec::{ClusterSize, ClusterSpec};
-use crate::waiter::{self, Acceptor, Deleted, Progress, Ready, SizeReached, WaitEnd, WaitOptions};
+use crate::waiter::{
+    self, Acceptor, Deleted, Progress, Ready, SizeReached, WaitEnd, WaitOptions, WaitReport,
+};
 
 /// A provider-neutral cluster client.
 ///
@@ -198,6 +200,20 @@ impl ClusterClient {
         acceptor: &dyn Acceptor,
         on_progress: impl FnMut(&Progress),
     ) -> Result<WaitEnd, Error> {
+        self.wait_for_report(id, options, acceptor, on_progress)
+            .await
+            .result
+    }
+
+    /// [`Self::wait_for`], with how long each phase took ([`Timeline`]) whatever the result:
+    /// a slow or stuck phase is visible when the wait ends.
+    pub async fn wait_for_report(
+        &self,
+        id: &ClusterId,
+        options: &WaitOptions,
+        acceptor: &dyn Acceptor,
+        on_progress: impl FnMut(&Progress),
+    ) -> WaitReport {
         let pacing = self.settings().pacing();
         waiter::wait_for(pacing, options, acceptor, || self.get(id), on_progress).await
     }

@@ -11,7 +11,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::cluster::{ClusterId, CreateOutcome, ProviderKind};
+use crate::cluster::{Cluster, ClusterId, CreateOutcome, ProviderKind};
 use crate::error::Error;
 
 /// The id a journal gave an intent.
@@ -83,6 +83,28 @@ pub trait Journal: fmt::Debug + Send + Sync {
     ) -> Result<IntentId, JournalError>;
     /// Once the delete's outcome is known (`None`: the provider accepted it).
     fn delete_finished(&self, intent: IntentId, error: Option<&Error>) -> Result<(), JournalError>;
+
+    /// The idempotency key of an earlier create of the same request (provider, name, scope
+    /// and request hash as in `intent`) whose outcome is unknown. A keyed create without a
+    /// key of its own is sent under it: if that earlier create made a cluster, the provider
+    /// answers with it instead of starting a second one. Default: none.
+    fn earlier_key(&self, intent: &CreateIntent) -> Result<Option<String>, JournalError> {
+        let _ = intent;
+        Ok(None)
+    }
+
+    /// The client saw `cluster` (after a create or a get): its state, and price where the
+    /// provider states one, for a journal that keeps the last known state. Default: nothing.
+    fn cluster_seen(&self, cluster: &Cluster) -> Result<(), JournalError> {
+        let _ = cluster;
+        Ok(())
+    }
+
+    /// The provider answered that it has no such cluster (a 404 on a get). Default: nothing.
+    fn cluster_gone(&self, provider: ProviderKind, id: &ClusterId) -> Result<(), JournalError> {
+        let _ = (provider, id);
+        Ok(())
+    }
 }
 
 /// SHA-256 (hex) of `body` as compact JSON.

@@ -61,7 +61,8 @@ pub use spec::{
     SharedStorage, SoftwareStack, TogetherOptions,
 };
 pub use waiter::{
-    Acceptor, Deleted, Observation, Progress, Ready, SizeReached, Verdict, WaitEnd, WaitOptions,
+    Acceptor, Deleted, MAX_PHASES, Observation, PhaseSpan, Progress, Ready, SizeReached, Timeline,
+    TimelineSource, Verdict, WaitEnd, WaitOptions, WaitReport,
 };
 
 /// The generated Together AI client.

@@ -11,7 +11,7 @@ use crate::client::ClusterClient;
 use crate::cluster::{Cluster, ClusterId, Created};
 use crate::error::Error;
 use crate::spec::ClusterSpec;
-use crate::waiter::{Progress, WaitOptions};
+use crate::waiter::{Deleted, Progress, Ready, Timeline, WaitEnd, WaitOptions};
 
 /// A delete the provider has completed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -22,6 +22,9 @@ pub struct Deletion {
     pub already_gone: bool,
     /// From the DELETE to the provider's last word that the cluster is gone.
     pub took: Duration,
+    /// The phases the cluster went through while it was deleted (`None` when it was already
+    /// gone).
+    pub timeline: Option<Timeline>,
 }
 
 /// What [`ClusterClient::create_and_wait`] does when the wait does not end in a ready cluster.
@@ -74,6 +77,9 @@ pub struct CreateAndWaitError {
     pub cluster: Option<ClusterId>,
     /// What was done about it (`None` when there was no cluster).
     pub cleanup: Option<Cleanup>,
+    /// The phases the cluster went through while it was waited for (`None` when there was
+    /// no wait).
+    pub timeline: Option<Timeline>,
 }
 
 impl fmt::Display for CreateAndWaitError {
@@ -106,6 +112,8 @@ pub struct CreatedReady {
     pub created: Created,
     /// The cluster as the last poll saw it.
     pub cluster: Cluster,
+    /// How long each phase took until it was ready.
+    pub timeline: Timeline,
 }
 
 impl ClusterClient {
@@ -115,6 +123,7 @@ impl ClusterClient {
         &self,
         id: &ClusterId,
         options: &WaitOptions,
+        on_progress: impl FnMut(&Progress),
     ) -> Result<Deletion, Error> {
         let clock = self.settings().clock.clone();
         let started = clock.now();
@@ -123,13 +132,20 @@ impl ClusterClient {
             Err(Error::NotFound(_)) => true,
             Err(error) => return Err(error),
         };
-        if !already_gone {
-            self.wait_until_deleted(id, options, |_| {}).await?;
-        }
+        let timeline = if already_gone {
+            None
+        } else {
+            let report = self
+                .wait_for_report(id, options, &Deleted, on_progress)
+                .await;
+            report.result?;
+            Some(report.timeline)
+        };
         Ok(Deletion {
             id: id.clone(),
             already_gone,
             took: clock.now().saturating_sub(started),
+            timeline,
         })
     }
 
@@ -150,10 +166,26 @@ impl ClusterClient {
                 error,
                 cluster: None,
                 cleanup: None,
+                timeline: None,
             })?;
         let id = created.cluster.id.clone();
-        let error = match self.wait_until_ready(&id, &options.wait, on_progress).await {
-            Ok(cluster) => return Ok(CreatedReady { created, cluster }),
+        let report = self
+            .wait_for_report(&id, &options.wait, &Ready, on_progress)
+            .await;
+        let timeline = report.timeline;
+        let error = match report.result {
+            Ok(WaitEnd::Seen(cluster)) => {
+                return Ok(CreatedReady {
+                    created,
+                    cluster,
+                    timeline,
+                });
+            }
+            // The ready acceptor fails on every error, a 404 included: never reached.
+            Ok(WaitEnd::Gone) => Error::Timeout {
+                what: format!("waiting for {} cluster {id} to be ready", self.provider()),
+                after: timeline.waited,
+            },
             Err(error) => error,
         };
         let delete = match &error {
@@ -162,7 +194,10 @@ impl ClusterClient {
             _ => false,
         };
         let cleanup = if delete {
-            match self.delete_and_wait(&id, &options.delete_wait).await {
+            match self
+                .delete_and_wait(&id, &options.delete_wait, |_| {})
+                .await
+            {
                 Ok(deletion) => Cleanup::Deleted(deletion),
                 // Runcrate documents no delete; its failed starts release every machine.
                 Err(Error::Unsupported { .. }) => Cleanup::Kept,
@@ -175,6 +210,7 @@ impl ClusterClient {
             error,
             cluster: Some(id),
             cleanup: Some(cleanup),
+            timeline: Some(timeline),
         })
     }
 }

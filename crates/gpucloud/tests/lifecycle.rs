@@ -62,7 +62,7 @@ async fn delete_and_wait_returns_once_the_cluster_is_gone() {
 
     let deletion = api
         .together()
-        .delete_and_wait(&ClusterId::new("c-1"), &quick())
+        .delete_and_wait(&ClusterId::new("c-1"), &quick(), |_| {})
         .await
         .unwrap();
 
@@ -84,7 +84,7 @@ async fn deleting_a_cluster_that_is_already_gone_says_so() {
 
     let deletion = api
         .together()
-        .delete_and_wait(&ClusterId::new("c-1"), &quick())
+        .delete_and_wait(&ClusterId::new("c-1"), &quick(), |_| {})
         .await
         .unwrap();
 
@@ -349,7 +349,7 @@ async fn waiting_for_a_delete_that_never_ends_times_out_naming_the_goal() {
 
     let error = api
         .together()
-        .delete_and_wait(&ClusterId::new("c-1"), &quick())
+        .delete_and_wait(&ClusterId::new("c-1"), &quick(), |_| {})
         .await
         .unwrap_err();
 

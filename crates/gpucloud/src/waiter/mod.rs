@@ -10,8 +10,10 @@ use crate::error::Error;
 use crate::pacing::Pacing;
 
 mod acceptor;
+mod timeline;
 
 pub use acceptor::{Acceptor, Deleted, Observation, Ready, SizeReached, Verdict};
+pub use timeline::{MAX_PHASES, PhaseSpan, Timeline, TimelineSource};
 
 /// How patiently to wait.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -59,13 +61,65 @@ pub enum WaitEnd {
     Gone,
 }
 
+/// How a wait ended, and how long each phase took.
+#[derive(Debug)]
+pub struct WaitReport {
+    /// The wait's result.
+    pub result: Result<WaitEnd, Error>,
+    /// The phases seen until it ended, whatever the result.
+    pub timeline: Timeline,
+}
+
 /// Polls `get` until `acceptor` ends the wait or `options.max_wait` passes.
 pub(crate) async fn wait_for<G, Fut>(
     pacing: Pacing<'_>,
     options: &WaitOptions,
     acceptor: &dyn Acceptor,
+    get: G,
+    on_progress: impl FnMut(&Progress),
+) -> WaitReport
+where
+    G: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<Cluster, Error>>,
+{
+    let started = pacing.clock.now();
+    let mut observed = Vec::new();
+    let mut last = None;
+    let result = poll(
+        pacing,
+        options,
+        acceptor,
+        get,
+        on_progress,
+        |cluster, at| {
+            let phase = cluster
+                .phase
+                .clone()
+                .unwrap_or_else(|| cluster.state.to_string());
+            if observed
+                .last()
+                .is_none_or(|(seen, _): &(String, _)| *seen != phase)
+            {
+                observed.push((phase, at));
+            }
+            last = Some(cluster.clone());
+        },
+    )
+    .await;
+    let waited = pacing.clock.now().saturating_sub(started);
+    let timeline = Timeline::of(last.as_ref(), &observed, waited);
+    WaitReport { result, timeline }
+}
+
+/// The polling loop of [`wait_for`]; `seen` is called with every cluster answered and the
+/// time since the wait began.
+async fn poll<G, Fut>(
+    pacing: Pacing<'_>,
+    options: &WaitOptions,
+    acceptor: &dyn Acceptor,
     mut get: G,
     mut on_progress: impl FnMut(&Progress),
+    mut seen: impl FnMut(&Cluster, Duration),
 ) -> Result<WaitEnd, Error>
 where
     G: FnMut() -> Fut,
@@ -81,6 +135,7 @@ where
         polls += 1;
         let elapsed = clock.now().saturating_sub(started);
         if let Ok(cluster) = &answer {
+            seen(cluster, elapsed);
             let seen = (
                 cluster.state.clone(),
                 cluster.phase.clone(),

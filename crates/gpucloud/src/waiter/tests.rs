@@ -24,7 +24,10 @@ where
         random: &FixedRandom::MAX,
         budget: &budget,
     };
-    match wait_for(pacing, options, &Ready, get, on_progress).await? {
+    match wait_for(pacing, options, &Ready, get, on_progress)
+        .await
+        .result?
+    {
         WaitEnd::Seen(cluster) => Ok(cluster),
         WaitEnd::Gone => panic!("the ready acceptor never accepts a 404"),
     }
@@ -150,6 +153,7 @@ async fn jitter_spans_half_to_all_of_the_interval_and_the_interval_is_capped() {
             |_| {},
         )
         .await
+        .result
         .unwrap();
         assert!(matches!(end, WaitEnd::Seen(_)));
         let millis: Vec<u128> = clock.sleeps().iter().map(Duration::as_millis).collect();
@@ -185,6 +189,7 @@ async fn the_deleted_acceptor_waits_through_deleting_to_a_404() {
         |_| {},
     )
     .await
+    .result
     .unwrap();
     assert_eq!(end, WaitEnd::Gone);
     assert_eq!(polls, 3);
@@ -206,6 +211,7 @@ async fn the_deleted_acceptor_waits_through_deleting_to_a_404() {
         |_| {},
     )
     .await
+    .result
     .unwrap();
     assert!(matches!(end, WaitEnd::Seen(c) if c.state == ClusterState::Deleted));
     assert_eq!(
@@ -250,6 +256,7 @@ async fn a_callers_predicate_decides_and_names_no_goal() {
         |_| {},
     )
     .await
+    .result
     .unwrap();
     assert!(matches!(end, WaitEnd::Seen(c) if c.nodes_reachable() == 2));
 
@@ -272,6 +279,7 @@ async fn a_callers_predicate_decides_and_names_no_goal() {
         |_| {},
     )
     .await
+    .result
     .unwrap_err();
     assert!(
         error
@@ -350,4 +358,126 @@ async fn an_unknown_state_keeps_waiting() {
     .await
     .unwrap();
     assert_eq!(ready.state, ClusterState::Ready);
+}
+
+/// The report of a wait over `script`, jitter at the top of its range.
+async fn report_of(clock: &ManualClock, script: Vec<Result<Cluster, Error>>) -> WaitReport {
+    let budget = RetryBudget::default();
+    let pacing = Pacing {
+        clock,
+        random: &FixedRandom::MAX,
+        budget: &budget,
+    };
+    let mut polls = script.into_iter();
+    wait_for(
+        pacing,
+        &WaitOptions::default(),
+        &Ready,
+        || {
+            let next = polls.next();
+            async move { next.unwrap() }
+        },
+        |_| {},
+    )
+    .await
+}
+
+#[tokio::test]
+async fn the_timeline_times_each_observed_phase_from_first_sight_to_the_next() {
+    let clock = ManualClock::new();
+    let report = report_of(
+        &clock,
+        vec![
+            Ok(cluster(ClusterState::Pending, "QUEUED", 0)),
+            Ok(cluster(ClusterState::Pending, "QUEUED", 0)),
+            Ok(cluster(ClusterState::Provisioning, "INSTALLING_DRIVERS", 1)),
+            Ok(cluster(ClusterState::Ready, "READY", 2)),
+        ],
+    )
+    .await;
+    assert!(matches!(report.result, Ok(WaitEnd::Seen(_))));
+    let timeline = report.timeline;
+    assert_eq!(timeline.source, TimelineSource::Observed);
+    // Polls at 0, 5, 15 and 35 s.
+    let spans: Vec<_> = timeline
+        .phases
+        .iter()
+        .map(|p| (p.phase.as_str(), p.took.map(|d| d.as_secs())))
+        .collect();
+    assert_eq!(
+        spans,
+        [
+            ("QUEUED", Some(15)),
+            ("INSTALLING_DRIVERS", Some(20)),
+            ("READY", None)
+        ]
+    );
+    assert_eq!(timeline.waited, Duration::from_secs(35));
+    assert_eq!(
+        timeline.slowest().map(|p| p.phase.as_str()),
+        Some("INSTALLING_DRIVERS")
+    );
+}
+
+#[tokio::test]
+async fn a_failed_wait_still_has_its_timeline() {
+    let clock = ManualClock::new();
+    let report = report_of(
+        &clock,
+        vec![
+            Ok(cluster(ClusterState::Provisioning, "INSTALLING_DRIVERS", 0)),
+            Ok(cluster(
+                ClusterState::Failed("tests".into()),
+                "ACCEPTANCE_TESTS_FAILED",
+                0,
+            )),
+        ],
+    )
+    .await;
+    assert!(matches!(report.result, Err(Error::ClusterFailed { .. })));
+    let phases: Vec<_> = report.timeline.phases.iter().map(|p| &p.phase).collect();
+    assert_eq!(phases, ["INSTALLING_DRIVERS", "ACCEPTANCE_TESTS_FAILED"]);
+    assert_eq!(report.timeline.phases[0].took, Some(Duration::from_secs(5)));
+}
+
+#[tokio::test]
+async fn together_s_recorded_transitions_are_the_timeline_sorted_and_bounded() {
+    let clock = ManualClock::new();
+    let mut transitions: Vec<_> = (0..100)
+        .map(|i| {
+            serde_json::json!({
+                "phase": if i == 99 { "CLUSTER_PHASE_READY" } else { "CLUSTER_PHASE_QUEUED" },
+                "transition_time": format!("2026-03-01T12:{:02}:{:02}Z", i / 60, i % 60),
+            })
+        })
+        .collect();
+    // Unsorted, and with entries that lack a phase or a time.
+    transitions.reverse();
+    transitions.push(serde_json::json!({"phase": "CLUSTER_PHASE_SCHEDULED"}));
+    transitions.push(serde_json::json!({"transition_time": "2026-03-01T13:00:00Z"}));
+    let mut ready = cluster(ClusterState::Ready, "CLUSTER_PHASE_READY", 1);
+    ready.raw = crate::cluster::ProviderCluster::Together(Box::new(
+        serde_json::from_value(serde_json::json!({
+            "cluster_id": "c-1",
+            "phase_transitions": transitions,
+        }))
+        .unwrap(),
+    ));
+    let report = report_of(&clock, vec![Ok(ready)]).await;
+    let timeline = report.timeline;
+    assert_eq!(timeline.source, TimelineSource::Provider);
+    assert_eq!(timeline.phases.len(), MAX_PHASES);
+    let last = timeline.phases.last().unwrap();
+    assert_eq!(
+        (last.phase.as_str(), last.took),
+        ("CLUSTER_PHASE_READY", None)
+    );
+    assert!(
+        timeline
+            .phases
+            .windows(2)
+            .all(|w| w[0].entered_at < w[1].entered_at),
+        "oldest first"
+    );
+    assert_eq!(timeline.phases[0].took, Some(Duration::from_secs(1)));
 }

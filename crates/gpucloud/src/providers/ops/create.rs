@@ -26,7 +26,13 @@ pub(crate) async fn create<P: Provider>(
         },
         Err(error) => CreateRecord::Failed { error },
     };
-    if let Err(error) = journal.create_finished(intent, &record) {
+    let noted = journal
+        .create_finished(intent, &record)
+        .and_then(|()| match &result {
+            Ok(created) => journal.cluster_seen(&created.cluster),
+            Err(_) => Ok(()),
+        });
+    if let Err(error) = noted {
         tracing::warn!(%error, "the journal did not record a create's outcome");
     }
     result

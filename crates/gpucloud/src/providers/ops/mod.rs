@@ -149,11 +149,22 @@ pub(crate) trait Provider: Sync {
 pub(crate) async fn get<P: Provider>(provider: &P, id: &ClusterId) -> Result<Cluster, Error> {
     check_id::<P>(id)?;
     let settings = provider.settings();
-    let cluster = settings
+    let answer = settings
         .retry
         .run(settings.pacing(), |_| provider.get_once(id))
-        .await?;
-    with_id::<P>("get_cluster", cluster)
+        .await
+        .and_then(|cluster| with_id::<P>("get_cluster", cluster));
+    if let Some(journal) = &settings.journal {
+        let noted = match &answer {
+            Ok(cluster) => journal.cluster_seen(cluster),
+            Err(Error::NotFound(_)) => journal.cluster_gone(P::KIND, id),
+            Err(_) => Ok(()),
+        };
+        if let Err(error) = noted {
+            tracing::warn!(%error, "the journal did not record what a get saw");
+        }
+    }
+    answer
 }
 
 /// Every cluster in `scope`, page by page (each page retried on its own), up to

@@ -89,8 +89,24 @@ impl Provider for RuncrateClusters {
         self.client.planning()
     }
 
+    /// A request without a key of its own takes the key of an earlier create of the same
+    /// request whose outcome the journal does not know (a process that died after its POST):
+    /// Runcrate then answers with that create's cluster instead of starting a second one.
     fn create_request(&self, spec: &ClusterSpec) -> Result<Self::Create, Error> {
-        create_request(spec)
+        let mut create = create_request(spec)?;
+        let own_key = matches!(
+            &spec.options,
+            crate::spec::ProviderOptions::Runcrate(o) if o.idempotency_key.is_some()
+        );
+        if let (false, Some(journal)) = (own_key, &self.settings.journal)
+            && let Some(key) = journal
+                .earlier_key(&self.intent(&create))
+                .map_err(Error::Journal)?
+        {
+            tracing::info!("re-using the idempotency key of an earlier create of this request");
+            create.idempotency_key = key;
+        }
+        Ok(create)
     }
 
     fn create_safety<'a>(&self, _: &'a Self::Create) -> CreateSafety<'a, Self::Scope> {

@@ -1,0 +1,219 @@
+//! What the ledger holds, as the queries return it: every create with what became of it,
+//! every delete, and what a look-up found for an unresolved intent.
+
+use chrono::{DateTime, Utc};
+use gpucloud::journal::IntentId;
+use gpucloud::{ClusterId, Price, ProviderKind};
+use serde::Serialize;
+
+use crate::LedgerError;
+
+/// Where a create's intent stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IntentState {
+    /// Recorded before its request; no outcome yet. The process may still be running, or may
+    /// have died between the request and its answer: a cluster may exist.
+    Pending,
+    /// A cluster exists: its id is known.
+    Completed,
+    /// The create failed in a way that may have created a cluster anyway (a timeout, a
+    /// dropped connection, a 5xx): look it up.
+    FailedAmbiguous,
+    /// The create failed and made nothing (or a look-up found nothing).
+    Failed,
+}
+
+impl IntentState {
+    /// The word stored in the ledger.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Pending => "pending",
+            Self::Completed => "completed",
+            Self::FailedAmbiguous => "failed_ambiguous",
+            Self::Failed => "failed",
+        }
+    }
+
+    /// Whether a cluster may exist that the ledger has no id for.
+    pub fn is_unresolved(self) -> bool {
+        matches!(self, Self::Pending | Self::FailedAmbiguous)
+    }
+
+    pub(crate) fn parse(s: &str) -> Result<Self, LedgerError> {
+        [
+            Self::Pending,
+            Self::Completed,
+            Self::FailedAmbiguous,
+            Self::Failed,
+        ]
+        .into_iter()
+        .find(|v| v.as_str() == s)
+        .ok_or_else(|| LedgerError::Corrupt(format!("intent state {s:?}")))
+    }
+}
+
+/// How a completed create got its cluster.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// The create made it.
+    Created,
+    /// The create made it; its answer was lost and a look-up found it.
+    CreatedReconciled,
+    /// A cluster of that name (or key) existed before.
+    AlreadyExisted,
+    /// The create's outcome was unknown; a later look-up found the cluster.
+    FoundByLookup,
+}
+
+impl Outcome {
+    /// The word stored in the ledger.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Created => "created",
+            Self::CreatedReconciled => "created_reconciled",
+            Self::AlreadyExisted => "already_existed",
+            Self::FoundByLookup => "found_by_lookup",
+        }
+    }
+
+    pub(crate) fn parse(s: &str) -> Result<Self, LedgerError> {
+        [
+            Self::Created,
+            Self::CreatedReconciled,
+            Self::AlreadyExisted,
+            Self::FoundByLookup,
+        ]
+        .into_iter()
+        .find(|v| v.as_str() == s)
+        .ok_or_else(|| LedgerError::Corrupt(format!("outcome {s:?}")))
+    }
+}
+
+/// What the ledger keeps of an error: its kind (`timeout`, `no_capacity`, `api`, …, the
+/// facade's `Error` variant in snake case) and HTTP status, never its text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ErrorSummary {
+    /// The kind.
+    pub kind: String,
+    /// The provider's HTTP status, if it answered.
+    pub status: Option<u16>,
+}
+
+/// One create gpucloud recorded, with what became of it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClusterEntry {
+    /// The intent's id (what [`Ledger::resolve_pending`] takes).
+    pub intent: IntentId,
+    /// The provider.
+    pub provider: ProviderKind,
+    /// The cluster name.
+    pub name: String,
+    /// Where the name is unique (a Together project, `project/location` on E2E).
+    pub scope: Option<String>,
+    /// Runcrate's idempotency key.
+    pub idempotency_key: Option<String>,
+    /// SHA-256 (hex) of the request body.
+    pub request_sha256: String,
+    /// The process that sent the create.
+    pub pid: u32,
+    /// Where the intent stands.
+    pub state: IntentState,
+    /// The cluster, once known.
+    pub cluster_id: Option<ClusterId>,
+    /// How it came to be, once known.
+    pub outcome: Option<Outcome>,
+    /// Why the create failed.
+    pub error: Option<ErrorSummary>,
+    /// When the intent was recorded (before any request).
+    pub created_at: DateTime<Utc>,
+    /// When the create's outcome was recorded.
+    pub finished_at: Option<DateTime<Utc>>,
+    /// How an unknown outcome was settled later, and when.
+    pub resolution: Option<(String, DateTime<Utc>)>,
+    /// When the provider last accepted a delete of this cluster (or answered that it was
+    /// already gone).
+    pub deleted_at: Option<DateTime<Utc>>,
+    /// The cluster as a client last saw it (a create's answer, a get).
+    pub last_seen: Option<LastSeen>,
+    /// The cluster's price per hour, where the provider stated one.
+    pub price: Option<Price>,
+    /// When a client first learnt that the provider no longer has the cluster (a 404, or a
+    /// deleted state). Until then, it may be billing.
+    pub gone_at: Option<DateTime<Utc>>,
+}
+
+/// What a client last saw of a cluster.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LastSeen {
+    /// The neutral state (`ready`, `provisioning`, …, `gone`).
+    pub state: String,
+    /// The provider's phase, if it has one.
+    pub phase: Option<String>,
+    /// When.
+    pub at: DateTime<Utc>,
+}
+
+impl ClusterEntry {
+    /// Whether a cluster gpucloud knows of may still exist (and bill): the create got an id
+    /// and nothing has shown the cluster gone since.
+    pub fn may_be_alive(&self) -> bool {
+        self.cluster_id.is_some() && self.gone_at.is_none()
+    }
+
+    /// What the cluster has cost from its create until it was gone (or `now`), where the
+    /// provider stated a price per hour: the price times the hours, in its currency.
+    pub fn cost_so_far(&self, now: DateTime<Utc>) -> Option<(f64, &str)> {
+        let price = self.price.as_ref()?;
+        self.cluster_id.as_ref()?;
+        let until = self.gone_at.unwrap_or(now);
+        let seconds = (until - self.created_at).num_seconds().max(0);
+        // Seconds fit an f64 exactly far beyond any cluster's life.
+        #[allow(clippy::cast_precision_loss)]
+        let hours = seconds as f64 / 3600.0;
+        Some((price.per_hour * hours, price.currency.as_str()))
+    }
+}
+
+/// Where a delete stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeleteState {
+    /// Sent, no answer recorded.
+    Pending,
+    /// The provider accepted it.
+    Completed,
+    /// It failed (`not_found`: the cluster was already gone).
+    Failed,
+}
+
+/// One delete gpucloud recorded.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DeleteEntry {
+    /// The intent's id.
+    pub intent: IntentId,
+    /// The provider.
+    pub provider: ProviderKind,
+    /// The cluster.
+    pub cluster_id: ClusterId,
+    /// The process that sent it.
+    pub pid: u32,
+    /// Where it stands.
+    pub state: DeleteState,
+    /// Why it failed.
+    pub error: Option<ErrorSummary>,
+    /// When it was recorded (before any request).
+    pub started_at: DateTime<Utc>,
+    /// When its outcome was recorded.
+    pub finished_at: Option<DateTime<Utc>>,
+}
+
+/// What a later look-up found for an unresolved intent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Lookup {
+    /// The cluster exists.
+    Found(ClusterId),
+    /// The provider has no such cluster: the create made nothing.
+    Gone,
+}

@@ -1,0 +1,116 @@
+//! What clients see after the create: the state and price of each cluster, the moment it is
+//! gone; and the links between creates of the same request, so that a later create settles an
+//! earlier one whose outcome was unknown.
+
+use gpucloud::journal::{CreateIntent, IntentId};
+use gpucloud::{Cluster, ClusterId, ClusterState, ProviderKind};
+use rusqlite::{OptionalExtension as _, Transaction, params};
+
+use crate::journal::row_id;
+use crate::{Ledger, LedgerError, now_ms};
+
+/// The most characters of a provider's state or phase text kept (the text is the provider's,
+/// and has no business being long).
+pub const MAX_TEXT: usize = 200;
+
+impl Ledger {
+    /// Records what a client saw of `cluster`: its state and phase, its price where stated, and
+    /// that it is gone when its state says deleted. Clusters the ledger did not create are
+    /// left alone.
+    pub fn record_seen(&self, cluster: &Cluster) -> Result<(), LedgerError> {
+        let gone = cluster.state == ClusterState::Deleted;
+        let price = cluster.price.as_ref().filter(|p| p.per_hour.is_finite());
+        self.write("recording a cluster's state", |tx| {
+            tx.execute(
+                "UPDATE create_intents
+                 SET last_state = ?3, last_phase = ?4, last_seen_at_ms = ?5,
+                     price_per_hour = COALESCE(?6, price_per_hour),
+                     currency = COALESCE(?7, currency),
+                     gone_at_ms = CASE WHEN ?8 THEN COALESCE(gone_at_ms, ?5) ELSE gone_at_ms END
+                 WHERE provider = ?1 AND cluster_id = ?2",
+                params![
+                    cluster.provider.as_str(),
+                    cluster.id.as_str(),
+                    bounded(&cluster.state.to_string()),
+                    cluster.phase.as_deref().map(bounded),
+                    now_ms(),
+                    price.map(|p| p.per_hour),
+                    price.map(|p| bounded(&p.currency)),
+                    gone,
+                ],
+            )
+            .map_err(|e| LedgerError::sqlite("recording a cluster's state", e))?;
+            Ok(())
+        })
+    }
+
+    /// Records that the provider has no cluster `id` (the first such answer's time is kept).
+    pub fn record_gone(&self, provider: ProviderKind, id: &ClusterId) -> Result<(), LedgerError> {
+        self.write("recording a cluster gone", |tx| {
+            tx.execute(
+                "UPDATE create_intents
+                 SET last_state = 'gone', last_phase = NULL, last_seen_at_ms = ?3,
+                     gone_at_ms = COALESCE(gone_at_ms, ?3)
+                 WHERE provider = ?1 AND cluster_id = ?2",
+                params![provider.as_str(), id.as_str(), now_ms()],
+            )
+            .map_err(|e| LedgerError::sqlite("recording a cluster gone", e))?;
+            Ok(())
+        })
+    }
+
+    /// The idempotency key of the newest unresolved create of the same request as `intent`
+    /// (provider, name, scope and request hash), if any.
+    pub fn earlier_key(&self, intent: &CreateIntent) -> Result<Option<String>, LedgerError> {
+        let doing = "looking for an earlier create";
+        self.lock()
+            .query_row(
+                "SELECT idempotency_key FROM create_intents
+                 WHERE provider = ?1 AND name = ?2 AND scope IS ?3 AND request_sha256 = ?4
+                   AND state IN ('pending', 'failed_ambiguous')
+                   AND idempotency_key IS NOT NULL
+                 ORDER BY id DESC LIMIT 1",
+                params![
+                    intent.provider.as_str(),
+                    intent.name,
+                    intent.scope,
+                    intent.request_sha256
+                ],
+                |row| row.get(0),
+            )
+            .optional()
+            .map_err(|e| LedgerError::sqlite(doing, e))
+    }
+}
+
+/// Settles, inside `tx`, the unresolved creates that `intent`'s cluster answers for: those
+/// sent under the same idempotency key and, on providers where a name is unique in its scope
+/// (every one but Runcrate), those of the same name and scope. Returns how many it settled.
+pub(crate) fn settle_earlier(
+    tx: &Transaction<'_>,
+    intent: IntentId,
+    cluster: &ClusterId,
+) -> Result<usize, LedgerError> {
+    let doing = "settling earlier creates of the same cluster";
+    tx.execute(
+        "UPDATE create_intents AS c
+         SET state = 'completed', cluster_id = ?2, outcome = 'found_by_lookup',
+             error_kind = NULL, error_status = NULL, resolved_at_ms = ?3,
+             resolution = CASE WHEN c.idempotency_key IS NOT NULL
+                                    AND c.idempotency_key = n.idempotency_key
+                               THEN 'a later create under the same idempotency key got this cluster'
+                               ELSE 'a later create of the same name found this cluster' END
+         FROM (SELECT provider, name, scope, idempotency_key FROM create_intents WHERE id = ?1) AS n
+         WHERE c.id != ?1 AND c.provider = n.provider
+           AND c.state IN ('pending', 'failed_ambiguous')
+           AND ((c.idempotency_key IS NOT NULL AND c.idempotency_key = n.idempotency_key)
+                OR (c.provider != 'runcrate' AND c.name = n.name AND c.scope IS n.scope))",
+        params![row_id(intent)?, cluster.as_str(), now_ms()],
+    )
+    .map_err(|e| LedgerError::sqlite(doing, e))
+}
+
+/// `text`, cut to [`MAX_TEXT`] characters.
+fn bounded(text: &str) -> String {
+    text.chars().take(MAX_TEXT).collect()
+}
