@@ -1,5 +1,8 @@
 //! A [`ClusterClient`] for `--provider`, configured from the environment and the flags.
 
+use std::sync::Arc;
+
+use gpucloud::journal::Journal;
 use gpucloud::{
     ClusterClient, E2eConfig, Error, ProviderKind, ReconcilePolicy, RetryPolicy, RuncrateConfig,
     TogetherConfig,
@@ -21,8 +24,12 @@ pub fn credential_variables(provider: ProviderKind) -> &'static [&'static str] {
 /// end up in shell history and process listings); `--base-url` wins over `<PROVIDER>_BASE_URL`.
 /// Each credential is registered with [`secrets`] before the client exists, so nothing printed
 /// from then on (a server's echo included) can show it. `--max-attempts` and `--settle-window`
-/// replace the facade's defaults, nothing else of its policies.
-pub fn client(target: &TargetArgs) -> Result<ClusterClient, Error> {
+/// replace the facade's defaults, nothing else of its policies. With a `journal` (the ledger),
+/// every create and delete is recorded before it is sent.
+pub fn client(
+    target: &TargetArgs,
+    journal: Option<Arc<dyn Journal>>,
+) -> Result<ClusterClient, Error> {
     for name in credential_variables(target.provider) {
         if let Some(value) = std::env::var_os(name) {
             secrets::register(&value.to_string_lossy());
@@ -38,9 +45,17 @@ pub fn client(target: &TargetArgs) -> Result<ClusterClient, Error> {
         settle_window: target.settle_window,
         ..ReconcilePolicy::default()
     };
+    macro_rules! journaled {
+        ($config:expr) => {
+            match journal {
+                Some(journal) => $config.with_journal(journal),
+                None => $config,
+            }
+        };
+    }
     match target.provider {
         ProviderKind::Together => {
-            let config = TogetherConfig::from_env()?
+            let config = journaled!(TogetherConfig::from_env()?)
                 .with_timeout(timeout)
                 .with_retry_policy(retry)
                 .with_reconcile_policy(reconcile);
@@ -50,7 +65,7 @@ pub fn client(target: &TargetArgs) -> Result<ClusterClient, Error> {
             })
         }
         ProviderKind::Runcrate => {
-            let config = RuncrateConfig::from_env()?
+            let config = journaled!(RuncrateConfig::from_env()?)
                 .with_timeout(timeout)
                 .with_retry_policy(retry);
             ClusterClient::runcrate(match base_url {
@@ -59,7 +74,7 @@ pub fn client(target: &TargetArgs) -> Result<ClusterClient, Error> {
             })
         }
         ProviderKind::E2e => {
-            let config = E2eConfig::from_env()?
+            let config = journaled!(E2eConfig::from_env()?)
                 .with_timeout(timeout)
                 .with_retry_policy(retry)
                 .with_reconcile_policy(reconcile);

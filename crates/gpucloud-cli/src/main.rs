@@ -35,6 +35,7 @@ mod commands;
 mod connect;
 mod error;
 mod input;
+mod ledger;
 mod logging;
 mod output;
 mod progress;

@@ -8,7 +8,7 @@
 
 use chrono::{DateTime, SecondsFormat, Utc};
 use comfy_table::{Cell, Table, presets};
-use gpucloud::{Cluster, CreateOutcome, Created};
+use gpucloud::{Cluster, CreateOutcome, Created, Timeline, TimelineSource};
 use serde::Serialize;
 
 use crate::error::CliError;
@@ -183,6 +183,41 @@ pub fn created_headline(created: &Created) {
         cell(&c.id),
         cell(&c.name)
     );
+}
+
+/// How long each phase of a wait took, on stderr (stdout stays the command's result): the
+/// slowest phase marked, the phase the wait ended in without a duration. Left out when a wait
+/// that succeeded saw a single phase (it had nothing to wait for).
+pub fn timeline(timeline: &Timeline, succeeded: bool) {
+    if timeline.phases.is_empty() || (succeeded && timeline.phases.len() == 1) {
+        return;
+    }
+    let source = match timeline.source {
+        TimelineSource::Provider => "as the provider recorded them",
+        TimelineSource::Observed => {
+            "as seen at each poll; a phase shorter than a poll may be missing"
+        }
+    };
+    let slowest = timeline.slowest();
+    let mut phases = Table::new();
+    phases.load_preset(presets::NOTHING);
+    for phase in &timeline.phases {
+        let took = phase.took.map_or_else(
+            || "(when the wait ended)".to_string(),
+            crate::progress::elapsed,
+        );
+        let mark = if slowest.is_some_and(|s| std::ptr::eq(s, phase)) {
+            "  <- slowest"
+        } else {
+            ""
+        };
+        phases.add_row([format!("  {}", cell(&phase.phase)), format!("{took}{mark}")]);
+    }
+    stderr_line(&format!("Phases ({source}):\n{}", render(&mut phases)));
+    stderr_line(&format!(
+        "Waited {}.",
+        crate::progress::elapsed(timeline.waited)
+    ));
 }
 
 /// Ends the program after a failed write to stdout: quietly (exit 0) when the reader went away

@@ -73,6 +73,12 @@ impl ProgressDisplay {
         }
     }
 
+    /// Whether the wait's timeline is worth printing: only in real time (against a simulator
+    /// running faster, the waiter's own timings would not be the simulated ones).
+    pub fn shows_timeline(&self) -> bool {
+        self.time_scale == 1.0
+    }
+
     /// Removes the spinner (the kept lines stay).
     pub fn finish(&self) {
         if let Some(spinner) = &self.spinner {

@@ -41,6 +41,12 @@ pub fn text(raw: &str) -> Cow<'_, str> {
     Cow::Owned(safe)
 }
 
+/// `raw` with every unsafe character but the line breaks escaped: multi-line text (a
+/// kubeconfig) shown on a terminal as lines.
+pub fn text_keeping_lines(raw: &str) -> String {
+    raw.split('\n').map(text).collect::<Vec<_>>().join("\n")
+}
+
 /// A JSON document made terminal-safe without changing its value: serde_json escapes C0
 /// controls but writes DEL, C1 and the bidirectional controls as they are; each becomes a
 /// `\uXXXX` escape. Outside strings serde_json writes only ASCII, so every such character is

@@ -168,6 +168,18 @@ impl ClusterClient {
                 cleanup: None,
                 timeline: None,
             })?;
+        self.wait_or_clean_up(created, options, on_progress).await
+    }
+
+    /// The second half of [`Self::create_and_wait`], for a caller that shows the create's
+    /// result before waiting: waits until `created`'s cluster is ready, and deletes it (or
+    /// keeps it) as `options` say when it is not.
+    pub async fn wait_or_clean_up(
+        &self,
+        created: Created,
+        options: &CreateAndWait,
+        on_progress: impl FnMut(&Progress),
+    ) -> Result<CreatedReady, CreateAndWaitError> {
         let id = created.cluster.id.clone();
         let report = self
             .wait_for_report(&id, &options.wait, &Ready, on_progress)

@@ -34,6 +34,11 @@ pub fn max_wait(raw: &str) -> Result<Duration, String> {
     duration_between(raw, SECOND, 7 * DAY, "1s and 7 days (168h)")
 }
 
+/// An age (`--older-than`): 0 s to 365 days.
+pub fn age(raw: &str) -> Result<Duration, String> {
+    duration_between(raw, Duration::ZERO, 365 * DAY, "0s and 365 days")
+}
+
 /// The timeout of one HTTP request (`--request-timeout`): 1 s to 1 hour.
 pub fn request_timeout(raw: &str) -> Result<Duration, String> {
     duration_between(raw, SECOND, HOUR, "1s and 1 hour")

@@ -2,6 +2,7 @@
 //! create request are in `request_flags`.
 
 mod bounds;
+mod lifecycle_args;
 mod request_flags;
 
 #[cfg(feature = "sim")]
@@ -11,6 +12,7 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand};
 use gpucloud::ProviderKind;
 
+pub use lifecycle_args::{DeleteArgs, KubeconfigArgs, LedgerArgs, ResizeArgs, SshArgs, SweepArgs};
 pub use request_flags::{E2eFlags, RequestArgs, RuncrateFlags, SpecFlags, TogetherFlags};
 
 /// The help's closing text. A macro of literals, so that each build says at compile time what
@@ -62,6 +64,11 @@ pub struct Cli {
     #[arg(long, short = 'v', global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
 
+    /// Do not record creates and deletes in the local ledger (`gpucloud ledger`; its file:
+    /// GPUCLOUD_LEDGER).
+    #[arg(long, global = true)]
+    pub no_ledger: bool,
+
     #[command(subcommand)]
     pub command: Command,
 }
@@ -79,6 +86,9 @@ pub enum Command {
     /// Start an embedded simulator and run create → wait → get → delete on every provider.
     #[cfg(feature = "sim")]
     Demo(DemoArgs),
+    /// Every cluster gpucloud created (from the local ledger): last known state, age, cost so
+    /// far where a price is known. Reads the ledger only; sends nothing.
+    Ledger(LedgerArgs),
     /// Print the JSON Schema of request files, for editors and checks.
     Schema(crate::commands::schema::SchemaArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell).
@@ -93,10 +103,18 @@ pub enum ClustersCommand {
     Get(IdArgs),
     /// List clusters (not documented by Runcrate).
     List(TargetArgs),
-    /// Delete a cluster (not documented by Runcrate).
-    Delete(IdArgs),
+    /// Delete a cluster (not documented by Runcrate); --wait verifies it is gone.
+    Delete(DeleteArgs),
     /// Wait until a cluster is ready, showing its progress.
     Wait(WaitCommandArgs),
+    /// Change a cluster's size (Together: GPUs; E2E: nodes; not documented by Runcrate).
+    Resize(ResizeArgs),
+    /// Write (or print) a cluster's kubeconfig (Together).
+    Kubeconfig(KubeconfigArgs),
+    /// Print (or run) the SSH command of a cluster's node.
+    Ssh(SshArgs),
+    /// Clusters gpucloud created that are still alive after a while; --delete deletes them.
+    Sweep(SweepArgs),
 }
 
 /// A provider and, optionally, another endpoint for it.
@@ -148,9 +166,16 @@ pub struct WaitCommandArgs {
 pub struct CreateArgs {
     #[command(flatten)]
     pub target: TargetArgs,
-    /// After creating, wait until the cluster is ready.
+    /// After creating, wait until the cluster is ready. A cluster that fails meanwhile is
+    /// deleted (and the delete verified); one not ready in time is kept.
     #[arg(long)]
     pub wait: bool,
+    /// With --wait: keep a cluster that fails instead of deleting it.
+    #[arg(long, requires = "wait")]
+    pub keep_on_failure: bool,
+    /// With --wait: delete a cluster that is not ready when --timeout passes.
+    #[arg(long, requires = "wait")]
+    pub delete_on_timeout: bool,
     #[command(flatten)]
     pub request: RequestArgs,
     #[command(flatten)]

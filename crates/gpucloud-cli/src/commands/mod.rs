@@ -1,9 +1,11 @@
 //! One module per command.
 
+mod access;
 mod clusters;
 pub mod completions;
 #[cfg(feature = "sim")]
 mod demo;
+mod ledger;
 mod plan;
 pub mod schema;
 #[cfg(feature = "sim")]
@@ -11,12 +13,15 @@ mod sim;
 
 use crate::cli::{Cli, Command};
 use crate::error::CliError;
+use crate::ledger::Ledgers;
 
 /// Runs the command `cli` describes.
 pub async fn run(cli: Cli) -> Result<(), CliError> {
+    let ledgers = Ledgers::new(cli.no_ledger);
     match cli.command {
-        Command::Clusters(command) => clusters::run(command, cli.json).await,
-        Command::Plan(args) => plan::run(&args, cli.json).await,
+        Command::Clusters(command) => clusters::run(command, cli.json, &ledgers).await,
+        Command::Ledger(args) => ledger::show(&args, cli.json, &ledgers),
+        Command::Plan(args) => plan::run(&args, cli.json, &ledgers).await,
         #[cfg(feature = "sim")]
         Command::Sim(args) => sim::run(&args, cli.json).await,
         #[cfg(feature = "sim")]

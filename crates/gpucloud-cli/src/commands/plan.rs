@@ -2,12 +2,15 @@
 
 use crate::cli::PlanArgs;
 use crate::error::CliError;
-use crate::{connect, output, request};
+use crate::ledger::Ledgers;
+use crate::{output, request};
 
-/// Validates the request and prints it as it would be sent, credentials redacted.
-pub async fn run(args: &PlanArgs, json: bool) -> Result<(), CliError> {
+/// Validates the request and prints it as it would be sent, credentials redacted (with the
+/// ledger, a Runcrate create re-uses the key of an earlier unanswered create of the same
+/// request, and the plan shows it).
+pub async fn run(args: &PlanArgs, json: bool, ledgers: &Ledgers) -> Result<(), CliError> {
     let spec = request::spec(args.target.provider, &args.request)?;
-    let client = connect::client(&args.target)?;
+    let client = super::clusters::follower(&args.target, ledgers)?;
     let plan = client.plan(&spec).await?;
     if json {
         output::json(&plan)

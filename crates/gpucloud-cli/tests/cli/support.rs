@@ -38,14 +38,49 @@ pub struct Run {
     pub stderr: String,
 }
 
-/// Runs `gpucloud args…` in the crate's directory with exactly `env` as its environment (no
-/// inherited credentials, no terminal), and checks that no secret leaked.
-pub fn gpucloud(args: &[&str], env: &[(&str, String)]) -> Run {
-    let output: Output = Command::new(env!("CARGO_BIN_EXE_gpucloud"))
+/// A ledger of its own for one run, removed when dropped: runs that do not set
+/// `GPUCLOUD_LEDGER` get one, so no test writes to a shared file (or needs `HOME`).
+pub struct RunLedger(Option<PathBuf>);
+
+impl RunLedger {
+    fn for_env(env: &[(&str, String)]) -> (Self, Option<(&'static str, String)>) {
+        if env.iter().any(|(k, _)| *k == "GPUCLOUD_LEDGER") {
+            return (Self(None), None);
+        }
+        static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("gpucloud-cli-run-{}-{n}", std::process::id()));
+        let file = dir.join("ledger.sqlite3").to_string_lossy().into_owned();
+        (Self(Some(dir)), Some(("GPUCLOUD_LEDGER", file)))
+    }
+}
+
+impl Drop for RunLedger {
+    fn drop(&mut self) {
+        if let Some(dir) = &self.0 {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+}
+
+/// `gpucloud` with `env` (and a ledger of its own) and nothing else in its environment.
+fn command(args: &[&str], env: &[(&str, String)]) -> (Command, RunLedger) {
+    let (ledger, variable) = RunLedger::for_env(env);
+    let mut command = Command::new(env!("CARGO_BIN_EXE_gpucloud"));
+    command
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env_clear()
         .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
+        .envs(variable.iter().map(|(k, v)| (*k, v.as_str())));
+    (command, ledger)
+}
+
+/// Runs `gpucloud args…` in the crate's directory with exactly `env` as its environment (no
+/// inherited credentials, no terminal), and checks that no secret leaked.
+pub fn gpucloud(args: &[&str], env: &[(&str, String)]) -> Run {
+    let (mut command, _ledger) = command(args, env);
+    let output: Output = command
         .output()
         .unwrap_or_else(|e| panic!("cannot run gpucloud: {e}"));
     let run = Run {
@@ -79,11 +114,8 @@ pub struct BoundedRun {
 /// kills it once `limit` has passed. Checks nothing: the caller judges the run.
 pub fn gpucloud_within(args: &[&str], env: &[(&str, String)], limit: Duration) -> BoundedRun {
     let started = Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gpucloud"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env_clear()
-        .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
+    let (mut command, _ledger) = command(args, env);
+    let mut child = command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -1,0 +1,102 @@
+//! The flags of the commands that follow a cluster after its create: verified deletes, resize,
+//! access (kubeconfig, SSH), the ledger and the sweep of what is still alive.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+use gpucloud::ProviderKind;
+
+use super::{TargetArgs, WaitArgs, bounds};
+
+#[derive(Debug, Args)]
+pub struct DeleteArgs {
+    #[command(flatten)]
+    pub target: TargetArgs,
+    /// The cluster's id, as the provider issued it.
+    #[arg(value_parser = bounds::cluster_id)]
+    pub id: String,
+    /// Return only once the provider no longer has the cluster (a 404 or a deleted state),
+    /// and say how long it took.
+    #[arg(long)]
+    pub wait: bool,
+    #[command(flatten)]
+    pub wait_options: WaitArgs,
+}
+
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("size").required(true).args(["gpus", "nodes"])))]
+pub struct ResizeArgs {
+    #[command(flatten)]
+    pub target: TargetArgs,
+    /// The cluster's id, as the provider issued it.
+    #[arg(value_parser = bounds::cluster_id)]
+    pub id: String,
+    /// The new number of GPUs (Together: a positive multiple of 8).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub gpus: Option<u32>,
+    /// The new number of nodes (E2E: more than now; it cannot remove nodes).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub nodes: Option<u32>,
+    /// Wait until the cluster is ready at the new size.
+    #[arg(long)]
+    pub wait: bool,
+    #[command(flatten)]
+    pub wait_options: WaitArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct KubeconfigArgs {
+    #[command(flatten)]
+    pub target: TargetArgs,
+    /// The cluster's id, as the provider issued it.
+    #[arg(value_parser = bounds::cluster_id)]
+    pub id: String,
+    /// Write it to this file (created or replaced, readable by you only: mode 0600).
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Print it on stdout even when stdout is a terminal (it holds credentials).
+    #[arg(long, conflicts_with = "output")]
+    pub print: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct SshArgs {
+    #[command(flatten)]
+    pub target: TargetArgs,
+    /// The cluster's id, as the provider issued it.
+    #[arg(value_parser = bounds::cluster_id)]
+    pub id: String,
+    /// The node: its id, or its position in `clusters get` (0 is the first). Default: the
+    /// first node with an address.
+    #[arg(long, value_name = "NODE")]
+    pub node: Option<String>,
+    /// Run the command (ssh, without a shell) instead of printing it.
+    #[arg(long)]
+    pub exec: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct SweepArgs {
+    /// Only clusters created longer ago than this (for example 4h).
+    #[arg(long, value_name = "DURATION", value_parser = bounds::age)]
+    pub older_than: Duration,
+    /// Delete what is found, and verify each delete; without it, only list.
+    #[arg(long)]
+    pub delete: bool,
+    /// Only this provider's clusters (default: every provider in the ledger).
+    #[arg(long, short = 'p', value_enum)]
+    pub provider: Option<ProviderKind>,
+    /// Give up on one HTTP request after this long (1s to 1h).
+    #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = bounds::request_timeout)]
+    pub request_timeout: Duration,
+    #[command(flatten)]
+    pub wait: WaitArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct LedgerArgs {
+    /// Also show creates that made nothing, and clusters known to be gone.
+    #[arg(long)]
+    pub all: bool,
+}

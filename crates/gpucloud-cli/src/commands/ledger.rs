@@ -1,0 +1,235 @@
+//! `gpucloud ledger` and `gpucloud clusters sweep`: what gpucloud created, read from the local
+//! ledger — for Runcrate, which lets nobody list clusters, the only list there is — and the
+//! clusters still alive after a while, deleted (and the deletes verified) on request.
+
+use chrono::{DateTime, Utc};
+use gpucloud::{ClusterId, Error, ProviderKind, ReconcilePolicy, RetryPolicy};
+use gpucloud_ledger::{ClusterEntry, IntentState};
+use serde::Serialize;
+
+use super::clusters::wait_options;
+use crate::cli::{LedgerArgs, SweepArgs, TargetArgs};
+use crate::connect;
+use crate::error::{CliError, one_line};
+use crate::ledger::{Ledgers, resolve_earlier};
+use crate::output::{self, render, table};
+use crate::progress::elapsed;
+use crate::sanitize::cell;
+
+/// One row of `gpucloud ledger --json`: the entry, its age and its cost so far.
+#[derive(Serialize)]
+struct Row<'a> {
+    #[serde(flatten)]
+    entry: &'a ClusterEntry,
+    age_secs: i64,
+    may_be_alive: bool,
+    cost_so_far: Option<Cost<'a>>,
+}
+
+#[derive(Serialize)]
+struct Cost<'a> {
+    amount: f64,
+    currency: &'a str,
+}
+
+fn row(entry: &ClusterEntry, now: DateTime<Utc>) -> Row<'_> {
+    Row {
+        entry,
+        age_secs: (now - entry.created_at).num_seconds().max(0),
+        may_be_alive: entry.may_be_alive(),
+        cost_so_far: entry
+            .cost_so_far(now)
+            .map(|(amount, currency)| Cost { amount, currency }),
+    }
+}
+
+/// What the ledger knows of an entry's state, in a word or two.
+fn state(entry: &ClusterEntry) -> String {
+    match (entry.state, &entry.last_seen, &entry.error) {
+        (IntentState::Pending | IntentState::FailedAmbiguous, _, _) => {
+            "unknown (create unanswered)".into()
+        }
+        (IntentState::Failed, _, Some(error)) => format!("create failed: {}", error.kind),
+        (IntentState::Failed, _, None) => "create failed".into(),
+        (IntentState::Completed, Some(seen), _) => cell(&seen.state),
+        (IntentState::Completed, None, _) => "created".into(),
+    }
+}
+
+fn age(entry: &ClusterEntry, now: DateTime<Utc>) -> String {
+    elapsed((now - entry.created_at).to_std().unwrap_or_default())
+}
+
+pub fn show(args: &LedgerArgs, json: bool, ledgers: &Ledgers) -> Result<(), CliError> {
+    let Some(ledger) = ledgers.required("read the ledger")? else {
+        return Err(CliError::Usage(
+            "--no-ledger: there is no ledger to show".into(),
+        ));
+    };
+    let now = Utc::now();
+    let entries: Vec<_> = ledger
+        .clusters()
+        .map_err(|e| CliError::Other(format!("reading the ledger: {e}")))?
+        .into_iter()
+        .filter(|e| args.all || e.may_be_alive() || e.state.is_unresolved())
+        .collect();
+    if json {
+        return output::json(&entries.iter().map(|e| row(e, now)).collect::<Vec<_>>());
+    }
+    if entries.is_empty() {
+        say!(
+            "No clusters {}in the ledger at {}.",
+            if args.all { "" } else { "that may be alive " },
+            cell(&ledger.path().display())
+        );
+        return Ok(());
+    }
+    let mut list = table(&["provider", "name", "cluster", "state", "age", "cost so far"]);
+    for entry in &entries {
+        let cost = entry.cost_so_far(now).map_or_else(
+            || "-".to_string(),
+            |(amount, currency)| format!("{amount:.2} {}", cell(currency)),
+        );
+        list.add_row([
+            entry.provider.to_string(),
+            cell(&entry.name),
+            entry.cluster_id.as_ref().map_or_else(|| "-".into(), cell),
+            state(entry),
+            age(entry, now),
+            cost,
+        ]);
+    }
+    say!("{}", render(&mut list));
+    Ok(())
+}
+
+/// `clusters sweep --json`: one per cluster looked at.
+#[derive(Serialize)]
+struct Swept {
+    provider: ProviderKind,
+    name: String,
+    cluster_id: String,
+    age_secs: i64,
+    /// `alive` (listed, not deleted), `deleted`, `gone` (the provider no longer had it), or
+    /// `error`.
+    action: &'static str,
+    detail: Option<String>,
+}
+
+pub async fn sweep(args: &SweepArgs, json: bool, ledgers: &Ledgers) -> Result<(), CliError> {
+    let Some(ledger) = ledgers.required("sweep")? else {
+        return Err(CliError::Usage(
+            "--no-ledger: the sweep finds clusters through the ledger".into(),
+        ));
+    };
+    let read =
+        |e: gpucloud_ledger::LedgerError| CliError::Other(format!("reading the ledger: {e}"));
+    let providers: Vec<_> = ProviderKind::ALL
+        .into_iter()
+        .filter(|p| args.provider.is_none_or(|only| only == *p))
+        .collect();
+    let mut swept = Vec::new();
+    for provider in providers {
+        let has_entries = ledger
+            .clusters()
+            .map_err(read)?
+            .iter()
+            .any(|e| e.provider == provider && (e.may_be_alive() || e.state.is_unresolved()));
+        if !has_entries {
+            continue;
+        }
+        let target = TargetArgs {
+            provider,
+            base_url: None,
+            request_timeout: args.request_timeout,
+            settle_window: ReconcilePolicy::default().settle_window,
+            max_attempts: RetryPolicy::default().max_attempts,
+        };
+        let client = match connect::client(&target, Some(ledger.clone())) {
+            Ok(client) => client,
+            Err(error) => {
+                tell!("warning: skipping {provider}: {}", one_line(&error));
+                continue;
+            }
+        };
+        resolve_earlier(&ledger, &client).await;
+        let now = Utc::now();
+        let due: Vec<_> = ledger
+            .clusters()
+            .map_err(read)?
+            .into_iter()
+            .filter(|e| e.provider == provider && e.may_be_alive())
+            .filter(|e| (now - e.created_at).to_std().unwrap_or_default() >= args.older_than)
+            .collect();
+        for entry in due {
+            let Some(id) = entry.cluster_id.clone() else {
+                continue;
+            };
+            let (action, detail) = sweep_one(&client, &id, args).await;
+            swept.push(Swept {
+                provider,
+                name: entry.name.clone(),
+                cluster_id: id.to_string(),
+                age_secs: (now - entry.created_at).num_seconds().max(0),
+                action,
+                detail,
+            });
+        }
+    }
+    let failed = swept.iter().filter(|s| s.action == "error").count();
+    if json {
+        output::json(&swept)?;
+    } else if swept.is_empty() {
+        say!(
+            "No cluster gpucloud created more than {} ago is alive.",
+            elapsed(args.older_than)
+        );
+    } else {
+        let mut list = table(&["provider", "name", "cluster", "age", "action", "detail"]);
+        for s in &swept {
+            list.add_row([
+                s.provider.to_string(),
+                cell(&s.name),
+                cell(&s.cluster_id),
+                elapsed(std::time::Duration::from_secs(s.age_secs.unsigned_abs())),
+                s.action.to_string(),
+                s.detail.as_deref().map_or_else(|| "-".into(), cell),
+            ]);
+        }
+        say!("{}", render(&mut list));
+    }
+    if failed > 0 {
+        return Err(CliError::Other(format!(
+            "{failed} of {} clusters could not be swept: they may still be billing",
+            swept.len()
+        )));
+    }
+    Ok(())
+}
+
+/// Looks one cluster up and, with `--delete`, deletes it and waits until it is gone.
+async fn sweep_one(
+    client: &gpucloud::ClusterClient,
+    id: &ClusterId,
+    args: &SweepArgs,
+) -> (&'static str, Option<String>) {
+    let cluster = match client.get(id).await {
+        Ok(cluster) => cluster,
+        Err(Error::NotFound(_)) => return ("gone", None),
+        Err(error) => return ("error", Some(one_line(&error))),
+    };
+    if !args.delete {
+        return ("alive", Some(cluster.state.to_string()));
+    }
+    match client
+        .delete_and_wait(id, &wait_options(&args.wait), |_| {})
+        .await
+    {
+        Ok(deletion) if deletion.already_gone => ("gone", None),
+        Ok(deletion) => (
+            "deleted",
+            Some(format!("gone after {}", elapsed(deletion.took))),
+        ),
+        Err(error) => ("error", Some(one_line(&error))),
+    }
+}

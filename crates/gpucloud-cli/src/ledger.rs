@@ -1,0 +1,94 @@
+//! The local ledger, as the commands use it: opened once per run (unless `--no-ledger`),
+//! required by the commands that start or sweep clusters and best effort elsewhere, and the
+//! creates an earlier run left unresolved settled before a new create is sent.
+
+use std::sync::{Arc, OnceLock};
+
+use gpucloud::ClusterClient;
+use gpucloud_ledger::{Ledger, ResolveOptions, Resolved, resolve_pending_with};
+
+use crate::error::CliError;
+use crate::sanitize::cell;
+
+/// The ledger of this run, opened on first use.
+#[derive(Debug)]
+pub struct Ledgers {
+    disabled: bool,
+    opened: OnceLock<Result<Arc<Ledger>, String>>,
+}
+
+impl Ledgers {
+    /// `disabled`: `--no-ledger`.
+    pub fn new(disabled: bool) -> Self {
+        Self {
+            disabled,
+            opened: OnceLock::new(),
+        }
+    }
+
+    fn open(&self) -> &Result<Arc<Ledger>, String> {
+        self.opened.get_or_init(|| {
+            Ledger::open_default()
+                .map(Arc::new)
+                .map_err(|e| e.to_string())
+        })
+    }
+
+    /// The ledger for a command that starts clusters: a create is not sent without its
+    /// record. `None` only with `--no-ledger`.
+    pub fn required(&self, doing: &str) -> Result<Option<Arc<Ledger>>, CliError> {
+        if self.disabled {
+            return Ok(None);
+        }
+        match self.open() {
+            Ok(ledger) => Ok(Some(ledger.clone())),
+            Err(error) => Err(CliError::Input(format!(
+                "cannot open the ledger, so nothing was sent ({error}); set GPUCLOUD_LEDGER to \
+                 a writable file, or pass --no-ledger to {doing} without a record"
+            ))),
+        }
+    }
+
+    /// The ledger for a command that only follows clusters (get, wait, delete): used when it
+    /// opens, a warning when it does not.
+    pub fn best_effort(&self) -> Option<Arc<Ledger>> {
+        if self.disabled {
+            return None;
+        }
+        match self.open() {
+            Ok(ledger) => Some(ledger.clone()),
+            Err(error) => {
+                tracing::warn!(%error, "the ledger is not recording this run");
+                None
+            }
+        }
+    }
+}
+
+/// Settles the creates an earlier run of `client`'s provider left unresolved (it died between
+/// its request and the answer) by looking them up, and says on stderr what became of each.
+/// A look-up that fails is a warning: the create that follows looks its own name up anyway.
+pub async fn resolve_earlier(ledger: &Ledger, client: &ClusterClient) {
+    let resolved = match resolve_pending_with(ledger, client, &ResolveOptions::default()).await {
+        Ok(resolved) => resolved,
+        Err(error) => {
+            tell!("warning: could not settle earlier unresolved creates: {error}");
+            return;
+        }
+    };
+    for outcome in resolved {
+        match outcome {
+            Resolved::Found { intent, cluster } => tell!(
+                "ledger: an earlier create (#{intent}) whose answer was lost made cluster {}",
+                cell(&cluster)
+            ),
+            Resolved::Gone { intent } => {
+                tell!("ledger: an earlier create (#{intent}) made nothing")
+            }
+            Resolved::StillPending { intent, reason } => {
+                tracing::info!(intent, reason = %cell(&reason), "an earlier create stays unresolved");
+            }
+            Resolved::AlreadySettled { .. } => {}
+        }
+    }
+}
