@@ -59,15 +59,18 @@ impl Ledger {
         })
     }
 
-    /// The idempotency key of the newest unresolved create of the same request as `intent`
-    /// (provider, name, scope and request hash), if any.
+    /// The idempotency key of the newest create of the same request as `intent` (provider,
+    /// name, scope and request hash) whose cluster may exist: its outcome unknown, or its
+    /// cluster made and not seen gone since. A process killed while it waited for a cluster
+    /// would otherwise start a second one on its next run.
     pub fn earlier_key(&self, intent: &CreateIntent) -> Result<Option<String>, LedgerError> {
         let doing = "looking for an earlier create";
         self.lock()
             .query_row(
                 "SELECT idempotency_key FROM create_intents
                  WHERE provider = ?1 AND name = ?2 AND scope IS ?3 AND request_sha256 = ?4
-                   AND state IN ('pending', 'failed_ambiguous')
+                   AND (state IN ('pending', 'failed_ambiguous')
+                        OR (state = 'completed' AND gone_at_ms IS NULL))
                    AND idempotency_key IS NOT NULL
                  ORDER BY id DESC LIMIT 1",
                 params![

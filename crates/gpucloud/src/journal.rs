@@ -85,9 +85,10 @@ pub trait Journal: fmt::Debug + Send + Sync {
     fn delete_finished(&self, intent: IntentId, error: Option<&Error>) -> Result<(), JournalError>;
 
     /// The idempotency key of an earlier create of the same request (provider, name, scope
-    /// and request hash as in `intent`) whose outcome is unknown. A keyed create without a
-    /// key of its own is sent under it: if that earlier create made a cluster, the provider
-    /// answers with it instead of starting a second one. Default: none.
+    /// and request hash as in `intent`) whose cluster may exist: its outcome unknown, or its
+    /// cluster made and not known to be gone. A keyed create without a key of its own is sent
+    /// under it: if that earlier create made a cluster, the provider answers with it instead
+    /// of starting a second one. Default: none.
     fn earlier_key(&self, intent: &CreateIntent) -> Result<Option<String>, JournalError> {
         let _ = intent;
         Ok(None)

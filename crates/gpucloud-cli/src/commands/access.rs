@@ -107,7 +107,7 @@ pub async fn kubeconfig(args: &KubeconfigArgs, ledgers: &Ledgers) -> Result<(), 
             tell!(
                 "Wrote the kubeconfig of {provider} cluster {} to {} (mode 0600).",
                 cell(&args.id),
-                cell(&path.display())
+                cell(path.display())
             );
             Ok(())
         }
@@ -138,7 +138,7 @@ pub async fn kubeconfig(args: &KubeconfigArgs, ledgers: &Ledgers) -> Result<(), 
 /// Writes `bytes` to `path` through a temporary file of mode 0600 in the same directory,
 /// renamed over `path`: no other user can read it, and no reader sees half of it.
 fn write_private(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
-    let shown = cell(&path.display());
+    let shown = cell(path.display());
     let io = |doing: &str, e: std::io::Error| CliError::Other(format!("{doing} {shown}: {e}"));
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,

@@ -8,6 +8,8 @@ mod completions;
 mod fake;
 mod hostile;
 mod matrix;
+#[cfg(feature = "sim")]
+mod money;
 mod offline;
 mod scenarios;
 mod schema;

@@ -18,6 +18,11 @@ pub struct TestSim {
 
 impl TestSim {
     pub fn start() -> Self {
+        Self::start_scaled(0.0)
+    }
+
+    /// A simulator whose time runs `time_scale` times faster than real time (0: frozen).
+    pub fn start_scaled(time_scale: f64) -> Self {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
             .enable_all()
@@ -25,7 +30,7 @@ impl TestSim {
             .unwrap_or_else(|e| panic!("runtime: {e}"));
         let config = SimConfig {
             bind: SocketAddr::from(([127, 0, 0, 1], 0)),
-            time_scale: 0.0,
+            time_scale,
             seed: 0,
             ..SimConfig::default()
         };
@@ -43,7 +48,7 @@ impl TestSim {
     }
 
     /// `--provider P --base-url URL` for `provider`.
-    fn target(&self, provider: Provider) -> Vec<String> {
+    pub fn target(&self, provider: Provider) -> Vec<String> {
         let name = match provider {
             Provider::Together => "together",
             Provider::Runcrate => "runcrate",
@@ -66,7 +71,7 @@ impl TestSim {
         self.run_with(provider, args, &sim_credentials())
     }
 
-    fn run_with(&self, provider: Provider, args: &[&str], env: &[(&str, String)]) -> Run {
+    pub fn run_with(&self, provider: Provider, args: &[&str], env: &[(&str, String)]) -> Run {
         let target = self.target(provider);
         let all: Vec<&str> = args
             .iter()

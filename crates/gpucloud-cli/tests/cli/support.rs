@@ -64,7 +64,7 @@ impl Drop for RunLedger {
 }
 
 /// `gpucloud` with `env` (and a ledger of its own) and nothing else in its environment.
-fn command(args: &[&str], env: &[(&str, String)]) -> (Command, RunLedger) {
+pub fn command(args: &[&str], env: &[(&str, String)]) -> (Command, RunLedger) {
     let (ledger, variable) = RunLedger::for_env(env);
     let mut command = Command::new(env!("CARGO_BIN_EXE_gpucloud"));
     command

@@ -90,8 +90,8 @@ impl Provider for RuncrateClusters {
     }
 
     /// A request without a key of its own takes the key of an earlier create of the same
-    /// request whose outcome the journal does not know (a process that died after its POST):
-    /// Runcrate then answers with that create's cluster instead of starting a second one.
+    /// request whose cluster may exist (a process that died after its POST, or while it
+    /// waited): Runcrate then answers with that cluster instead of starting a second one.
     fn create_request(&self, spec: &ClusterSpec) -> Result<Self::Create, Error> {
         let mut create = create_request(spec)?;
         let own_key = matches!(
