@@ -155,6 +155,16 @@ async fn a_runcrate_create_whose_answer_was_lost_is_re_sent_under_its_key_and_ma
         settled.resolution
     );
 
+    // A run killed while it waited leaves a completed create: the next run still re-uses its
+    // key while the cluster is not known to be gone, so it is never doubled.
+    let third = next
+        .create(&spec(Provider::Runcrate, "lost-answer"))
+        .await
+        .unwrap();
+    assert_eq!(third.outcome, CreateOutcome::AlreadyExisted);
+    assert_eq!(third.cluster.id, again.cluster.id);
+    assert_eq!(sim.clusters(Provider::Runcrate).len(), 1);
+
     // A different request of the same name gets a key of its own.
     let mut other_request = spec(Provider::Runcrate, "lost-answer");
     other_request.size = gpucloud::ClusterSize::Nodes(4);
