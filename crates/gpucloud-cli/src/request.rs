@@ -215,7 +215,7 @@ mod tests {
         let spec = spec(ProviderKind::Together, &args).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(spec.size, ClusterSize::Gpus(16));
         assert_eq!(spec.billing, Billing::Reserved { days: 30 });
-        let ProviderOptions::Together(options) = spec.options else {
+        let Some(options) = spec.options.together else {
             panic!("{:?}", spec.options)
         };
         assert!(options.auto_scale);

@@ -109,7 +109,7 @@ async fn runcrate_all_or_nothing_failure_ends_the_wait() {
     let sim = sim().await;
     let client = client(&sim, Provider::Runcrate);
     let mut doomed = spec(Provider::Runcrate, "doomed");
-    if let gpucloud::ProviderOptions::Runcrate(options) = &mut doomed.options {
+    if let Some(options) = &mut doomed.options.runcrate {
         options.offer_id = "offer-fail".into();
     }
     let created = client.create(&doomed).await.unwrap();

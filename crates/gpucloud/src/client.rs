@@ -1,5 +1,8 @@
 //! [`ClusterClient`]: one API over every provider.
 
+use std::sync::Arc;
+
+use crate::catalog::{Constraints, Offering, Resolution};
 use crate::cluster::{Cluster, ClusterId, Created, ProviderKind};
 use crate::config::{ClientSettings, E2eConfig, RuncrateConfig, TogetherConfig};
 use crate::error::Error;
@@ -101,14 +104,48 @@ impl ClusterClient {
     }
 
     /// The exact request [`Self::create`] would send, built by the generated client itself
-    /// (credentials redacted); nothing is sent.
+    /// (credentials redacted), with the catalog ids resolution filled in; nothing is sent
+    /// (but the catalog, when the request needs it).
     pub async fn plan(&self, spec: &ClusterSpec) -> Result<PlannedRequest, Error> {
-        with_provider!(self, p => ops::plan(p, spec).await)
+        let resolution = self.resolve(spec, &Constraints::default()).await?;
+        let mut plan = with_provider!(self, p => ops::plan(p, &resolution.spec).await)?;
+        plan.resolved = resolution.choices;
+        Ok(plan)
     }
 
     /// Creates a cluster, never two: see [`crate::CreateOutcome`] for what the result says.
+    /// A request that leaves catalog ids out is resolved first ([`Self::resolve`]).
     pub async fn create(&self, spec: &ClusterSpec) -> Result<Created, Error> {
+        let resolution = self.resolve(spec, &Constraints::default()).await?;
+        self.create_resolved(&resolution).await
+    }
+
+    /// Creates the cluster of a resolved request (see [`Self::resolve`]).
+    pub async fn create_resolved(&self, resolution: &Resolution) -> Result<Created, Error> {
+        let spec = &resolution.spec;
         with_provider!(self, p => ops::create(p, &p.create_request(spec)?).await)
+    }
+
+    /// What the provider offers to create clusters from, in one neutral shape; fetched once
+    /// and kept for the client's catalog TTL (5 min by default).
+    pub async fn catalog(&self) -> Result<Arc<Vec<Offering>>, Error> {
+        with_provider!(self, p => p.catalog().await)
+    }
+
+    /// `spec` with the provider's catalog ids filled in from intent (GPU model, size, region,
+    /// stack, billing; see [`crate::catalog::resolve()`]). A request that names every id
+    /// is returned as it is, and no catalog is fetched.
+    pub async fn resolve(
+        &self,
+        spec: &ClusterSpec,
+        constraints: &Constraints,
+    ) -> Result<Resolution, Error> {
+        let provider = self.provider();
+        if !crate::catalog::needs_catalog(provider, spec) {
+            return crate::catalog::resolve(provider, spec, &[], constraints);
+        }
+        let catalog = self.catalog().await?;
+        crate::catalog::resolve(provider, spec, &catalog, constraints)
     }
 
     /// One cluster.

@@ -50,6 +50,22 @@ pub enum Error {
     #[error("no capacity: {0}")]
     NoCapacity(ApiError),
 
+    /// Nothing in the provider's catalog matches the request (GPU model, region, size, stack,
+    /// billing or price ceiling); nothing was sent. `nearby` lists what the catalog has
+    /// instead (other regions with that GPU, allowed node counts, other models).
+    #[error(
+        "no {provider} offering matches {wanted}{}",
+        if nearby.is_empty() { String::new() } else { format!("; available: {}", nearby.join("; ")) }
+    )]
+    NoMatchingOffering {
+        /// The provider.
+        provider: ProviderKind,
+        /// What was asked for, in words.
+        wanted: String,
+        /// What the catalog offers near it.
+        nearby: Vec<String>,
+    },
+
     /// Too many requests (HTTP 429); `retry_after` is the provider's `Retry-After`, if sent.
     #[error("rate limited{}: {error}", retry_after.map(|d| format!(" (retry after {}s)", d.as_secs_f64())).unwrap_or_default())]
     RateLimited {

@@ -30,6 +30,7 @@
 // kinds clumsier for users.
 #![allow(clippy::result_large_err)]
 
+pub mod catalog;
 mod client;
 pub mod clock;
 mod cluster;

@@ -25,6 +25,8 @@ pub struct PlannedRequest {
     pub headers: Vec<(String, String)>,
     /// The JSON body (`null` without one; a string if the body is not JSON).
     pub body: serde_json::Value,
+    /// The catalog ids resolution filled in, and why (empty when the request named them).
+    pub resolved: Vec<crate::catalog::Choice>,
 }
 
 impl PlannedRequest {
@@ -42,6 +44,7 @@ impl PlannedRequest {
             url: captured.url,
             headers: captured.headers,
             body,
+            resolved: Vec::new(),
         }
     }
 
@@ -62,6 +65,13 @@ impl fmt::Display for PlannedRequest {
         }
         writeln!(f)?;
         let body = serde_json::to_string_pretty(&self.body).map_err(|_| fmt::Error)?;
-        writeln!(f, "{body}")
+        writeln!(f, "{body}")?;
+        if !self.resolved.is_empty() {
+            writeln!(f, "\nResolved from {}'s catalog:", self.provider)?;
+            for choice in &self.resolved {
+                writeln!(f, "  {} = {}  ({})", choice.field, choice.value, choice.why)?;
+            }
+        }
+        Ok(())
     }
 }

@@ -42,7 +42,8 @@ pub struct ClusterSpec {
     /// The software stack.
     #[serde(default)]
     pub stack: Option<SoftwareStack>,
-    /// Options only one provider has.
+    /// Options only one provider has, for each provider (`[options.together]` and
+    /// `[options.e2e]` side by side): each is used only by its own provider.
     #[serde(default)]
     pub options: ProviderOptions,
 }
@@ -59,7 +60,7 @@ impl ClusterSpec {
             ssh_keys: Vec::new(),
             shared_storage: None,
             stack: None,
-            options: ProviderOptions::None,
+            options: ProviderOptions::default(),
         }
     }
 
@@ -99,9 +100,19 @@ impl ClusterSpec {
         self
     }
 
-    /// Sets provider-specific options.
+    /// Sets provider-specific options: those of the providers `options` names replace what
+    /// was there, the others stay.
     pub fn with_options(mut self, options: impl Into<ProviderOptions>) -> Self {
-        self.options = options.into();
+        let options = options.into();
+        if options.together.is_some() {
+            self.options.together = options.together;
+        }
+        if options.runcrate.is_some() {
+            self.options.runcrate = options.runcrate;
+        }
+        if options.e2e.is_some() {
+            self.options.e2e = options.e2e;
+        }
         self
     }
 }
@@ -173,20 +184,18 @@ pub enum SoftwareStack {
     None,
 }
 
-/// Options only one provider has.
+/// Options only one provider has, per provider. A request may carry several providers'
+/// options at once (for a placement across providers); each provider reads only its own.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "snake_case")]
-pub enum ProviderOptions {
-    /// No provider-specific options.
-    #[default]
-    None,
-    /// Together.
-    Together(TogetherOptions),
-    /// Runcrate.
-    Runcrate(RuncrateOptions),
-    /// E2E.
-    E2e(E2eOptions),
+#[serde(default, deny_unknown_fields)]
+pub struct ProviderOptions {
+    /// Together's options.
+    pub together: Option<TogetherOptions>,
+    /// Runcrate's options.
+    pub runcrate: Option<RuncrateOptions>,
+    /// E2E's options.
+    pub e2e: Option<E2eOptions>,
 }
 
 /// Together-only create options (names as in `GPUClusterCreateRequest`).
@@ -272,19 +281,28 @@ pub struct E2eSfsMount {
 
 impl From<TogetherOptions> for ProviderOptions {
     fn from(value: TogetherOptions) -> Self {
-        Self::Together(value)
+        Self {
+            together: Some(value),
+            ..Self::default()
+        }
     }
 }
 
 impl From<RuncrateOptions> for ProviderOptions {
     fn from(value: RuncrateOptions) -> Self {
-        Self::Runcrate(value)
+        Self {
+            runcrate: Some(value),
+            ..Self::default()
+        }
     }
 }
 
 impl From<E2eOptions> for ProviderOptions {
     fn from(value: E2eOptions) -> Self {
-        Self::E2e(value)
+        Self {
+            e2e: Some(value),
+            ..Self::default()
+        }
     }
 }
 

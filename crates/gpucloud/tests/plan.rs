@@ -294,9 +294,34 @@ async fn e2e_plan_uses_the_spec_location_and_active_iam() {
 #[tokio::test]
 async fn an_invalid_spec_has_no_plan() {
     let api = Api::start().await;
-    let spec = ClusterSpec::new("train", ClusterSize::Gpus(16));
+    // Every catalog id given, one documented rule broken: nothing is fetched or sent.
+    let together = ClusterSpec::new("train", ClusterSize::Gpus(16))
+        .with_gpu_model("H100_SXM")
+        .with_region("us-central-8")
+        .with_ssh_keys(["ssh-ed25519 AAAA"])
+        .with_options(gpucloud::TogetherOptions {
+            nvidia_version_id: Some("cuda-12.8-driver-570".into()),
+            ..Default::default()
+        });
+    let runcrate = ClusterSpec::new("train", ClusterSize::Nodes(2))
+        .with_billing(gpucloud::Billing::Reserved { days: 30 })
+        .with_options(gpucloud::RuncrateOptions {
+            offer_id: "offer-1".into(),
+            ..Default::default()
+        });
+    let e2e = ClusterSpec::new("train", ClusterSize::Gpus(16)).with_options(gpucloud::E2eOptions {
+        image_version_id: 2,
+        sku_id: 201,
+        sku_item_price_id: 811,
+        security_group_id: 1,
+        ..Default::default()
+    });
 
-    for client in [api.together(), api.runcrate(), api.e2e()] {
+    for (client, spec) in [
+        (api.together(), together),
+        (api.runcrate(), runcrate),
+        (api.e2e(), e2e),
+    ] {
         let error = client.plan(&spec).await.unwrap_err();
         assert!(
             matches!(error, Error::Validation(_)),

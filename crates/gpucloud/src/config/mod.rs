@@ -41,6 +41,8 @@ pub struct ClientSettings {
     pub max_response_bytes: usize,
     /// Where creates and deletes are recorded before and after they are sent, if anywhere.
     pub journal: Option<Arc<dyn crate::journal::Journal>>,
+    /// How long a fetched catalog is kept before it is fetched again.
+    pub catalog_ttl: Duration,
 }
 
 impl ClientSettings {
@@ -57,6 +59,7 @@ impl ClientSettings {
             reconcile: ReconcilePolicy::default(),
             max_response_bytes: gpucloud_core::DEFAULT_MAX_RESPONSE_BYTES,
             journal: None,
+            catalog_ttl: crate::catalog::DEFAULT_TTL,
         }
     }
 
@@ -218,6 +221,11 @@ macro_rules! settings_setters {
             /// outcome is known (see [`crate::journal`]).
             pub fn with_journal(mut self, journal: Arc<dyn crate::journal::Journal>) -> Self {
                 self.settings.journal = Some(journal);
+                self
+            }
+            /// Keeps a fetched catalog this long before fetching it again (default 5 min).
+            pub fn with_catalog_ttl(mut self, ttl: Duration) -> Self {
+                self.settings.catalog_ttl = ttl;
                 self
             }
             /// The shared client settings.

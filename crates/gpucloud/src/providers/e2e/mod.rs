@@ -4,6 +4,7 @@
 //! (`CreateSafety::ReconcileByName`). Its MyAccount API sometimes reports failure inside an
 //! HTTP 200 (`code` ≥ 400 in the envelope); every answer's `code` is checked (`errors.rs`).
 
+mod catalog;
 mod errors;
 mod request;
 mod state;
@@ -36,6 +37,7 @@ const PAGE_SIZE: i64 = 100;
 pub struct E2eClusters {
     client: gpucloud_e2e::Client,
     settings: ClientSettings,
+    catalog: crate::catalog::CatalogCache,
     project_id: i64,
     location: Location,
     active_iam: Option<i64>,
@@ -75,6 +77,7 @@ impl E2eClusters {
         Ok(Self {
             client,
             settings: config.settings,
+            catalog: crate::catalog::CatalogCache::default(),
             project_id: config.project_id,
             location: config.location,
             active_iam: config.active_iam,
@@ -84,6 +87,68 @@ impl E2eClusters {
     /// The generated client (plans, images, actions).
     pub fn raw(&self) -> &gpucloud_e2e::Client {
         &self.client
+    }
+
+    /// What E2E offers in the configured location (its plans, and the Slurm images), fetched
+    /// once per TTL.
+    pub async fn catalog(&self) -> Result<std::sync::Arc<Vec<crate::catalog::Offering>>, Error> {
+        let settings = &self.settings;
+        self.catalog
+            .get_or_fetch(settings.clock.as_ref(), settings.catalog_ttl, || async {
+                let plans = settings
+                    .retry
+                    .run(settings.pacing(), |_| {
+                        let request =
+                            scoped!(self, self.client.list_plans(), &self.location).variant("e2e");
+                        call::<errors::Rules, _, _, _, _>(
+                            self.client.inner(),
+                            "list_plans",
+                            request.send(),
+                        )
+                    })
+                    .await?
+                    .into_inner();
+                check_code(
+                    self.client.inner().scrubber(),
+                    "list_plans",
+                    plans.code,
+                    &plans.message,
+                    &plans,
+                )?;
+                let mut images = Vec::new();
+                for (stack, framework) in catalog::FRAMEWORKS {
+                    let answer = settings
+                        .retry
+                        .run(settings.pacing(), |_| {
+                            let request = scoped!(self, self.client.list_images(), &self.location)
+                                .framework(*framework)
+                                .job_type(*framework);
+                            call::<errors::Rules, _, _, _, _>(
+                                self.client.inner(),
+                                "list_images",
+                                request.send(),
+                            )
+                        })
+                        .await?
+                        .into_inner();
+                    check_code(
+                        self.client.inner().scrubber(),
+                        "list_images",
+                        answer.code,
+                        &answer.message,
+                        &answer,
+                    )?;
+                    let items: Vec<_> = answer.data.into_iter().map(|i| i.0).collect();
+                    images.extend(catalog::images(&items, *stack));
+                }
+                let items: Vec<_> = plans.data.into_iter().map(|p| p.0).collect();
+                Ok(catalog::offerings(
+                    &items,
+                    &self.location.to_string(),
+                    &images,
+                ))
+            })
+            .await
     }
 
     /// Creates from a body you built, in `location`; it is validated first.

@@ -5,7 +5,7 @@ use gpucloud_e2e::types;
 
 use super::PROVIDER;
 use crate::error::{Error, ValidationError};
-use crate::spec::{ClusterSize, ClusterSpec, E2eOptions, ProviderOptions};
+use crate::spec::{ClusterSize, ClusterSpec, E2eOptions};
 
 pub(super) const CREATE_DOC: &str = "E2E docs, Create Training Cluster";
 
@@ -20,7 +20,7 @@ pub(super) fn invalid(field: &str, rule: impl Into<String>) -> Error {
 
 /// Maps a neutral spec to E2E's create body, then validates it.
 pub fn create_request(spec: &ClusterSpec) -> Result<types::CreateClusterRequest, Error> {
-    let ProviderOptions::E2e(options) = &spec.options else {
+    let Some(options) = &spec.options.e2e else {
         return Err(invalid(
             "options",
             "E2E needs E2eOptions (image_version_id, sku_id, sku_item_price_id, security_group_id)",

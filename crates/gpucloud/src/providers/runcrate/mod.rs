@@ -5,6 +5,7 @@
 //! instead of starting another (`CreateSafety::Keyed`). Runcrate documents no list or delete
 //! endpoint for clusters, so those are [`Error::Unsupported`].
 
+mod catalog;
 mod errors;
 mod request;
 mod state;
@@ -32,6 +33,7 @@ const PROVIDER: ProviderKind = ProviderKind::Runcrate;
 pub struct RuncrateClusters {
     client: gpucloud_runcrate::Client,
     settings: ClientSettings,
+    catalog: crate::catalog::CatalogCache,
 }
 
 impl RuncrateClusters {
@@ -46,12 +48,33 @@ impl RuncrateClusters {
         Ok(Self {
             client,
             settings: config.settings,
+            catalog: crate::catalog::CatalogCache::default(),
         })
     }
 
     /// The generated client (offers, and anything else the neutral API does not cover).
     pub fn raw(&self) -> &gpucloud_runcrate::Client {
         &self.client
+    }
+
+    /// What Runcrate offers (`GET /clusters/offers`), fetched once per TTL.
+    pub async fn catalog(&self) -> Result<std::sync::Arc<Vec<crate::catalog::Offering>>, Error> {
+        let settings = &self.settings;
+        self.catalog
+            .get_or_fetch(settings.clock.as_ref(), settings.catalog_ttl, || async {
+                let answer = settings
+                    .retry
+                    .run(settings.pacing(), |_| {
+                        call::<errors::Rules, _, _, _, _>(
+                            self.client.inner(),
+                            "list_offers",
+                            self.client.list_offers().send(),
+                        )
+                    })
+                    .await?;
+                Ok(catalog::offerings(answer.into_inner().data))
+            })
+            .await
     }
 
     /// Creates from a request you built; it is validated first. Retries of this call reuse its
@@ -94,10 +117,11 @@ impl Provider for RuncrateClusters {
     /// waited): Runcrate then answers with that cluster instead of starting a second one.
     fn create_request(&self, spec: &ClusterSpec) -> Result<Self::Create, Error> {
         let mut create = create_request(spec)?;
-        let own_key = matches!(
-            &spec.options,
-            crate::spec::ProviderOptions::Runcrate(o) if o.idempotency_key.is_some()
-        );
+        let own_key = spec
+            .options
+            .runcrate
+            .as_ref()
+            .is_some_and(|o| o.idempotency_key.is_some());
         if let (false, Some(journal)) = (own_key, &self.settings.journal)
             && let Some(key) = journal
                 .earlier_key(&self.intent(&create))

@@ -5,9 +5,7 @@ use gpucloud_runcrate::types::{self, Stack};
 
 use super::PROVIDER;
 use crate::error::{Error, ValidationError};
-use crate::spec::{
-    ClusterSize, ClusterSpec, ProviderOptions, RuncrateOptions, SharedStorage, SoftwareStack,
-};
+use crate::spec::{ClusterSize, ClusterSpec, SharedStorage, SoftwareStack};
 
 pub(super) const CREATE_DOC: &str = "Runcrate docs, Create a cluster";
 
@@ -33,11 +31,7 @@ fn invalid(field: &str, rule: impl Into<String>) -> Error {
 
 /// Maps a neutral spec to Runcrate's create request, then validates it.
 pub fn create_request(spec: &ClusterSpec) -> Result<RuncrateCreate, Error> {
-    let options = match &spec.options {
-        ProviderOptions::Runcrate(options) => options.clone(),
-        ProviderOptions::None => RuncrateOptions::default(),
-        _ => return Err(invalid("options", "are for another provider")),
-    };
+    let options = spec.options.runcrate.clone().unwrap_or_default();
     if options.offer_id.trim().is_empty() {
         return Err(invalid(
             "offer_id",

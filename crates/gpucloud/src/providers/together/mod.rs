@@ -4,6 +4,7 @@
 //! start a second cluster); creates here are reconciled by name instead
 //! (`CreateSafety::ReconcileByName`, within the project when one is given).
 
+mod catalog;
 mod errors;
 mod request;
 mod state;
@@ -32,6 +33,7 @@ const PROVIDER: ProviderKind = ProviderKind::Together;
 pub struct TogetherClusters {
     client: gpucloud_together::Client,
     settings: ClientSettings,
+    catalog: crate::catalog::CatalogCache,
 }
 
 impl TogetherClusters {
@@ -46,6 +48,7 @@ impl TogetherClusters {
         Ok(Self {
             client,
             settings: config.settings,
+            catalog: crate::catalog::CatalogCache::default(),
         })
     }
 
@@ -53,6 +56,26 @@ impl TogetherClusters {
     /// remediations, health alerts).
     pub fn raw(&self) -> &gpucloud_together::Client {
         &self.client
+    }
+
+    /// What Together offers (`GET /compute/regions`), fetched once per TTL.
+    pub async fn catalog(&self) -> Result<std::sync::Arc<Vec<crate::catalog::Offering>>, Error> {
+        let settings = &self.settings;
+        self.catalog
+            .get_or_fetch(settings.clock.as_ref(), settings.catalog_ttl, || async {
+                let answer = settings
+                    .retry
+                    .run(settings.pacing(), |_| {
+                        call::<errors::Rules, _, _, _, _>(
+                            self.client.inner(),
+                            "list_regions",
+                            self.client.list_regions().send(),
+                        )
+                    })
+                    .await?;
+                Ok(catalog::offerings(answer.into_inner()))
+            })
+            .await
     }
 
     /// Creates from a provider request you built yourself; it is validated first.

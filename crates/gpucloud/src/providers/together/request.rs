@@ -5,10 +5,7 @@ use gpucloud_together::types::{self, BillingType, ClusterType, GpuType};
 
 use super::PROVIDER;
 use crate::error::{Error, ValidationError};
-use crate::spec::{
-    Billing, ClusterSize, ClusterSpec, ProviderOptions, SharedStorage, SoftwareStack,
-    TogetherOptions,
-};
+use crate::spec::{Billing, ClusterSize, ClusterSpec, SharedStorage, SoftwareStack};
 
 const CREATE_DOC: &str = "Together docs, Create a GPU cluster";
 const REFERENCE: &str = "Together OpenAPI GPUClusterCreateRequest";
@@ -24,17 +21,7 @@ fn invalid(field: &str, rule: impl Into<String>, source: &'static str) -> Error 
 
 /// Maps a neutral spec to Together's create request, then validates it.
 pub fn create_request(spec: &ClusterSpec) -> Result<types::GpuClusterCreateRequest, Error> {
-    let options = match &spec.options {
-        ProviderOptions::None => TogetherOptions::default(),
-        ProviderOptions::Together(options) => options.clone(),
-        _ => {
-            return Err(invalid(
-                "options",
-                "are for another provider",
-                "gpucloud ClusterSpec",
-            ));
-        }
-    };
+    let options = spec.options.together.clone().unwrap_or_default();
     let ClusterSize::Gpus(num_gpus) = spec.size else {
         return Err(invalid(
             "num_gpus",

@@ -1,0 +1,82 @@
+//! Runcrate's catalog: `GET /clusters/offers`. Only the node limits and stacks are documented;
+//! the offer's id, GPU, GPUs per node, price and location are read from the rest of the
+//! object where present (and named in [`Offering::inferred`]).
+
+use gpucloud_runcrate::types::{ClusterOffer, Stack};
+
+use super::PROVIDER;
+use crate::catalog::fields::{count, number, text};
+use crate::catalog::{BillingKind, NodeLimits, OfferPrice, Offering, OfferingIds, gpu_family};
+use crate::spec::SoftwareStack;
+
+/// The offerings of a `list_offers` answer; an offer without an id (it cannot be created
+/// from) is left out.
+pub(crate) fn offerings(offers: Vec<ClusterOffer>) -> Vec<Offering> {
+    offers.into_iter().filter_map(offering).collect()
+}
+
+fn offering(offer: ClusterOffer) -> Option<Offering> {
+    let extra = &offer.extra;
+    let offer_id = text(extra, &["id", "offer_id"])?;
+    let mut inferred = vec!["ids"];
+    let gpu_model = text(extra, &["gpu_type", "gpu_model", "gpu"]);
+    if gpu_model.is_some() {
+        inferred.extend(["gpu_model", "gpu_family"]);
+    }
+    let gpus_per_node = count(extra, &["gpus_per_node", "gpu_count", "num_gpus"]);
+    if gpus_per_node.is_some() {
+        inferred.push("gpus_per_node");
+    }
+    let price = number(
+        extra,
+        &["hourly_rate_per_node", "hourly_rate", "price_per_hour"],
+    )
+    .filter(|p| p.is_finite() && *p >= 0.0)
+    .map(|per_node_hour| OfferPrice {
+        per_node_hour,
+        // Runcrate prices in US dollars (its docs: "never less than $10").
+        currency: "USD".into(),
+    });
+    if price.is_some() {
+        inferred.push("price");
+    }
+    let region = text(extra, &["location", "region"]);
+    if region.is_some() {
+        inferred.push("region");
+    }
+    let to_u32 = |n: i64| u32::try_from(n).ok();
+    Some(Offering {
+        provider: PROVIDER,
+        region,
+        gpu_family: gpu_model
+            .as_deref()
+            .and_then(gpu_family)
+            .map(str::to_string),
+        gpu_model,
+        gpus_per_node,
+        nodes: NodeLimits {
+            min: offer.min_nodes.and_then(to_u32),
+            max: offer.max_nodes.and_then(to_u32),
+            allowed: offer
+                .allowed_node_counts
+                .map(|counts| counts.into_iter().filter_map(to_u32).collect()),
+        },
+        stacks: offer
+            .stacks
+            .iter()
+            .filter_map(|s| match s {
+                Stack::None => Some(SoftwareStack::None),
+                Stack::Slurm => Some(SoftwareStack::Slurm),
+                Stack::Kubernetes => Some(SoftwareStack::Kubernetes),
+                Stack::Ray => Some(SoftwareStack::Ray),
+                Stack::Unknown(_) => None,
+            })
+            .collect(),
+        drivers: Vec::new(),
+        images: Vec::new(),
+        billing: vec![BillingKind::OnDemand],
+        price,
+        ids: OfferingIds::Runcrate { offer_id },
+        inferred,
+    })
+}
