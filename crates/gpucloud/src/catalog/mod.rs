@@ -185,3 +185,6 @@ impl OfferingIds {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

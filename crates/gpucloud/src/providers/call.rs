@@ -212,6 +212,28 @@ pub(crate) fn from_untyped_body<R: ErrorRules>(
     R::classify(api, retry_after(headers))
 }
 
+/// The kind of a refusal (a 4xx other than 401, 403, 404, 408, 409 and 429) that says in
+/// words what it is, for providers that document no code for it (Together, E2E): a code
+/// `insufficient_capacity` or a message about capacity is [`Error::NoCapacity`], a message
+/// about quota is [`Error::InsufficientFunds`]; anything else goes to [`classify`]. A 4xx
+/// created nothing, so reading its words can only change which refusal it is called, never
+/// whether a create is repeated.
+pub(crate) fn classify_by_words(api: ApiError, retry_after: Option<Duration>) -> Error {
+    let refusal = (400..500).contains(&api.status)
+        && !matches!(api.status, 401 | 403 | 404 | 408 | 409 | 429);
+    if refusal {
+        let code = api.code.as_deref().unwrap_or("").to_ascii_lowercase();
+        let message = api.message.as_deref().unwrap_or("").to_ascii_lowercase();
+        if code == "insufficient_capacity" || message.contains("capacity") {
+            return Error::NoCapacity(api);
+        }
+        if code.contains("quota") || message.contains("quota") {
+            return Error::InsufficientFunds(api);
+        }
+    }
+    classify(api, retry_after)
+}
+
 /// The actionable kind of an error answer by its HTTP status, the same for every provider.
 pub(crate) fn classify(api: ApiError, retry_after: Option<Duration>) -> Error {
     match api.status {
@@ -386,6 +408,34 @@ pub(crate) mod tests {
             Some(Duration::from_secs(9)),
         );
         assert_eq!(limited.retry_after(), Some(Duration::from_secs(9)));
+    }
+
+    #[test]
+    fn refusals_that_say_capacity_or_quota_are_read_as_such() {
+        let words = |status, code: Option<&str>, message: Option<&str>| {
+            let mut api = api(ProviderKind::Together, status, code);
+            api.message = message.map(str::to_string);
+            kind(&classify_by_words(api, None))
+        };
+        assert_eq!(
+            words(400, Some("insufficient_capacity"), None),
+            "NoCapacity"
+        );
+        assert_eq!(
+            words(400, None, Some("Insufficient Capacity: 8 H100 left")),
+            "NoCapacity"
+        );
+        assert_eq!(
+            words(422, None, Some("GPU quota exceeded")),
+            "InsufficientFunds"
+        );
+        assert_eq!(words(400, None, Some("name is taken")), "Api");
+        // Only refusals: a 5xx that mentions capacity may still have created something, and
+        // the statuses with a meaning of their own keep it.
+        assert_eq!(words(503, None, Some("no capacity")), "Api");
+        assert_eq!(words(409, None, Some("capacity")), "Conflict");
+        assert_eq!(words(404, Some("insufficient_capacity"), None), "NotFound");
+        assert_eq!(words(429, None, Some("capacity")), "RateLimited");
     }
 
     #[test]

@@ -41,7 +41,7 @@ pub(crate) fn images(items: &[Map<String, Value>], stack: SoftwareStack) -> Vec<
             })
         })
         .collect();
-    images.sort_by(|a, b| b.id.cmp(&a.id));
+    images.sort_by_key(|i| std::cmp::Reverse(i.id));
     images
 }
 

@@ -12,7 +12,7 @@ use crate::cluster::ProviderKind;
 use crate::error::{ApiError, Error};
 use gpucloud_core::Scrubber;
 
-use crate::providers::call::{ErrorEnvelope, ErrorRules, classify, scrub};
+use crate::providers::call::{ErrorEnvelope, ErrorRules, classify_by_words, scrub};
 
 /// E2E's rules for error answers.
 #[derive(Debug)]
@@ -25,7 +25,8 @@ impl ErrorRules for Rules {
         if let Some(code) = error_code_in_success(api.status, api.code.as_deref()) {
             api.status = code;
         }
-        classify(api, retry_after)
+        // E2E documents no code for "no capacity" either.
+        classify_by_words(api, retry_after)
     }
 }
 

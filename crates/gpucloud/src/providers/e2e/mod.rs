@@ -4,7 +4,7 @@
 //! (`CreateSafety::ReconcileByName`). Its MyAccount API sometimes reports failure inside an
 //! HTTP 200 (`code` ≥ 400 in the envelope); every answer's `code` is checked (`errors.rs`).
 
-mod catalog;
+pub(crate) mod catalog;
 mod errors;
 mod request;
 mod state;

@@ -5,7 +5,7 @@
 //! instead of starting another (`CreateSafety::Keyed`). Runcrate documents no list or delete
 //! endpoint for clusters, so those are [`Error::Unsupported`].
 
-mod catalog;
+pub(crate) mod catalog;
 mod errors;
 mod request;
 mod state;

@@ -26,7 +26,7 @@ pub(crate) fn offerings(answer: types::RegionListResponse) -> Vec<Offering> {
                 })
             })
             .collect();
-        drivers.sort_by(|a, b| newest_first(a, b));
+        drivers.sort_by(newest_first);
         for gpu_type in &region.supported_instance_types {
             offerings.push(Offering {
                 provider: PROVIDER,

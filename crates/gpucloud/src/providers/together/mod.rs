@@ -4,7 +4,7 @@
 //! start a second cluster); creates here are reconciled by name instead
 //! (`CreateSafety::ReconcileByName`, within the project when one is given).
 
-mod catalog;
+pub(crate) mod catalog;
 mod errors;
 mod request;
 mod state;

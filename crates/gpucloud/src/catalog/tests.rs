@@ -1,0 +1,543 @@
+//! Decoding each provider's catalog (with and without the inferred fields) and every
+//! resolution rule, on catalogs built from provider-shaped JSON.
+
+use serde_json::json;
+
+use super::resolve::{Constraints, PriceCeiling, resolve};
+use super::*;
+use crate::error::Error;
+use crate::providers::{e2e, runcrate, together};
+use crate::spec::{
+    Billing, ClusterSize, ClusterSpec, E2eOptions, RuncrateOptions, SoftwareStack, TogetherOptions,
+};
+
+fn together_catalog() -> Vec<Offering> {
+    let answer = serde_json::from_value(json!({"regions": [
+        {"name": "us-central-8", "supported_instance_types": ["H100_SXM", "H200_SXM"],
+         "driver_versions": [
+            {"id": "cuda-12.6-driver-565", "cuda_version": "12.6", "nvidia_driver_version": "565"},
+            {"id": "cuda-12.8-driver-570", "cuda_version": "12.8", "nvidia_driver_version": "570"},
+            {"cuda_version": "13.0"}
+         ]},
+        {"name": "us-central-4", "supported_instance_types": ["H100_SXM", "L40_PCIE"],
+         "driver_versions": [
+            {"id": "cuda-12.10-driver-580", "cuda_version": "12.10", "nvidia_driver_version": "580"}
+         ]},
+        {"name": "empty"}
+    ]}))
+    .unwrap();
+    together::catalog::offerings(answer)
+}
+
+fn runcrate_catalog() -> Vec<Offering> {
+    let offers = serde_json::from_value(json!([
+        {"id": "offer-h100-b", "gpu_type": "H100 80GB SXM", "gpus_per_node": 8,
+         "hourly_rate_per_node": 23.92, "location": "Dallas, TX",
+         "min_nodes": 2, "max_nodes": 64, "stacks": ["none", "slurm", "kubernetes", "ray"]},
+        {"id": "offer-h100-a", "gpu_type": "H100 80GB SXM", "gpus_per_node": 8,
+         "hourly_rate_per_node": 23.92, "location": "Helsinki",
+         "min_nodes": 2, "max_nodes": 8, "stacks": ["slurm"]},
+        {"id": "offer-h100-cheap", "gpu_type": "H100 80GB PCIe", "gpus_per_node": 4,
+         "hourly_rate_per_node": 9.5, "min_nodes": 2, "max_nodes": 8,
+         "allowed_node_counts": [2, 4, 8], "stacks": ["none", "ray"]},
+        // Only the documented fields: no id, so nothing to create from.
+        {"min_nodes": 1, "max_nodes": 2, "stacks": ["none"]},
+        // An id and nothing else inferred.
+        {"id": "offer-bare", "min_nodes": 1, "max_nodes": 4, "stacks": ["future-stack"]}
+    ]))
+    .unwrap();
+    runcrate::catalog::offerings(offers)
+}
+
+fn e2e_catalog() -> Vec<Offering> {
+    let plans: Vec<serde_json::Map<String, serde_json::Value>> = serde_json::from_value(json!([
+        {"sku_id": 139, "name": "C3.32GB", "gpu": 0, "plans": [
+            {"sku_item_price_id": 645, "sku_type": "hourly", "unit_price": 12.3,
+             "currency": "INR", "location": "Delhi"}]},
+        {"sku_id": 201, "name": "GDC3.8xH100-80", "gpu": 8, "gpu_card_type": "H100", "plans": [
+            {"sku_item_price_id": 811, "sku_type": "hourly", "unit_price": 2040.0,
+             "currency": "INR", "location": "Delhi"},
+            {"sku_item_price_id": 812, "sku_type": "committed", "committed_days": 30,
+             "unit_price": 1250000.0, "currency": "INR", "location": "Delhi"},
+            {"sku_item_price_id": 821, "sku_type": "hourly", "unit_price": 1980.0,
+             "location": "Chennai"}]},
+        {"name": "no id", "plans": [{"sku_item_price_id": 1}]},
+        {"sku_id": 300, "gpu": 8, "gpu_card_type": "H200", "plans": [
+            {"sku_item_price_id": 901}, "not an object"]}
+    ]))
+    .unwrap();
+    let images: Vec<serde_json::Map<String, serde_json::Value>> = serde_json::from_value(json!([
+        {"name": "Ubuntu Slurm", "versions": [{"id": 2, "version": "v2"}, {"id": 5, "version": "v3"}, {"version": "no id"}]}
+    ]))
+    .unwrap();
+    let images = e2e::catalog::images(&images, SoftwareStack::Slurm);
+    e2e::catalog::offerings(&plans, "Delhi", &images)
+}
+
+#[test]
+fn together_offerings_are_per_region_and_gpu_with_drivers_newest_first() {
+    let catalog = together_catalog();
+    let labels: Vec<_> = catalog.iter().map(|o| o.ids.label()).collect();
+    assert_eq!(
+        labels,
+        [
+            "us-central-8/H100_SXM",
+            "us-central-8/H200_SXM",
+            "us-central-4/H100_SXM",
+            "us-central-4/L40_PCIE"
+        ]
+    );
+    let drivers: Vec<_> = catalog[0].drivers.iter().map(|d| d.id.as_str()).collect();
+    assert_eq!(
+        drivers,
+        ["cuda-12.8-driver-570", "cuda-12.6-driver-565"],
+        "an entry without an id is dropped"
+    );
+    assert_eq!(catalog[0].gpu_family.as_deref(), Some("H100"));
+    assert_eq!(catalog[0].gpus_per_node, Some(8));
+    assert_eq!(catalog[0].inferred, ["gpus_per_node"]);
+}
+
+#[test]
+fn runcrate_offers_decode_with_and_without_the_inferred_fields() {
+    let catalog = runcrate_catalog();
+    assert_eq!(catalog.len(), 4, "the offer without an id is left out");
+    let full = &catalog[0];
+    assert_eq!(full.gpu_family.as_deref(), Some("H100"));
+    assert_eq!(full.gpus_per_node, Some(8));
+    assert_eq!(
+        full.price
+            .as_ref()
+            .map(|p| (p.per_node_hour, p.currency.as_str())),
+        Some((23.92, "USD"))
+    );
+    assert_eq!(full.region.as_deref(), Some("Dallas, TX"));
+    assert_eq!(
+        full.inferred,
+        [
+            "ids",
+            "gpu_model",
+            "gpu_family",
+            "gpus_per_node",
+            "price",
+            "region"
+        ]
+    );
+    let bare = &catalog[3];
+    assert_eq!(
+        (
+            bare.gpu_model.as_ref(),
+            bare.price.as_ref(),
+            bare.gpus_per_node
+        ),
+        (None, None, None)
+    );
+    assert_eq!(
+        bare.nodes,
+        NodeLimits {
+            min: Some(1),
+            max: Some(4),
+            allowed: None
+        }
+    );
+    assert!(bare.stacks.is_empty(), "an unknown stack is not guessed");
+    assert_eq!(bare.inferred, ["ids"]);
+    assert_eq!(catalog[2].nodes.allowed.as_deref(), Some(&[2, 4, 8][..]));
+}
+
+#[test]
+fn e2e_plans_decode_per_plan_of_the_location_with_images() {
+    let catalog = e2e_catalog();
+    let labels: Vec<_> = catalog.iter().map(|o| o.ids.label()).collect();
+    assert_eq!(
+        labels,
+        [
+            "sku 139 / plan 645",
+            "sku 201 / plan 811",
+            "sku 201 / plan 812",
+            "sku 300 / plan 901"
+        ],
+        "Chennai's plan, items without ids and non-objects are left out"
+    );
+    assert_eq!(catalog[0].gpu_model, None, "a CPU node type has no GPU");
+    assert_eq!(catalog[1].gpu_model.as_deref(), Some("H100"));
+    assert_eq!(
+        catalog[1].price.as_ref().map(|p| p.per_node_hour),
+        Some(2040.0)
+    );
+    assert_eq!(
+        catalog[2].billing,
+        [BillingKind::Reserved { days: Some(30) }]
+    );
+    assert_eq!(
+        catalog[2].price, None,
+        "a committed plan has no hourly price"
+    );
+    assert_eq!(
+        catalog[3].price, None,
+        "absent fields are absent, not errors"
+    );
+    let images: Vec<_> = catalog[1].images.iter().map(|i| i.id).collect();
+    assert_eq!(
+        images,
+        [5, 2],
+        "newest first; a version without an id is left out"
+    );
+}
+
+fn gpus(n: u32) -> ClusterSpec {
+    ClusterSpec::new("t", ClusterSize::Gpus(n))
+}
+
+fn value_of<'a>(resolution: &'a Resolution, field: &str) -> Option<&'a str> {
+    resolution
+        .choices
+        .iter()
+        .find(|c| c.field == field)
+        .map(|c| c.value.as_str())
+}
+
+#[test]
+fn together_resolves_a_family_to_a_region_word_and_the_newest_driver() {
+    let catalog = together_catalog();
+    let r = resolve(
+        ProviderKind::Together,
+        &gpus(16).with_gpu_model("H100"),
+        &catalog,
+        &Constraints::default(),
+    )
+    .unwrap();
+    // Both regions offer H100_SXM; without prices the smaller id wins.
+    assert_eq!(r.spec.region.as_deref(), Some("us-central-4"));
+    assert_eq!(r.spec.gpu_model.as_deref(), Some("H100_SXM"));
+    let options = r.spec.options.together.clone().unwrap();
+    assert_eq!(
+        options.nvidia_version_id.as_deref(),
+        Some("cuda-12.10-driver-580"),
+        "12.10 is newer than 12.8"
+    );
+    assert_eq!(value_of(&r, "region"), Some("us-central-4"));
+    assert!(
+        r.choices
+            .iter()
+            .any(|c| c.field == "region" && c.why.contains("first of 2")),
+        "{:?}",
+        r.choices
+    );
+
+    let in_region = gpus(16)
+        .with_gpu_model("H100_SXM")
+        .with_region("us-central-8")
+        .with_options(TogetherOptions {
+            cuda_version: Some("12.6".into()),
+            ..TogetherOptions::default()
+        });
+    let r = resolve(
+        ProviderKind::Together,
+        &in_region,
+        &catalog,
+        &Constraints::default(),
+    )
+    .unwrap();
+    let options = r.spec.options.together.unwrap();
+    assert_eq!(
+        options.nvidia_version_id.as_deref(),
+        Some("cuda-12.6-driver-565")
+    );
+    assert_eq!(
+        options.cuda_version, None,
+        "the selector is not sent as half a legacy pair"
+    );
+
+    let nodes = ClusterSpec::new("t", ClusterSize::Nodes(3)).with_gpu_model("H200");
+    let r = resolve(
+        ProviderKind::Together,
+        &nodes,
+        &catalog,
+        &Constraints::default(),
+    )
+    .unwrap();
+    assert_eq!(r.spec.size, ClusterSize::Gpus(24));
+    assert_eq!(r.spec.region.as_deref(), Some("us-central-8"));
+}
+
+#[test]
+fn explicit_ids_always_win_and_need_no_catalog() {
+    let explicit = gpus(16)
+        .with_gpu_model("H100_SXM")
+        .with_region("nowhere")
+        .with_options(TogetherOptions {
+            nvidia_version_id: Some("mine".into()),
+            ..TogetherOptions::default()
+        });
+    assert!(!needs_catalog(ProviderKind::Together, &explicit));
+    let r = resolve(
+        ProviderKind::Together,
+        &explicit,
+        &[],
+        &Constraints::default(),
+    )
+    .unwrap();
+    assert_eq!(r.spec, explicit);
+    assert!(r.choices.is_empty() && r.offering.is_none());
+
+    // A driver given explicitly is kept while the region is resolved.
+    let driver = gpus(16)
+        .with_gpu_model("H200_SXM")
+        .with_options(TogetherOptions {
+            nvidia_version_id: Some("mine".into()),
+            ..TogetherOptions::default()
+        });
+    let r = resolve(
+        ProviderKind::Together,
+        &driver,
+        &together_catalog(),
+        &Constraints::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        r.spec
+            .options
+            .together
+            .unwrap()
+            .nvidia_version_id
+            .as_deref(),
+        Some("mine")
+    );
+
+    let offer = ClusterSpec::new("t", ClusterSize::Nodes(2)).with_options(RuncrateOptions {
+        offer_id: "offer-x".into(),
+        ..RuncrateOptions::default()
+    });
+    assert!(!needs_catalog(ProviderKind::Runcrate, &offer));
+    let e2e = ClusterSpec::new("t", ClusterSize::Nodes(2)).with_options(E2eOptions {
+        sku_id: 300,
+        ..E2eOptions::default()
+    });
+    assert!(needs_catalog(ProviderKind::E2e, &e2e));
+    let r = resolve(
+        ProviderKind::E2e,
+        &e2e.clone().with_stack(SoftwareStack::Slurm),
+        &e2e_catalog(),
+        &Constraints::default(),
+    )
+    .unwrap();
+    let options = r.spec.options.e2e.unwrap();
+    assert_eq!(
+        (
+            options.sku_id,
+            options.sku_item_price_id,
+            options.image_version_id
+        ),
+        (300, 901, 5),
+        "the given SKU narrows the choice"
+    );
+}
+
+#[test]
+fn runcrate_resolves_offer_and_node_count_cheapest_first_within_limits() {
+    let catalog = runcrate_catalog();
+    // 16 GPUs: 2 nodes of 8 (the two SXM offers) or 4 of 4 (the PCIe one, 38.0/h < 47.84/h).
+    let r = resolve(
+        ProviderKind::Runcrate,
+        &gpus(16).with_gpu_model("H100"),
+        &catalog,
+        &Constraints::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        r.spec.options.runcrate.as_ref().unwrap().offer_id,
+        "offer-h100-cheap"
+    );
+    assert_eq!(r.spec.size, ClusterSize::Nodes(4));
+    assert_eq!(
+        (r.spec.gpu_model.as_ref(), r.spec.region.as_ref()),
+        (None, None)
+    );
+    // The same price: the smaller id.
+    let slurm = gpus(16)
+        .with_gpu_model("H100")
+        .with_stack(SoftwareStack::Slurm);
+    let r = resolve(
+        ProviderKind::Runcrate,
+        &slurm,
+        &catalog,
+        &Constraints::default(),
+    )
+    .unwrap();
+    assert_eq!(r.spec.options.runcrate.unwrap().offer_id, "offer-h100-a");
+    // 72 GPUs = 9 nodes: beyond Helsinki's 8 and PCIe's allowed counts.
+    let big = gpus(72).with_gpu_model("H100 80GB SXM");
+    let r = resolve(
+        ProviderKind::Runcrate,
+        &big,
+        &catalog,
+        &Constraints::default(),
+    )
+    .unwrap();
+    assert_eq!(r.spec.options.runcrate.unwrap().offer_id, "offer-h100-b");
+    // By region (the offer's location).
+    let helsinki = gpus(16)
+        .with_gpu_model("H100")
+        .with_region("helsinki")
+        .with_stack(SoftwareStack::Kubernetes);
+    let error = resolve(
+        ProviderKind::Runcrate,
+        &helsinki,
+        &catalog,
+        &Constraints::default(),
+    )
+    .unwrap_err();
+    assert!(matches!(error, Error::NoMatchingOffering { .. }), "{error}");
+}
+
+#[test]
+fn a_price_ceiling_skips_dearer_offerings_and_other_currencies() {
+    let catalog = runcrate_catalog();
+    let ceiling = |amount: f64, currency: &str| Constraints {
+        max_price_per_hour: Some(PriceCeiling {
+            amount,
+            currency: currency.into(),
+        }),
+    };
+    let spec = gpus(16)
+        .with_gpu_model("H100")
+        .with_stack(SoftwareStack::Slurm);
+    let r = resolve(
+        ProviderKind::Runcrate,
+        &spec,
+        &catalog,
+        &ceiling(50.0, "usd"),
+    )
+    .unwrap();
+    assert_eq!(r.spec.options.runcrate.unwrap().offer_id, "offer-h100-a");
+    let error = resolve(
+        ProviderKind::Runcrate,
+        &spec,
+        &catalog,
+        &ceiling(40.0, "USD"),
+    )
+    .unwrap_err();
+    let text = error.to_string();
+    assert!(
+        text.contains("at most 40.00 USD/h") && text.contains("costs 47.84 USD/h"),
+        "{text}"
+    );
+    let e2e = ClusterSpec::new("t", ClusterSize::Nodes(2)).with_gpu_model("H100");
+    let error = resolve(
+        ProviderKind::E2e,
+        &e2e,
+        &e2e_catalog(),
+        &ceiling(1e9, "USD"),
+    )
+    .unwrap_err();
+    assert!(error.to_string().contains("is priced in INR"), "{error}");
+}
+
+#[test]
+fn e2e_resolves_sku_plan_and_image_from_gpu_billing_and_stack() {
+    let catalog = e2e_catalog();
+    let r = resolve(
+        ProviderKind::E2e,
+        &gpus(16)
+            .with_gpu_model("H100")
+            .with_stack(SoftwareStack::Slurm),
+        &catalog,
+        &Constraints::default(),
+    )
+    .unwrap();
+    let options = r.spec.options.e2e.clone().unwrap();
+    assert_eq!(
+        (
+            options.sku_id,
+            options.sku_item_price_id,
+            options.image_version_id
+        ),
+        (201, 811, 5)
+    );
+    assert_eq!(r.spec.size, ClusterSize::Nodes(2));
+    assert_eq!((r.spec.gpu_model.as_ref(), r.spec.stack), (None, None));
+    assert_eq!(value_of(&r, "no_of_nodes"), Some("2"));
+    let committed = ClusterSpec::new("t", ClusterSize::Nodes(2))
+        .with_gpu_model("H100")
+        .with_billing(Billing::Reserved { days: 30 });
+    let r = resolve(
+        ProviderKind::E2e,
+        &committed,
+        &catalog,
+        &Constraints::default(),
+    )
+    .unwrap();
+    assert_eq!(r.spec.options.e2e.unwrap().sku_item_price_id, 812);
+    assert_eq!(
+        r.spec.billing,
+        Billing::OnDemand,
+        "the plan carries the commitment"
+    );
+    let ray = ClusterSpec::new("t", ClusterSize::Nodes(2))
+        .with_gpu_model("H100")
+        .with_stack(SoftwareStack::Ray);
+    assert!(resolve(ProviderKind::E2e, &ray, &catalog, &Constraints::default()).is_err());
+}
+
+#[test]
+fn no_match_lists_what_is_nearby() {
+    let catalog = together_catalog();
+    let error = resolve(
+        ProviderKind::Together,
+        &gpus(16).with_gpu_model("H200").with_region("us-central-4"),
+        &catalog,
+        &Constraints::default(),
+    )
+    .unwrap_err();
+    let Error::NoMatchingOffering {
+        provider,
+        wanted,
+        nearby,
+    } = &error
+    else {
+        panic!("{error:?}")
+    };
+    assert_eq!(*provider, ProviderKind::Together);
+    assert_eq!(wanted, "16 GPUs of H200 in us-central-4");
+    assert_eq!(nearby.len(), 1);
+    assert!(
+        nearby[0].starts_with("us-central-8/H200_SXM") && nearby[0].contains("is in us-central-8"),
+        "{nearby:?}"
+    );
+
+    let error = resolve(
+        ProviderKind::Together,
+        &gpus(16).with_gpu_model("MI300X"),
+        &catalog,
+        &Constraints::default(),
+    )
+    .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("GPU models H100_SXM, H200_SXM, L40_PCIE"),
+        "{error}"
+    );
+    let error = resolve(
+        ProviderKind::Runcrate,
+        &gpus(12).with_gpu_model("H100 80GB SXM"),
+        &runcrate_catalog(),
+        &Constraints::default(),
+    )
+    .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("12 GPUs do not fill whole nodes"),
+        "{error}"
+    );
+    let error = resolve(
+        ProviderKind::Together,
+        &gpus(16),
+        &catalog,
+        &Constraints::default(),
+    )
+    .unwrap_err();
+    assert!(error.to_string().contains("any GPU"), "{error}");
+}
