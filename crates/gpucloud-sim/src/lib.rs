@@ -25,6 +25,11 @@
 //!   values the spec does not list, clusters that fail while provisioning — per provider and
 //!   operation; from the process, or from outside it over HTTP with the control API
 //!   (`POST /_sim/faults`, [`RunningSim::control_url`]; see the README).
+//! - **Capacity per offering** ([`Capacity`]): catalogs with H100 and H200 on every provider,
+//!   creates and resizes that use capacity up and deletes that give it back, creates that do
+//!   not fit refused in each provider's shape (Runcrate's documented 503 `launch_refused`;
+//!   a 400 `insufficient_capacity` on Together and E2E, whose docs are silent); set from the
+//!   process ([`RunningSim::capacity`]) or over HTTP (`PUT /_sim/capacity`).
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), gpucloud_sim::SimError> {
@@ -39,6 +44,7 @@
 //! # let _ = url; Ok(()) }
 //! ```
 
+mod capacity;
 mod clock;
 mod control;
 pub mod credentials;
@@ -52,6 +58,10 @@ mod reply;
 mod running;
 mod server;
 
+pub use capacity::{
+    Capacity, CapacityFilter, CapacityUnit, E2E_DEFAULT_NODES, NoSuchOffering, Offering,
+    OfferingKey, RUNCRATE_DEFAULT_NODES, TOGETHER_DEFAULT_GPUS, gpu_family,
+};
 pub use clock::SimClock;
 pub use exchange::{ClusterSummary, Exchange};
 pub use faults::{Fault, FaultKind, Faults};

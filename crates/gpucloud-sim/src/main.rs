@@ -66,7 +66,11 @@ async fn main() -> std::process::ExitCode {
     for provider in Provider::ALL {
         println!("{provider:<9} {}", sim.base_url(provider));
     }
-    println!("{:<9} {}/faults", "control", sim.control_url());
+    println!(
+        "{:<9} {} (faults at /faults, capacity at /capacity)",
+        "control",
+        sim.control_url()
+    );
     println!(
         "\nexport TOGETHER_BASE_URL={}",
         sim.base_url(Provider::Together)

@@ -8,6 +8,7 @@ use std::time::Duration;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
+use crate::capacity::Capacity;
 use crate::clock::SimClock;
 use crate::exchange::{ClusterSummary, Exchange};
 use crate::faults::Faults;
@@ -92,7 +93,7 @@ impl Simulator {
             specs,
             clock: SimClock::new(config.time_scale),
             faults: Faults::default(),
-            state: Mutex::new(State::new(config.seed)),
+            state: Arc::new(Mutex::new(State::new(config.seed))),
             exchanges: Mutex::new(Vec::new()),
             limits: Limits {
                 idle: config.idle_timeout,
@@ -133,7 +134,8 @@ impl RunningSim {
     }
 
     /// The control API's base URL, `http://127.0.0.1:PORT/_sim` (faults at
-    /// `{control_url}/faults`); the operator's, so it takes no provider credentials.
+    /// `{control_url}/faults`, capacity at `{control_url}/capacity`); the operator's, so it
+    /// takes no provider credentials.
     pub fn control_url(&self) -> String {
         format!("http://{}{}", self.addr, crate::control::PREFIX)
     }
@@ -141,6 +143,11 @@ impl RunningSim {
     /// The fault injector.
     pub fn faults(&self) -> Faults {
         self.shared.faults.clone()
+    }
+
+    /// The providers' capacity: what each offering has left, and setting it.
+    pub fn capacity(&self) -> Capacity {
+        Capacity::new(self.shared.state.clone(), self.shared.clock.clone())
     }
 
     /// The simulated clock.

@@ -10,19 +10,6 @@ use common::*;
 use gpucloud_sim::{Fault, FaultKind, Provider, RunningSim};
 use serde_json::{Value, json};
 
-/// `method {control_url}{path}` with no credentials at all.
-async fn control(sim: &RunningSim, method: &str, path: &str, body: Option<&str>) -> Answer {
-    let url = format!("{}{path}", sim.control_url());
-    let request = http().request(method.parse().unwrap(), url);
-    let request = match body {
-        Some(body) => request
-            .header("content-type", "application/json")
-            .body(body.to_string()),
-        None => request,
-    };
-    answer(request.send().await.unwrap()).await
-}
-
 async fn post(sim: &RunningSim, body: Value) -> Answer {
     control(sim, "POST", "/faults", Some(&body.to_string())).await
 }
@@ -188,11 +175,18 @@ async fn unknown_control_paths_are_404_and_other_methods_405() {
     for path in ["", "/", "/nothing", "/faults/1", "/faults/"] {
         let answer = control(&sim, "GET", path, None).await;
         assert_eq!(answer.status, 404, "/_sim{path}");
-        assert_eq!(answer.json["endpoints"], json!(["/_sim/faults"]));
+        assert_eq!(
+            answer.json["endpoints"],
+            json!(["/_sim/faults", "/_sim/capacity"])
+        );
     }
     let put = control(&sim, "PUT", "/faults", Some("{}")).await;
     assert_eq!(put.status, 405);
     assert_eq!(put.headers["allow"], "GET, POST, DELETE");
+    let post = control(&sim, "POST", "/capacity", Some("{}")).await;
+    assert_eq!(post.status, 405);
+    assert_eq!(post.headers["allow"], "GET, PUT, DELETE");
+    assert_eq!(post.json["error"], "POST is not allowed on /_sim/capacity");
     // The control API is no provider's: their paths keep their own credential checks.
     let unauthenticated = http()
         .get(format!(

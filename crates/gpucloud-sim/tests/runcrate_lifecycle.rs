@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use common::*;
 use gpucloud_sim::{Fault, FaultKind, Provider};
-use serde_json::json;
+use serde_json::{Value, json};
 
 fn secs(s: u64) -> Duration {
     Duration::from_secs(s)
@@ -207,7 +207,24 @@ async fn runcrate_lists_offers_and_filters_by_volume() {
     )
     .await
     .json;
-    assert_eq!(all["data"].as_array().unwrap().len(), 4);
+    let ids = |list: &Value| -> Vec<String> {
+        list["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(
+        ids(&all),
+        [
+            "offer-h100-sxm-8x",
+            "offer-h200-sxm-8x",
+            "offer-b200-8x",
+            "offer-a100-pcie-4x-community",
+            "offer-fail"
+        ]
+    );
     assert!(
         volume["data"]
             .as_array()
@@ -215,6 +232,14 @@ async fn runcrate_lists_offers_and_filters_by_volume() {
             .iter()
             .all(|o| o["volume"] == true)
     );
-    assert!(volume["data"].as_array().unwrap().len() < 4);
+    assert_eq!(
+        ids(&volume),
+        [
+            "offer-h100-sxm-8x",
+            "offer-h200-sxm-8x",
+            "offer-b200-8x",
+            "offer-fail"
+        ]
+    );
     finish(sim).await;
 }

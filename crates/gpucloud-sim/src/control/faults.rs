@@ -1,53 +1,29 @@
-//! The operator's control API under `/_sim/`, on the simulator's own port, in the spirit of
-//! LocalStack's chaos API (`/_localstack/chaos/faults`): faults injected, listed and cleared
-//! over HTTP, from outside the process. It takes no provider credentials.
+//! `/_sim/faults`: faults injected, listed and cleared over HTTP.
 //!
 //! - `POST /_sim/faults` with one fault or a list: `provider`, `operation` (optional: any),
 //!   `kind`, and `times`, `status`, `retry_after`, `delay_ms` where the kind takes them. The
 //!   whole body is checked before anything is injected; answers the active faults.
 //! - `GET /_sim/faults`: the active faults. `DELETE /_sim/faults`: clears them.
 //!
-//! A bad body is answered 400 naming the field (`faults[1].kind`); any other path under
-//! `/_sim/` is a 404.
+//! A bad body is answered 400 naming the field (`faults[1].kind`).
 
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
+use super::method_not_allowed;
 use crate::faults::{CREATE, Fault, FaultKind, Faults};
 use crate::openapi::Specs;
 use crate::provider::Provider;
 use crate::reply::Reply;
 
-/// Where the control API lives.
-pub(crate) const PREFIX: &str = "/_sim";
 /// The faults resource.
-pub(crate) const FAULTS: &str = "/_sim/faults";
+pub(crate) const PATH: &str = "/_sim/faults";
 /// The longest `delay_ms` accepted (ten minutes).
 const MAX_DELAY_MS: u64 = 600_000;
 
-/// Whether `path` belongs to the control API.
-pub(crate) fn owns(path: &str) -> bool {
-    path == PREFIX || path.starts_with("/_sim/")
-}
-
-/// Answers a control request.
-pub(crate) fn handle(
-    specs: &Specs,
-    faults: &Faults,
-    method: &http::Method,
-    path: &str,
-    body: &[u8],
-) -> Reply {
-    if path != FAULTS {
-        return Reply::json(
-            404,
-            json!({
-                "error": format!("no control endpoint at {path}"),
-                "endpoints": [FAULTS],
-            }),
-        );
-    }
+/// Answers a request to `/_sim/faults`.
+pub(crate) fn handle(specs: &Specs, faults: &Faults, method: &http::Method, body: &[u8]) -> Reply {
     match *method {
         http::Method::GET => listing(faults),
         http::Method::DELETE => {
@@ -63,11 +39,7 @@ pub(crate) fn handle(
             }
             Err(message) => Reply::json(400, json!({ "error": message })),
         },
-        _ => Reply::json(
-            405,
-            json!({ "error": format!("{method} is not allowed on {FAULTS}") }),
-        )
-        .with_header(http::header::ALLOW, "GET, POST, DELETE"),
+        _ => method_not_allowed(method, PATH, "GET, POST, DELETE"),
     }
 }
 
@@ -77,7 +49,7 @@ fn listing(faults: &Faults) -> Reply {
 }
 
 /// A fault as the control API shows it (the same fields it accepts).
-pub(crate) fn render(fault: &Fault) -> Value {
+fn render(fault: &Fault) -> Value {
     let (kind, field, value) = match &fault.kind {
         FaultKind::RateLimited { retry_after_secs } => {
             ("rate_limited", "retry_after", json!(retry_after_secs))

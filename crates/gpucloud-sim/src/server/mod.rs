@@ -29,7 +29,8 @@ pub(crate) struct Shared {
     pub(crate) specs: &'static Specs,
     pub(crate) clock: SimClock,
     pub(crate) faults: Faults,
-    pub(crate) state: Mutex<State>,
+    /// Shared with [`crate::Capacity`] handles, which read and set capacity in it.
+    pub(crate) state: Arc<Mutex<State>>,
     pub(crate) exchanges: Mutex<Vec<Exchange>>,
     pub(crate) limits: Limits,
 }

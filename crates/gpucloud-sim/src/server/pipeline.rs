@@ -1,8 +1,9 @@
 //! One request, start to finish: read the body up to the cap (413 beyond it), hand a path
-//! under `/_sim/` to the control API (no credentials, no spec), find the provider and the documented operation, check the credentials, let a fault refuse the
-//! request, validate it against the spec, run the provider's handler, check the answer against
-//! the spec, then let a fault delay, drop, cut or alter the answer. Every step answers in the
-//! provider's own error shape.
+//! under `/_sim/` to the control API (no credentials, no spec), find the provider and the
+//! documented operation, check the credentials, let a fault refuse the request, validate it
+//! against the spec, run the provider's handler, check the answer against the spec, then let
+//! a fault delay, drop, cut or alter the answer. Every step answers in the provider's own
+//! error shape.
 
 use std::sync::Arc;
 
@@ -12,6 +13,7 @@ use hyper::body::Body as _;
 
 use super::Shared;
 use super::wire::{Wire, response};
+use crate::capacity::Capacity;
 use crate::control;
 use crate::exchange::Exchange;
 use crate::faults::FaultKind;
@@ -133,13 +135,12 @@ fn answer(
     exchange: &mut Exchange,
 ) -> (Wire, Option<Box<dyn Send>>) {
     if control::owns(parts.uri.path()) {
-        let reply = control::handle(
-            shared.specs,
-            &shared.faults,
-            &parts.method,
-            parts.uri.path(),
-            body,
-        );
+        let control = control::Control {
+            specs: shared.specs,
+            faults: &shared.faults,
+            capacity: Capacity::new(shared.state.clone(), shared.clock.clone()),
+        };
+        let reply = control::handle(&control, &parts.method, parts.uri.path(), body);
         return (Wire::json(&reply), None);
     }
     let Some((provider, rest)) = Provider::split_path(parts.uri.path()) else {

@@ -89,6 +89,30 @@ pub fn authed(
     }
 }
 
+/// An E2E request scoped to `location` instead of Delhi.
+pub async fn e2e_in(
+    sim: &RunningSim,
+    location: &str,
+    method: &str,
+    path: &str,
+    body: Option<Value>,
+) -> Answer {
+    let url = format!("{}{path}", sim.base_url(Provider::E2e));
+    let request = http()
+        .request(method.parse().unwrap(), url)
+        .bearer_auth(credentials::E2E_AUTH_TOKEN)
+        .query(&[
+            ("apikey", credentials::E2E_API_KEY.to_string()),
+            ("project_id", credentials::E2E_PROJECT_ID.to_string()),
+            ("location", location.to_string()),
+        ]);
+    let request = match body {
+        Some(body) => request.json(&body),
+        None => request,
+    };
+    answer(request.send().await.unwrap()).await
+}
+
 /// One HTTP client for every test request: building one (TLS roots included) is slow in a
 /// debug build.
 pub fn http() -> reqwest::Client {
@@ -101,6 +125,19 @@ pub fn http() -> reqwest::Client {
                 .unwrap()
         })
         .clone()
+}
+
+/// `method {control_url}{path}` with no credentials at all.
+pub async fn control(sim: &RunningSim, method: &str, path: &str, body: Option<&str>) -> Answer {
+    let url = format!("{}{path}", sim.control_url());
+    let request = http().request(method.parse().unwrap(), url);
+    let request = match body {
+        Some(body) => request
+            .header("content-type", "application/json")
+            .body(body.to_string()),
+        None => request,
+    };
+    answer(request.send().await.unwrap()).await
 }
 
 pub async fn answer(response: reqwest::Response) -> Answer {

@@ -5,6 +5,7 @@
 
 use serde_json::{Value, json};
 
+use super::capacity;
 use super::catalog;
 use super::cluster::Cluster;
 use super::errors::{self, bad_field};
@@ -14,7 +15,8 @@ use crate::reply::Reply;
 
 const REQUIRED: &str = "This field is required.";
 
-pub(crate) fn run(cluster: &mut Cluster, ids: &mut Ids, call: &Call<'_>) -> Reply {
+/// Runs the action; `available` is how many nodes a `scale_cluster` may still add.
+pub(crate) fn run(cluster: &mut Cluster, ids: &mut Ids, call: &Call<'_>, available: u32) -> Reply {
     let now = call.now;
     let action = call.field_str("action").unwrap_or_default();
     let status = cluster.status(now);
@@ -39,6 +41,10 @@ pub(crate) fn run(cluster: &mut Cluster, ids: &mut Ids, call: &Call<'_>) -> Repl
                     "additional_nodes",
                     "Add at least 1 node and at most 64 in all.",
                 );
+            }
+            let location = &cluster.location;
+            if let Err(refused) = capacity::fits(cluster.sku, location, added, true, available) {
+                return refused;
             }
             cluster.add_workers(ids, added, now);
             errors::ok(200, cluster.render(now), "Cluster scaled successfully")

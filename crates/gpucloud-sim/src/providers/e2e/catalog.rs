@@ -1,6 +1,8 @@
 //! What E2E's plans and images endpoints list, and what a create may name: node types (SKUs)
 //! with their region-specific price plans, and image versions. The CPU SKU and its Delhi plan
-//! are the docs' own example (sku 139, plan 645, image version 2); the rest is illustrative.
+//! are the docs' own example (sku 139, plan 645, image version 2); the rest is illustrative
+//! (8×H100 as SKU 201, 8×H200 as SKU 202, hourly in Delhi and Chennai, prices in INR per node
+//! and hour of the order E2E lists).
 
 use serde_json::{Value, json};
 
@@ -96,6 +98,33 @@ pub(crate) const SKUS: &[Sku] = &[
                 sku_type: "hourly",
                 committed_days: 0,
                 unit_price: 1980.0,
+            },
+        ],
+    },
+    Sku {
+        id: 202,
+        name: "GDC3.8xH200-141",
+        series: "GPU",
+        cpu: 192,
+        gpu: 8,
+        memory: 2048,
+        gpu_memory: 1128,
+        gpu_card_type: Some("H200"),
+        sku_type: "GDC3-8xH200",
+        plans: &[
+            Plan {
+                id: 831,
+                location: "Delhi",
+                sku_type: "hourly",
+                committed_days: 0,
+                unit_price: 2400.0,
+            },
+            Plan {
+                id: 841,
+                location: "Chennai",
+                sku_type: "hourly",
+                committed_days: 0,
+                unit_price: 2350.0,
             },
         ],
     },

@@ -2,10 +2,12 @@
 //! documented operations, scoped by `project_id` and `location` as on the real API.
 
 mod actions;
+mod capacity;
 mod catalog;
 mod cluster;
 pub(crate) mod errors;
 
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 use serde_json::{Value, json};
@@ -25,6 +27,8 @@ pub(crate) struct State {
     clusters: Vec<Cluster>,
     /// The first id handed out; E2E ids are small integers (the docs' example is 101).
     first_id: i64,
+    /// Totals set through the capacity API, per (SKU id, location); the rest have the default.
+    capacity: BTreeMap<(i64, String), u32>,
 }
 
 impl State {
@@ -32,6 +36,7 @@ impl State {
         Self {
             clusters: Vec::new(),
             first_id: 101 + i64::try_from(seed % 1000).unwrap_or(0) * 1000,
+            capacity: BTreeMap::new(),
         }
     }
 
@@ -109,7 +114,11 @@ pub(crate) fn handle(state: &mut State, ids: &mut Ids, call: &Call<'_>) -> Reply
             None => errors::not_found("Cluster"),
         },
         _ => match state.position(call) {
-            Some(i) => actions::run(&mut state.clusters[i], ids, call),
+            Some(i) => {
+                let cluster = &state.clusters[i];
+                let available = state.nodes_available(cluster.sku, &location, now);
+                actions::run(&mut state.clusters[i], ids, call, available)
+            }
             None => errors::not_found("Cluster"),
         },
     }
@@ -146,6 +155,10 @@ fn create(state: &mut State, ids: &mut Ids, call: &Call<'_>, location: &str) -> 
         .unwrap_or_default();
     if ssh_key_ids.is_empty() {
         return errors::bad_field("ssh_key_ids", "This list may not be empty.");
+    }
+    let available = state.nodes_available(sku, location, call.now);
+    if let Err(refused) = capacity::fits(sku, location, nodes, false, available) {
+        return refused;
     }
     let mut clone_data = call.body.cloned().unwrap_or(json!({}));
     clone_data["project_id"] = json!(E2E_PROJECT_ID);

@@ -75,6 +75,12 @@ impl Cluster {
         }
     }
 
+    /// Whether its machines are still held: always, except once an all-or-nothing start has
+    /// failed and released every one of them.
+    pub(crate) fn holds_machines(&self, now: Duration) -> bool {
+        self.stage(now) != Stage::Failed
+    }
+
     pub(crate) fn status(&self, now: Duration) -> &'static str {
         match self.stage(now) {
             Stage::Failed => "failed",

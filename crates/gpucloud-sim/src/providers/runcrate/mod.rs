@@ -1,11 +1,13 @@
 //! The Runcrate clusters API: create (with `Idempotency-Key`), get, and the offers list. The
 //! docs name no list, delete or resize of clusters, so neither does the simulator.
 
+mod capacity;
 mod cluster;
 pub(crate) mod errors;
 mod idempotency;
 mod offers;
 
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 use serde_json::json;
@@ -28,6 +30,8 @@ const DEFAULT_ENVIRONMENT: &str = "default";
 pub(crate) struct State {
     clusters: Vec<Cluster>,
     keys: Keys,
+    /// Totals set through the capacity API, per offer id; the rest have the default.
+    capacity: BTreeMap<&'static str, u32>,
 }
 
 impl State {
@@ -92,6 +96,12 @@ fn create(state: &mut State, ids: &mut Ids, call: &Call<'_>, environment: &str) 
         Err(reply) => return reply,
     };
     let node_count = call.field_i64("node_count").unwrap_or(0);
+    // After the account's checks, as a launch would be: refused whole, nothing created, and
+    // the Idempotency-Key left unused so a retry later may still create.
+    let available = state.machines_available(offer.id, call.now);
+    if let Err(refused) = capacity::fits(offer, node_count, available) {
+        return refused;
+    }
     let cluster = Cluster {
         id: ids.uuid(),
         name: call.field_str("name").unwrap_or_default().to_string(),

@@ -52,6 +52,12 @@ pub(crate) const REGIONS: &[Region] = &[
         gpu_types: &["H100_SXM", "H100_SXM_INF", "L40_PCIE", "RTX_6000_PCI"],
         drivers: &[CUDA_126, CUDA_125],
     },
+    // A European region offering both Hopper parts, for placements that must stay in the EU.
+    Region {
+        name: "eu-north-1",
+        gpu_types: &["H100_SXM", "H200_SXM"],
+        drivers: &[CUDA_128],
+    },
 ];
 
 pub(crate) fn region(name: &str) -> Option<&'static Region> {

@@ -11,6 +11,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use super::State;
+use super::capacity;
 use super::catalog::{self, Driver, Region};
 use super::cluster::{Cluster, GROW_TAKES, Node, SHRINK_TAKES};
 use super::errors::{self, FAILED_PRECONDITION, bad_field};
@@ -75,6 +76,9 @@ pub(crate) fn create(state: &mut State, ids: &mut Ids, call: &Call<'_>) -> Resul
         }
     }
     check_counts(call, num_gpus)?;
+    // Last of the checks and before anything is made: a refused create leaves nothing behind.
+    let available = state.gpus_available(region.name, gpu_type, call.now);
+    capacity::fits(num_gpus, available, false, gpu_type, region.name)?;
     let created = call.now;
     let id = ids.uuid();
     let project_id = call
@@ -277,9 +281,14 @@ pub(crate) fn add_on(request: &Value) -> Value {
     })
 }
 
-/// Applies an update: a resize of a ready cluster (workers join or leave at `now`) and the
-/// echoed settings.
-pub(crate) fn update(cluster: &mut Cluster, ids: &mut Ids, call: &Call<'_>) -> Result<(), Reply> {
+/// Applies an update: a resize of a ready cluster (workers join or leave at `now`; growing
+/// needs `available` GPUs for the difference) and the echoed settings.
+pub(crate) fn update(
+    cluster: &mut Cluster,
+    ids: &mut Ids,
+    call: &Call<'_>,
+    available: u32,
+) -> Result<(), Reply> {
     let now = call.now;
     if cluster.deleting(now) {
         return Err(errors::grpc(
@@ -307,6 +316,8 @@ pub(crate) fn update(cluster: &mut Cluster, ids: &mut Ids, call: &Call<'_>) -> R
                     Vec::new(),
                 ));
             }
+            let more = num_gpus - cluster.num_gpus;
+            capacity::fits(more, available, true, &cluster.gpu_type, &cluster.region)?;
             resize(cluster, ids, num_gpus, now);
         }
     }

@@ -1,6 +1,7 @@
 //! The Together AI Instant Clusters API (`/compute/...`): clusters through their phases,
 //! regions, shared volumes, and the add-on, remediation and health-alert operations.
 
+mod capacity;
 pub(crate) mod catalog;
 mod cluster;
 mod create;
@@ -8,6 +9,7 @@ pub(crate) mod errors;
 mod extras;
 mod volumes;
 
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 use serde_json::{Value, json};
@@ -19,12 +21,14 @@ use crate::reply::Reply;
 use cluster::Cluster;
 use volumes::Volume;
 
-/// Together's clusters, volumes and remediations.
+/// Together's clusters, volumes, remediations and capacity.
 #[derive(Debug, Default)]
 pub(crate) struct State {
     clusters: Vec<Cluster>,
     volumes: Vec<Volume>,
     remediations: Vec<Value>,
+    /// Totals set through the capacity API, per (region, GPU type); the rest have the default.
+    capacity: BTreeMap<(String, String), u32>,
 }
 
 impl State {
@@ -83,7 +87,9 @@ pub(crate) fn handle(state: &mut State, ids: &mut Ids, call: &Call<'_>) -> Reply
             else {
                 return errors::not_found("cluster", &id);
             };
-            if let Err(reply) = create::update(&mut state.clusters[index], ids, call) {
+            let cluster = &state.clusters[index];
+            let available = state.gpus_available(&cluster.region, &cluster.gpu_type, now);
+            if let Err(reply) = create::update(&mut state.clusters[index], ids, call, available) {
                 return reply;
             }
             Reply::json(200, state.render(&state.clusters[index], now))
