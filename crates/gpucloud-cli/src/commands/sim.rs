@@ -57,6 +57,9 @@ struct Listening {
     address: SocketAddr,
     time_scale: f64,
     seed: u64,
+    /// The operator's control API (`/faults`, `/capacity` under it), so a script that started
+    /// the simulator can drive faults and capacity without guessing the path.
+    control_url: String,
     environment: std::collections::BTreeMap<&'static str, String>,
 }
 
@@ -74,6 +77,7 @@ pub async fn run(args: &SimArgs, json: bool) -> Result<(), CliError> {
             address: sim.addr(),
             time_scale: args.time_scale,
             seed: args.seed,
+            control_url: sim.control_url(),
             environment: environment.into_iter().collect(),
         })?;
     } else {
@@ -88,10 +92,10 @@ pub async fn run(args: &SimArgs, json: bool) -> Result<(), CliError> {
             say!("export {name}={value}");
         }
         say!("\nThen, for example: gpucloud clusters list --provider together");
-        say!(
-            "Faults from outside (the control API, no credentials): {}/faults",
-            sim.control_url()
-        );
+        let control = sim.control_url();
+        say!("Control API (no credentials): {control}");
+        say!("  faults:   {control}/faults");
+        say!("  capacity: {control}/capacity");
     }
     stopped().await;
     tell!("Stopping the simulator.");
