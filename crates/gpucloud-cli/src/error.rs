@@ -35,6 +35,8 @@ pub enum CliError {
     Input(String),
     /// An error from the facade.
     Cloud(Error),
+    /// A placement over several providers that created nothing.
+    Placement(Box<gpucloud::PlacementError>),
     /// Anything else (I/O on our side, the simulator).
     Other(String),
 }
@@ -46,6 +48,7 @@ impl CliError {
             Self::Usage(_) => code::USAGE,
             Self::Input(_) => code::INVALID,
             Self::Cloud(error) => cloud_exit_code(error),
+            Self::Placement(failed) => cloud_exit_code(&failed.error),
             Self::Other(_) => code::OTHER,
         }
     }
@@ -68,6 +71,7 @@ pub fn cloud_exit_code(error: &Error) -> u8 {
         | Error::NoCapacity(_)
         | Error::RateLimited { .. }
         | Error::Unsupported { .. }
+        | Error::NoMatchingOffering { .. }
         | Error::Api(_)
         | Error::Decode(_) => code::PROVIDER,
         Error::Timeout { .. } | Error::ClusterFailed { .. } => code::TIMEOUT,
@@ -115,6 +119,7 @@ impl fmt::Display for CliError {
                 f.write_str(&flatten(message))
             }
             Self::Cloud(error) => f.write_str(&one_line(error)),
+            Self::Placement(failed) => f.write_str(&flatten(&failed.to_string())),
         }
     }
 }

@@ -15,11 +15,12 @@ use crate::cli::{E2eFlags, RequestArgs, RuncrateFlags, SpecFlags, TogetherFlags}
 use crate::error::CliError;
 use crate::input;
 
-/// The request the flags or the file describe, for `provider`.
-pub fn spec(provider: ProviderKind, args: &RequestArgs) -> Result<ClusterSpec, CliError> {
+/// The request the flags or the file describe, for `providers` (one, or the candidates of a
+/// placement: each provider's flags go into its own options).
+pub fn spec(providers: &[ProviderKind], args: &RequestArgs) -> Result<ClusterSpec, CliError> {
     match &args.file {
         Some(path) => from_file(path),
-        None => from_flags(provider, args),
+        None => from_flags(providers, args),
     }
 }
 
@@ -66,8 +67,8 @@ fn yaml_error(error: &serde_saphyr::Error) -> String {
     text.strip_prefix("error: ").unwrap_or(&text).to_string()
 }
 
-fn from_flags(provider: ProviderKind, args: &RequestArgs) -> Result<ClusterSpec, CliError> {
-    reject_foreign_flags(provider, args)?;
+fn from_flags(providers: &[ProviderKind], args: &RequestArgs) -> Result<ClusterSpec, CliError> {
+    reject_foreign_flags(providers, args)?;
     let flags = &args.spec;
     let name = flags
         .name
@@ -96,11 +97,13 @@ fn from_flags(provider: ProviderKind, args: &RequestArgs) -> Result<ClusterSpec,
         }),
         _ => None,
     };
-    spec.options = match provider {
-        ProviderKind::Together => together(&args.together).into(),
-        ProviderKind::Runcrate => runcrate(&args.runcrate).into(),
-        ProviderKind::E2e => e2e(&args.e2e)?.into(),
-    };
+    for provider in providers {
+        spec = match provider {
+            ProviderKind::Together => spec.with_options(together(&args.together)),
+            ProviderKind::Runcrate => spec.with_options(runcrate(&args.runcrate)),
+            ProviderKind::E2e => spec.with_options(e2e(&args.e2e)?),
+        };
+    }
     Ok(spec)
 }
 
@@ -136,7 +139,7 @@ fn together(flags: &TogetherFlags) -> TogetherOptions {
 
 fn runcrate(flags: &RuncrateFlags) -> RuncrateOptions {
     RuncrateOptions {
-        // Missing is reported by the facade's validation, with the rule and the doc.
+        // Unset: resolved from the catalog (GPU model, size, stack).
         offer_id: flags.offer_id.clone().unwrap_or_default(),
         include_community: flags.include_community.then_some(true),
         idempotency_key: flags.idempotency_key.clone(),
@@ -149,7 +152,8 @@ fn e2e(flags: &E2eFlags) -> Result<E2eOptions, CliError> {
         None => None,
         Some(path) => Some(input::read_text(path, "lifecycle script")?),
     };
-    // An unset id stays 0, which the facade rejects as "is required: a positive id".
+    // An unset catalog id stays 0: resolved from the catalog. The security group is the
+    // account's, not the catalog's: 0 is refused by the facade's rules.
     Ok(E2eOptions {
         image_version_id: flags.image_version_id.unwrap_or_default(),
         sku_id: flags.sku_id.unwrap_or_default(),
@@ -160,8 +164,9 @@ fn e2e(flags: &E2eFlags) -> Result<E2eOptions, CliError> {
     })
 }
 
-/// An option of another provider is a mistake (a copied command line), not something to drop.
-fn reject_foreign_flags(provider: ProviderKind, args: &RequestArgs) -> Result<(), CliError> {
+/// An option of a provider not asked for is a mistake (a copied command line), not
+/// something to drop.
+fn reject_foreign_flags(providers: &[ProviderKind], args: &RequestArgs) -> Result<(), CliError> {
     let given = [
         (ProviderKind::Together, args.together.first_given()),
         (ProviderKind::Runcrate, args.runcrate.first_given()),
@@ -169,10 +174,12 @@ fn reject_foreign_flags(provider: ProviderKind, args: &RequestArgs) -> Result<()
     ];
     for (owner, flag) in given {
         if let Some(flag) = flag
-            && owner != provider
+            && !providers.contains(&owner)
         {
+            let asked: Vec<String> = providers.iter().map(ToString::to_string).collect();
             return Err(CliError::Usage(format!(
-                "{flag} is a {owner} option; it cannot be used with --provider {provider}"
+                "{flag} is a {owner} option; it cannot be used with --provider {}",
+                asked.join(",")
             )));
         }
     }
@@ -182,7 +189,6 @@ fn reject_foreign_flags(provider: ProviderKind, args: &RequestArgs) -> Result<()
 #[cfg(test)]
 mod tests {
     use clap::Parser;
-    use gpucloud::ProviderOptions;
 
     use super::*;
     use crate::cli::{Cli, ClustersCommand, Command};
@@ -212,7 +218,7 @@ mod tests {
             "--auto-scale-max-gpus",
             "32",
         ]);
-        let spec = spec(ProviderKind::Together, &args).unwrap_or_else(|e| panic!("{e}"));
+        let spec = spec(&[ProviderKind::Together], &args).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(spec.size, ClusterSize::Gpus(16));
         assert_eq!(spec.billing, Billing::Reserved { days: 30 });
         let Some(options) = spec.options.together else {
@@ -234,7 +240,7 @@ mod tests {
             "--offer-id",
             "x",
         ]);
-        let error = spec(ProviderKind::Together, &args).unwrap_err();
+        let error = spec(&[ProviderKind::Together], &args).unwrap_err();
         assert_eq!(
             error.to_string(),
             "--offer-id is a runcrate option; it cannot be used with --provider together"

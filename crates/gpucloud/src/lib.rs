@@ -39,6 +39,7 @@ mod error;
 pub mod journal;
 mod lifecycle;
 mod pacing;
+pub mod placement;
 mod plan;
 pub mod providers;
 pub mod random;
@@ -55,6 +56,7 @@ pub use config::{ClientSettings, E2eConfig, RuncrateConfig, TogetherConfig};
 pub use error::{ApiError, DecodeError, Error, Result, RetryKind, ValidationError};
 pub use lifecycle::{Cleanup, CreateAndWait, CreateAndWaitError, CreatedReady, Deletion};
 pub use pacing::Pacing;
+pub use placement::{Attempt, AttemptOutcome, Candidate, Placed, Placement, PlacementError};
 pub use plan::PlannedRequest;
 pub use retry::{ReconcilePolicy, RetryBudget, RetryPolicy};
 pub use spec::{

@@ -34,6 +34,14 @@ pub fn max_wait(raw: &str) -> Result<Duration, String> {
     duration_between(raw, SECOND, 7 * DAY, "1s and 7 days (168h)")
 }
 
+/// A price per hour (`--max-price-per-hour`): a finite number, not negative.
+pub fn price(raw: &str) -> Result<f64, String> {
+    match raw.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+        _ => Err("must be a number of at least 0".into()),
+    }
+}
+
 /// An age (`--older-than`): 0 s to 365 days.
 pub fn age(raw: &str) -> Result<Duration, String> {
     duration_between(raw, Duration::ZERO, 365 * DAY, "0s and 365 days")

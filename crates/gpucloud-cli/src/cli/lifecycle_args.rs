@@ -100,3 +100,26 @@ pub struct LedgerArgs {
     #[arg(long)]
     pub all: bool,
 }
+
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("size").args(["gpus", "nodes"])))]
+pub struct CatalogArgs {
+    /// The provider, a comma-separated list, or `all`.
+    #[arg(long, short = 'p', value_name = "PROVIDER[,…]|all", value_parser = super::parse_providers)]
+    pub provider: super::Providers,
+    /// Only offerings of this GPU model (the provider's word, or a family such as H100).
+    #[arg(long, value_name = "MODEL")]
+    pub gpu_model: Option<String>,
+    /// Only offerings that can take this many GPUs (in whole nodes).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub gpus: Option<u32>,
+    /// Only offerings that can take this many nodes.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub nodes: Option<u32>,
+    /// Only offerings in this region (Together region, Runcrate location, E2E location).
+    #[arg(long, value_name = "REGION")]
+    pub region: Option<String>,
+    /// Give up on one HTTP request after this long (1s to 1h).
+    #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = bounds::request_timeout)]
+    pub request_timeout: Duration,
+}

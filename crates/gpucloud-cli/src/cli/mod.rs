@@ -12,7 +12,9 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand};
 use gpucloud::ProviderKind;
 
-pub use lifecycle_args::{DeleteArgs, KubeconfigArgs, LedgerArgs, ResizeArgs, SshArgs, SweepArgs};
+pub use lifecycle_args::{
+    CatalogArgs, DeleteArgs, KubeconfigArgs, LedgerArgs, ResizeArgs, SshArgs, SweepArgs,
+};
 pub use request_flags::{E2eFlags, RequestArgs, RuncrateFlags, SpecFlags, TogetherFlags};
 
 /// The help's closing text. A macro of literals, so that each build says at compile time what
@@ -89,6 +91,9 @@ pub enum Command {
     /// Every cluster gpucloud created (from the local ledger): last known state, age, cost so
     /// far where a price is known. Reads the ledger only; sends nothing.
     Ledger(LedgerArgs),
+    /// What the providers offer: regions, GPU models, node limits, prices and the catalog ids
+    /// a create needs.
+    Catalog(CatalogArgs),
     /// Print the JSON Schema of request files, for editors and checks.
     Schema(crate::commands::schema::SchemaArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell).
@@ -162,10 +167,96 @@ pub struct WaitCommandArgs {
     pub wait: WaitArgs,
 }
 
+/// One provider, or several tried in order (a placement), with optional price rules.
+#[derive(Debug, Clone, Args)]
+pub struct PlacementTargetArgs {
+    /// The provider, or a comma-separated list tried in order until one has capacity
+    /// (`together,runcrate`), or `any` (every provider).
+    #[arg(long, short = 'p', value_name = "PROVIDER[,…]|any", value_parser = parse_providers)]
+    pub provider: Providers,
+    /// Send requests to this endpoint instead (a proxy, `gpucloud sim`); overrides
+    /// <PROVIDER>_BASE_URL. Only with a single provider.
+    #[allow(rustdoc::invalid_html_tags)]
+    #[arg(long, value_name = "URL", value_parser = parse_base_url)]
+    pub base_url: Option<String>,
+    /// Give up on one HTTP request after this long (1s to 1h; exit code 5).
+    #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = bounds::request_timeout)]
+    pub request_timeout: Duration,
+    /// Creates on Together and E2E: after an answer that may hide a created cluster (timeout,
+    /// dropped connection, 5xx), look the name up for this long before sending again (0s to
+    /// 1h; 0s: one look-up).
+    #[arg(long, value_name = "DURATION", default_value = "90s", value_parser = bounds::settle_window)]
+    pub settle_window: Duration,
+    /// Attempts per request, the first included (1 to 10; 1: never retry).
+    #[arg(long, value_name = "N", default_value = "4", value_parser = bounds::max_attempts)]
+    pub max_attempts: u32,
+    /// Skip offerings whose known price for the whole cluster is above this, per hour (in
+    /// --currency; offerings priced in another currency are skipped too).
+    #[arg(long, value_name = "AMOUNT", value_parser = bounds::price)]
+    pub max_price_per_hour: Option<f64>,
+    /// The currency of --max-price-per-hour (ISO 4217).
+    #[arg(
+        long,
+        value_name = "CODE",
+        default_value = "USD",
+        requires = "max_price_per_hour"
+    )]
+    pub currency: String,
+    /// Try the provider with the cheapest known offering first, not the order given.
+    #[arg(long)]
+    pub cheapest_first: bool,
+}
+
+/// The providers of a `--provider` list, in order, each once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Providers(pub Vec<ProviderKind>);
+
+/// `together`, `together,runcrate`, `any` (or `all`): the providers, in order, each once.
+pub fn parse_providers(raw: &str) -> Result<Providers, String> {
+    if raw.trim().eq_ignore_ascii_case("any") || raw.trim().eq_ignore_ascii_case("all") {
+        return Ok(Providers(ProviderKind::ALL.to_vec()));
+    }
+    let mut providers = Vec::new();
+    for word in raw.split(',') {
+        let provider: ProviderKind = word
+            .trim()
+            .parse()
+            .map_err(|_| format!("{:?} is not together, runcrate, e2e or any", word.trim()))?;
+        if providers.contains(&provider) {
+            return Err(format!("{provider} is listed twice"));
+        }
+        providers.push(provider);
+    }
+    Ok(Providers(providers))
+}
+
+impl PlacementTargetArgs {
+    /// The flags for one of the providers.
+    pub fn target(&self, provider: ProviderKind) -> TargetArgs {
+        TargetArgs {
+            provider,
+            base_url: self.base_url.clone(),
+            request_timeout: self.request_timeout,
+            settle_window: self.settle_window,
+            max_attempts: self.max_attempts,
+        }
+    }
+
+    /// The single provider, when only one is given and no price rule asks for a placement.
+    pub fn single(&self) -> Option<TargetArgs> {
+        match self.provider.0.as_slice() {
+            [one] if self.max_price_per_hour.is_none() && !self.cheapest_first => {
+                Some(self.target(*one))
+            }
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct CreateArgs {
     #[command(flatten)]
-    pub target: TargetArgs,
+    pub target: PlacementTargetArgs,
     /// After creating, wait until the cluster is ready. A cluster that fails meanwhile is
     /// deleted (and the delete verified); one not ready in time is kept.
     #[arg(long)]
@@ -185,7 +276,7 @@ pub struct CreateArgs {
 #[derive(Debug, Args)]
 pub struct PlanArgs {
     #[command(flatten)]
-    pub target: TargetArgs,
+    pub target: PlacementTargetArgs,
     #[command(flatten)]
     pub request: RequestArgs,
 }

@@ -96,10 +96,12 @@ impl From<StackArg> for SoftwareStack {
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Together options")]
 pub struct TogetherFlags {
-    /// Driver/CUDA catalog id from GET /compute/regions.
+    /// Driver/CUDA catalog id from `gpucloud catalog` (default: the region's newest, or the
+    /// one of --cuda-version).
     #[arg(long, value_name = "ID")]
     pub nvidia_version_id: Option<String>,
-    /// Legacy selector; give it with --nvidia-driver-version.
+    /// The CUDA version (`12.8`): picks the region's driver entry of that version; with
+    /// --nvidia-driver-version, the legacy selector sent as it is.
     #[arg(long, value_name = "VERSION")]
     pub cuda_version: Option<String>,
     /// Legacy selector; give it with --cuda-version.
@@ -138,7 +140,8 @@ pub struct TogetherFlags {
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Runcrate options")]
 pub struct RuncrateFlags {
-    /// The offer from GET /clusters/offers (required).
+    /// The offer, from `gpucloud catalog` (default: resolved from --gpu-model, size and
+    /// --stack).
     #[arg(long, value_name = "ID")]
     pub offer_id: Option<String>,
     /// Allow an offer on community hosts.
@@ -156,16 +159,17 @@ pub struct RuncrateFlags {
 #[derive(Debug, Args)]
 #[command(next_help_heading = "E2E options")]
 pub struct E2eFlags {
-    /// Image version of the nodes (required).
+    /// Image version of the nodes (default: the newest image of --stack, Slurm if none).
     #[arg(long, value_name = "ID")]
     pub image_version_id: Option<i64>,
-    /// Node type (required).
+    /// Node type (default: resolved from --gpu-model and size).
     #[arg(long, value_name = "ID")]
     pub sku_id: Option<i64>,
-    /// Plan price id, region-specific (required).
+    /// Plan price id, region-specific (default: the node type's hourly plan, or its
+    /// committed plan with --reserved-days).
     #[arg(long, value_name = "ID")]
     pub sku_item_price_id: Option<i64>,
-    /// Security group (required).
+    /// Security group of your account (required).
     #[arg(long, value_name = "ID")]
     pub security_group_id: Option<i64>,
     /// A file whose content runs on each node after start.

@@ -39,13 +39,19 @@ pub fn follower(target: &TargetArgs, ledgers: &Ledgers) -> Result<ClusterClient,
 async fn create(args: &CreateArgs, json: bool, ledgers: &Ledgers) -> Result<(), CliError> {
     // The request is read (and flags checked) before credentials; the facade validates it
     // against the provider's rules before anything is sent.
-    let spec = request::spec(args.target.provider, &args.request)?;
+    let spec = request::spec(&args.target.provider.0, &args.request)?;
     let ledger = ledgers.required("create")?;
-    let client = connect::client(&args.target, ledger.clone().map(|l| l as _))?;
-    if let Some(ledger) = &ledger {
-        resolve_earlier(ledger, &client).await;
-    }
-    let created = client.create(&spec).await?;
+    let (client, created) = match args.target.single() {
+        Some(target) => {
+            let client = connect::client(&target, ledger.clone().map(|l| l as _))?;
+            if let Some(ledger) = &ledger {
+                resolve_earlier(ledger, &client).await;
+            }
+            let created = client.create(&spec).await?;
+            (client, created)
+        }
+        None => super::placement::create(&args.target, &spec, ledger).await?,
+    };
     if !json {
         output::created_headline(&created);
     }

@@ -1,11 +1,13 @@
 //! One module per command.
 
 mod access;
+mod catalog;
 mod clusters;
 pub mod completions;
 #[cfg(feature = "sim")]
 mod demo;
 mod ledger;
+mod placement;
 mod plan;
 pub mod schema;
 #[cfg(feature = "sim")]
@@ -21,6 +23,7 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Command::Clusters(command) => clusters::run(command, cli.json, &ledgers).await,
         Command::Ledger(args) => ledger::show(&args, cli.json, &ledgers),
+        Command::Catalog(args) => catalog::run(&args, cli.json).await,
         Command::Plan(args) => plan::run(&args, cli.json, &ledgers).await,
         #[cfg(feature = "sim")]
         Command::Sim(args) => sim::run(&args, cli.json).await,

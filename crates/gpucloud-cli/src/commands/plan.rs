@@ -9,8 +9,11 @@ use crate::{output, request};
 /// ledger, a Runcrate create re-uses the key of an earlier unanswered create of the same
 /// request, and the plan shows it).
 pub async fn run(args: &PlanArgs, json: bool, ledgers: &Ledgers) -> Result<(), CliError> {
-    let spec = request::spec(args.target.provider, &args.request)?;
-    let client = super::clusters::follower(&args.target, ledgers)?;
+    let spec = request::spec(&args.target.provider.0, &args.request)?;
+    let Some(target) = args.target.single() else {
+        return super::placement::plan(&args.target, &spec, ledgers.best_effort(), json).await;
+    };
+    let client = super::clusters::follower(&target, ledgers)?;
     let plan = client.plan(&spec).await?;
     if json {
         output::json(&plan)

@@ -250,7 +250,7 @@ fn invalid_requests_fail_with_exit_3_before_any_request() {
             ],
         ),
         (
-            "invalid_e2e_missing_ids",
+            "invalid_e2e_missing_security_group",
             vec![
                 "clusters",
                 "create",
@@ -264,6 +264,14 @@ fn invalid_requests_fail_with_exit_3_before_any_request() {
                 "2",
                 "--ssh-key",
                 "101",
+                // Every catalog id given (nothing to resolve); the account's security group
+                // is missing.
+                "--image-version-id",
+                "2",
+                "--sku-id",
+                "201",
+                "--sku-item-price-id",
+                "811",
             ],
         ),
         (

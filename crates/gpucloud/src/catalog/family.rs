@@ -23,7 +23,7 @@ pub fn gpu_family(model: &str) -> Option<&'static str> {
 
 /// Whether an offering's GPU word satisfies what a request asked for: the same word (any
 /// case), or the request names a family and the offering is of it.
-pub(crate) fn matches(asked: &str, offered: &str) -> bool {
+pub fn matches(asked: &str, offered: &str) -> bool {
     if asked.eq_ignore_ascii_case(offered) {
         return true;
     }

@@ -22,7 +22,7 @@ use crate::cluster::ProviderKind;
 use crate::spec::SoftwareStack;
 
 pub(crate) use cache::CatalogCache;
-pub use family::gpu_family;
+pub use family::{gpu_family, matches as gpu_matches};
 pub use resolve::{Choice, Constraints, PriceCeiling, Resolution, needs_catalog, resolve};
 
 /// How long a client keeps a fetched catalog before it fetches it again, by default.

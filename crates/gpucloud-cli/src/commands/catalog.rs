@@ -1,0 +1,139 @@
+//! `gpucloud catalog`: what each provider offers, filtered by GPU model, size and region, as
+//! a table or as the facade's `Offering`s in JSON.
+
+use gpucloud::catalog::{Offering, OfferingIds, gpu_matches};
+use gpucloud::{ProviderKind, ReconcilePolicy, RetryPolicy};
+use serde::Serialize;
+
+use crate::cli::{CatalogArgs, TargetArgs};
+use crate::connect;
+use crate::error::{CliError, one_line};
+use crate::output::{self, render, table};
+use crate::sanitize::cell;
+
+/// `catalog --json`: the offerings, and the providers whose catalog could not be read.
+#[derive(Serialize)]
+struct Listed {
+    offerings: Vec<Offering>,
+    errors: Vec<ProviderError>,
+}
+
+#[derive(Serialize)]
+struct ProviderError {
+    provider: ProviderKind,
+    error: String,
+}
+
+pub async fn run(args: &CatalogArgs, json: bool) -> Result<(), CliError> {
+    let mut listed = Listed {
+        offerings: Vec::new(),
+        errors: Vec::new(),
+    };
+    let mut first_error = None;
+    for provider in &args.provider.0 {
+        let target = TargetArgs {
+            provider: *provider,
+            base_url: None,
+            request_timeout: args.request_timeout,
+            settle_window: ReconcilePolicy::default().settle_window,
+            max_attempts: RetryPolicy::default().max_attempts,
+        };
+        let catalog = match connect::client(&target, None) {
+            Ok(client) => client.catalog().await,
+            Err(error) => Err(error),
+        };
+        match catalog {
+            Ok(catalog) => listed
+                .offerings
+                .extend(catalog.iter().filter(|o| wanted(args, o)).cloned()),
+            Err(error) => {
+                if !json {
+                    tell!("{provider}: error: {}", one_line(&error));
+                }
+                listed.errors.push(ProviderError {
+                    provider: *provider,
+                    error: one_line(&error),
+                });
+                first_error.get_or_insert(CliError::Cloud(error));
+            }
+        }
+    }
+    if json {
+        output::json(&listed)?;
+    } else {
+        show(&listed.offerings);
+    }
+    // Some providers listed and some not: the listing is still useful, but the exit code
+    // says it is incomplete.
+    first_error.map_or(Ok(()), Err)
+}
+
+/// Whether `offering` passes the filters.
+fn wanted(args: &CatalogArgs, offering: &Offering) -> bool {
+    if let Some(model) = &args.gpu_model
+        && !offering
+            .gpu_model
+            .as_deref()
+            .is_some_and(|offered| gpu_matches(model, offered))
+    {
+        return false;
+    }
+    if let Some(region) = &args.region
+        && !offering
+            .region
+            .as_deref()
+            .is_some_and(|r| r.eq_ignore_ascii_case(region))
+    {
+        return false;
+    }
+    let nodes = match (args.gpus, args.nodes) {
+        (Some(gpus), _) => match offering.gpus_per_node {
+            Some(per) if per > 0 && gpus % per == 0 => Some(gpus / per),
+            _ => return false,
+        },
+        (None, Some(nodes)) => Some(nodes),
+        (None, None) => None,
+    };
+    nodes.is_none_or(|n| offering.nodes.accepts(n))
+}
+
+fn show(offerings: &[Offering]) {
+    if offerings.is_empty() {
+        say!("No offering matches.");
+        return;
+    }
+    let mut list = table(&[
+        "provider", "region", "gpu", "per node", "nodes", "price/h", "ids",
+    ]);
+    for o in offerings {
+        let price = o.price.as_ref().map_or_else(
+            || "-".to_string(),
+            |p| format!("{:.2} {}/node", p.per_node_hour, cell(&p.currency)),
+        );
+        let mut ids = cell(o.ids.label());
+        match &o.ids {
+            OfferingIds::Together { .. } => {
+                if let Some(driver) = o.drivers.first() {
+                    ids.push_str(&format!(" nvidia_version_id={}", cell(&driver.id)));
+                }
+            }
+            OfferingIds::E2e { .. } => {
+                if let Some(image) = o.images.first() {
+                    ids.push_str(&format!(" image {}", image.id));
+                }
+            }
+            OfferingIds::Runcrate { .. } => {}
+        }
+        list.add_row([
+            o.provider.to_string(),
+            o.region.as_deref().map_or_else(|| "-".into(), cell),
+            o.gpu_model.as_deref().map_or_else(|| "-".into(), cell),
+            o.gpus_per_node
+                .map_or_else(|| "-".into(), |g| g.to_string()),
+            o.nodes.describe().trim_end_matches(" nodes").to_string(),
+            price,
+            ids,
+        ]);
+    }
+    say!("{}", render(&mut list));
+}

@@ -1,0 +1,182 @@
+//! `clusters create` and `plan` over several providers: a placement that tries each in turn
+//! and fails over when one has no capacity, funds or matching offering.
+
+use std::sync::Arc;
+
+use gpucloud::placement::CandidatePlan;
+use gpucloud::{
+    AttemptOutcome, Candidate, ClusterClient, ClusterSpec, Created, Placement, ProviderKind,
+};
+use gpucloud_ledger::Ledger;
+use serde::Serialize;
+
+use crate::cli::PlacementTargetArgs;
+use crate::connect;
+use crate::error::{CliError, one_line};
+use crate::ledger::resolve_earlier;
+use crate::output;
+use crate::sanitize::cell;
+
+/// The clients of a placement, and the providers left out (with why).
+struct Clients {
+    candidates: Vec<(ProviderKind, ClusterClient)>,
+    left_out: Vec<(ProviderKind, String)>,
+}
+
+fn clients(
+    target: &PlacementTargetArgs,
+    ledger: Option<&Arc<Ledger>>,
+) -> Result<Clients, CliError> {
+    if target.base_url.is_some() && target.provider.0.len() > 1 {
+        return Err(CliError::Usage(
+            "--base-url takes a single provider; set <PROVIDER>_BASE_URL for each instead".into(),
+        ));
+    }
+    let mut clients = Clients {
+        candidates: Vec::new(),
+        left_out: Vec::new(),
+    };
+    for provider in &target.provider.0 {
+        let journal = ledger.map(|l| l.clone() as _);
+        match connect::client(&target.target(*provider), journal) {
+            Ok(client) => clients.candidates.push((*provider, client)),
+            Err(error) => clients.left_out.push((*provider, one_line(&error))),
+        }
+    }
+    Ok(clients)
+}
+
+fn placement(target: &PlacementTargetArgs, spec: &ClusterSpec, clients: &Clients) -> Placement {
+    let mut placement = Placement::new(clients.candidates.iter().map(|(_, client)| Candidate {
+        client: client.clone(),
+        spec: spec.clone(),
+    }));
+    if target.cheapest_first {
+        placement = placement.cheapest_first();
+    }
+    if let Some(amount) = target.max_price_per_hour {
+        placement = placement.with_max_price_per_hour(amount, target.currency.to_ascii_uppercase());
+    }
+    placement
+}
+
+/// Creates through a placement; says on stderr what happened at each provider.
+pub async fn create(
+    target: &PlacementTargetArgs,
+    spec: &ClusterSpec,
+    ledger: Option<Arc<Ledger>>,
+) -> Result<(ClusterClient, Created), CliError> {
+    let clients = clients(target, ledger.as_ref())?;
+    for (provider, why) in &clients.left_out {
+        tell!("{provider}: left out: {why}");
+    }
+    if let Some(ledger) = &ledger {
+        for (_, client) in &clients.candidates {
+            resolve_earlier(ledger, client).await;
+        }
+    }
+    let result = placement(target, spec, &clients).create().await;
+    let attempts = match &result {
+        Ok(placed) => &placed.attempts,
+        Err(failed) => &failed.attempts,
+    };
+    for attempt in attempts {
+        let line = match &attempt.outcome {
+            AttemptOutcome::Skipped { reason } => format!("skipped: {}", one_line_text(reason)),
+            AttemptOutcome::Refused { reason } => format!("refused: {}", one_line_text(reason)),
+            AttemptOutcome::Failed { reason } => format!("failed: {}", one_line_text(reason)),
+            AttemptOutcome::Created => "created the cluster".into(),
+            AttemptOutcome::NotTried => "not tried".into(),
+        };
+        tell!("{}: {line}", attempt.provider);
+    }
+    match result {
+        Ok(placed) => {
+            let client = clients
+                .candidates
+                .into_iter()
+                .find(|(p, _)| *p == placed.provider)
+                .map(|(_, c)| c)
+                .ok_or_else(|| CliError::Other("the winning provider has no client".into()))?;
+            Ok((client, placed.created))
+        }
+        Err(failed) => Err(CliError::Placement(Box::new(failed))),
+    }
+}
+
+fn one_line_text(text: &str) -> String {
+    crate::error::flatten(text)
+}
+
+/// `plan --json` over several providers: one entry per candidate, in the order tried.
+#[derive(Serialize)]
+struct PlannedCandidate {
+    provider: ProviderKind,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    plan: Option<gpucloud::PlannedRequest>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    skipped: Option<String>,
+}
+
+/// Prints, for each candidate in the order a create would try them, its resolved request or
+/// why it would be skipped. Nothing is created.
+pub async fn plan(
+    target: &PlacementTargetArgs,
+    spec: &ClusterSpec,
+    ledger: Option<Arc<Ledger>>,
+    json: bool,
+) -> Result<(), CliError> {
+    let clients = clients(target, ledger.as_ref())?;
+    let plans: Vec<CandidatePlan> = placement(target, spec, &clients).plan().await;
+    let mut out: Vec<PlannedCandidate> = clients
+        .left_out
+        .iter()
+        .map(|(provider, why)| PlannedCandidate {
+            provider: *provider,
+            plan: None,
+            skipped: Some(why.clone()),
+        })
+        .collect();
+    for candidate in plans {
+        let client = clients.candidates.get(candidate.candidate).map(|(_, c)| c);
+        let planned = match (candidate.resolution, client) {
+            (Ok(resolution), Some(client)) => client.plan(&resolution.spec).await.map(|mut p| {
+                p.resolved = resolution.choices;
+                p
+            }),
+            (Err(error), _) => Err(error),
+            (Ok(_), None) => continue,
+        };
+        out.push(match planned {
+            Ok(plan) => PlannedCandidate {
+                provider: candidate.provider,
+                plan: Some(plan),
+                skipped: None,
+            },
+            Err(error) => PlannedCandidate {
+                provider: candidate.provider,
+                plan: None,
+                skipped: Some(one_line(&error)),
+            },
+        });
+    }
+    if json {
+        return output::json(&out);
+    }
+    for (i, candidate) in out.iter().enumerate() {
+        match (&candidate.plan, &candidate.skipped) {
+            (Some(plan), _) => {
+                say!("== {}. {}", i + 1, candidate.provider);
+                output::stdout_text(&plan.to_string());
+            }
+            (None, Some(why)) => say!(
+                "== {}. {}: skipped: {}",
+                i + 1,
+                candidate.provider,
+                cell(why)
+            ),
+            (None, None) => {}
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,314 @@
+//! One request, several places: a placement tries candidates — providers, or full
+//! per-provider requests — in order, and fails over to the next on answers that certainly
+//! created nothing: no capacity, insufficient funds or quota, no matching offering, or a
+//! request the candidate cannot honour (SSH keys on Together) or is not configured for.
+//!
+//! Every candidate's catalog is fetched at once before the first create, so a placement
+//! costs at most one round trip per provider more than a single-provider create. A failure
+//! that may have created a cluster ends the placement where it happened: that provider's
+//! create has already looked the cluster up (or re-sent under its key), and a cluster made
+//! elsewhere as well would be a second one.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::catalog::{Constraints, PriceCeiling, Resolution};
+use crate::client::ClusterClient;
+use crate::cluster::{Created, ProviderKind};
+use crate::error::Error;
+use crate::spec::ClusterSpec;
+
+/// One place a placement may create the cluster.
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    /// The provider's client.
+    pub client: ClusterClient,
+    /// The request for it (several providers' options may ride along; each reads its own).
+    pub spec: ClusterSpec,
+}
+
+/// The order candidates are tried in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Order {
+    /// As given.
+    #[default]
+    AsGiven,
+    /// By the known price per hour of the resolved offering, lowest first (candidates
+    /// without a known price after those with one, in the order given). Prices in different
+    /// currencies are compared as numbers only when a price ceiling fixes one currency.
+    CheapestFirst,
+}
+
+/// Candidates, an order and constraints: see the module docs.
+#[derive(Debug, Clone, Default)]
+pub struct Placement {
+    candidates: Vec<Candidate>,
+    order: Order,
+    constraints: Constraints,
+}
+
+/// What happened at one candidate.
+#[derive(Debug, Serialize)]
+pub struct Attempt {
+    /// The provider.
+    pub provider: ProviderKind,
+    /// What happened.
+    pub outcome: AttemptOutcome,
+}
+
+/// How one candidate ended.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "snake_case", tag = "outcome")]
+pub enum AttemptOutcome {
+    /// Not tried: its catalog has nothing that fits, or the request breaks one of its rules,
+    /// or it cannot be reached for its catalog. Nothing was sent to create.
+    Skipped {
+        /// Why.
+        reason: String,
+    },
+    /// Tried, and refused in a way that created nothing (no capacity, funds or quota).
+    Refused {
+        /// The provider's refusal.
+        reason: String,
+    },
+    /// The cluster was created (or found) here.
+    Created,
+    /// Tried, and failed in a way that ends the placement (see [`PlacementError`]).
+    Failed {
+        /// The error.
+        reason: String,
+    },
+    /// Not tried: an earlier candidate succeeded or ended the placement.
+    NotTried,
+}
+
+/// A placement that got its cluster.
+#[derive(Debug)]
+pub struct Placed {
+    /// The provider that won.
+    pub provider: ProviderKind,
+    /// What its create said.
+    pub created: Created,
+    /// The request as resolved for it.
+    pub resolution: Resolution,
+    /// Every candidate, in the order tried, with its outcome.
+    pub attempts: Vec<Attempt>,
+}
+
+/// A placement that got no cluster.
+#[derive(Debug)]
+pub struct PlacementError {
+    /// Every candidate, in the order tried, with its outcome.
+    pub attempts: Vec<Attempt>,
+    /// The error that ended it: the last refusal when every candidate refused, or the
+    /// failure that stopped it.
+    pub error: Error,
+}
+
+impl fmt::Display for PlacementError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "no candidate created the cluster: ")?;
+        let tried: Vec<String> = self
+            .attempts
+            .iter()
+            .filter_map(|a| match &a.outcome {
+                AttemptOutcome::Skipped { reason }
+                | AttemptOutcome::Refused { reason }
+                | AttemptOutcome::Failed { reason } => Some(format!("{}: {reason}", a.provider)),
+                AttemptOutcome::Created | AttemptOutcome::NotTried => None,
+            })
+            .collect();
+        f.write_str(&tried.join("; "))
+    }
+}
+
+impl std::error::Error for PlacementError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
+/// What a candidate would send, once resolved.
+#[derive(Debug)]
+pub struct CandidatePlan {
+    /// Which candidate (its position in the list given).
+    pub candidate: usize,
+    /// The provider.
+    pub provider: ProviderKind,
+    /// Its resolved request, or why it would be skipped.
+    pub resolution: Result<Resolution, Error>,
+}
+
+impl Placement {
+    /// Candidates tried in the order given.
+    pub fn new(candidates: impl IntoIterator<Item = Candidate>) -> Self {
+        Self {
+            candidates: candidates.into_iter().collect(),
+            ..Self::default()
+        }
+    }
+
+    /// Tries the cheapest known offering first ([`Order::CheapestFirst`]).
+    pub fn cheapest_first(mut self) -> Self {
+        self.order = Order::CheapestFirst;
+        self
+    }
+
+    /// Skips offerings whose known price for the whole cluster is above `amount` per hour in
+    /// `currency` (and offerings priced in another currency).
+    pub fn with_max_price_per_hour(mut self, amount: f64, currency: impl Into<String>) -> Self {
+        self.constraints.max_price_per_hour = Some(PriceCeiling {
+            amount,
+            currency: currency.into(),
+        });
+        self
+    }
+
+    /// Every candidate resolved (catalogs fetched at once), in the order a create would try
+    /// them. Nothing is created.
+    pub async fn plan(&self) -> Vec<CandidatePlan> {
+        let resolutions = futures_util::future::join_all(
+            self.candidates
+                .iter()
+                .map(|c| c.client.resolve(&c.spec, &self.constraints)),
+        )
+        .await;
+        let mut plans: Vec<CandidatePlan> = self
+            .candidates
+            .iter()
+            .zip(resolutions)
+            .enumerate()
+            .map(|(index, (candidate, resolution))| CandidatePlan {
+                candidate: index,
+                provider: candidate.client.provider(),
+                resolution,
+            })
+            .collect();
+        if self.order == Order::CheapestFirst {
+            // A stable sort: equal or unknown prices keep the order given.
+            plans.sort_by(|a, b| match (price(a), price(b)) {
+                (Some(x), Some(y)) => x.total_cmp(&y),
+                (Some(_), None) => std::cmp::Ordering::Less,
+                (None, Some(_)) => std::cmp::Ordering::Greater,
+                (None, None) => std::cmp::Ordering::Equal,
+            });
+        }
+        plans
+    }
+
+    /// Creates the cluster at the first candidate that can (see the module docs).
+    pub async fn create(&self) -> Result<Placed, PlacementError> {
+        let plans = self.plan().await;
+        let mut attempts: Vec<Attempt> = Vec::with_capacity(plans.len());
+        let mut last_error = None;
+        let mut plans = plans.into_iter();
+        for plan in plans.by_ref() {
+            let provider = plan.provider;
+            let resolution = match plan.resolution {
+                Ok(resolution) => resolution,
+                Err(error) => {
+                    attempts.push(Attempt {
+                        provider,
+                        outcome: AttemptOutcome::Skipped {
+                            reason: error.to_string(),
+                        },
+                    });
+                    last_error = Some(error);
+                    continue;
+                }
+            };
+            let Some(candidate) = self.candidates.get(plan.candidate) else {
+                continue;
+            };
+            match candidate.client.create_resolved(&resolution).await {
+                Ok(created) => {
+                    attempts.push(Attempt {
+                        provider,
+                        outcome: AttemptOutcome::Created,
+                    });
+                    attempts.extend(plans.map(|p| Attempt {
+                        provider: p.provider,
+                        outcome: AttemptOutcome::NotTried,
+                    }));
+                    return Ok(Placed {
+                        provider,
+                        created,
+                        resolution,
+                        attempts,
+                    });
+                }
+                Err(error) if !error.is_ambiguous() && refused(&error) => {
+                    let outcome = if sent_nothing(&error) {
+                        AttemptOutcome::Skipped {
+                            reason: error.to_string(),
+                        }
+                    } else {
+                        AttemptOutcome::Refused {
+                            reason: error.to_string(),
+                        }
+                    };
+                    attempts.push(Attempt { provider, outcome });
+                    last_error = Some(error);
+                }
+                Err(error) => {
+                    attempts.push(Attempt {
+                        provider,
+                        outcome: AttemptOutcome::Failed {
+                            reason: error.to_string(),
+                        },
+                    });
+                    attempts.extend(plans.map(|p| Attempt {
+                        provider: p.provider,
+                        outcome: AttemptOutcome::NotTried,
+                    }));
+                    return Err(PlacementError { attempts, error });
+                }
+            }
+        }
+        Err(PlacementError {
+            attempts,
+            error: last_error.unwrap_or_else(|| Error::Configuration {
+                setting: "placement".into(),
+                problem: "has no candidates".into(),
+            }),
+        })
+    }
+}
+
+/// The known price per hour of a candidate's resolved offering.
+fn price(plan: &CandidatePlan) -> Option<f64> {
+    let resolution = plan.resolution.as_ref().ok()?;
+    let price = resolution.offering.as_ref()?.price.as_ref()?;
+    let nodes = match resolution.spec.size {
+        crate::spec::ClusterSize::Nodes(n) => n,
+        crate::spec::ClusterSize::Gpus(_) => 1,
+    };
+    Some(price.for_nodes(nodes))
+}
+
+/// Whether a create's error lets the placement go on to the next candidate: it certainly
+/// created nothing, and another provider may well succeed.
+fn refused(error: &Error) -> bool {
+    matches!(
+        error,
+        Error::NoCapacity(_)
+            | Error::InsufficientFunds(_)
+            | Error::NoMatchingOffering { .. }
+            | Error::Validation(_)
+            | Error::Unsupported { .. }
+            | Error::Configuration { .. }
+    )
+}
+
+/// Whether the error was raised before anything was sent.
+fn sent_nothing(error: &Error) -> bool {
+    matches!(
+        error,
+        Error::NoMatchingOffering { .. }
+            | Error::Validation(_)
+            | Error::Unsupported { .. }
+            | Error::Configuration { .. }
+    )
+}
