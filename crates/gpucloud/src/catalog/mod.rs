@@ -54,6 +54,9 @@ pub struct Offering {
     pub billing: Vec<BillingKind>,
     /// The price, where the provider states one.
     pub price: Option<OfferPrice>,
+    /// Runcrate: the offer runs on community hosts (inferred from `host_tier`); a create
+    /// takes it only with `include_community`.
+    pub community_host: bool,
     /// The provider's ids a create needs.
     pub ids: OfferingIds,
     /// The fields of this offering read from undocumented parts of the provider's answer.

@@ -153,6 +153,16 @@ fn fit(
     {
         return Err(format!("has no {stack:?} stack"));
     }
+    if offering.community_host
+        && spec
+            .options
+            .runcrate
+            .as_ref()
+            .and_then(|o| o.include_community)
+            != Some(true)
+    {
+        return Err("runs on community hosts (allow them with include_community)".into());
+    }
     if !billing_fits(&spec.billing, &offering.billing) {
         return Err("cannot be billed that way".into());
     }

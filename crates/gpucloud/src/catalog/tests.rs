@@ -38,12 +38,14 @@ fn runcrate_catalog() -> Vec<Offering> {
          "hourly_rate_per_node": 23.92, "location": "Helsinki",
          "min_nodes": 2, "max_nodes": 8, "stacks": ["slurm"]},
         {"id": "offer-h100-cheap", "gpu_type": "H100 80GB PCIe", "gpus_per_node": 4,
-         "hourly_rate_per_node": 9.5, "min_nodes": 2, "max_nodes": 8,
+         "hourly_rate_per_node": 9.5, "min_nodes": 2, "max_nodes": 8, "host_tier": "datacenter",
          "allowed_node_counts": [2, 4, 8], "stacks": ["none", "ray"]},
         // Only the documented fields: no id, so nothing to create from.
         {"min_nodes": 1, "max_nodes": 2, "stacks": ["none"]},
         // An id and nothing else inferred.
-        {"id": "offer-bare", "min_nodes": 1, "max_nodes": 4, "stacks": ["future-stack"]}
+        {"id": "offer-bare", "min_nodes": 1, "max_nodes": 4, "stacks": ["future-stack"]},
+        {"id": "offer-h100-community", "gpu_type": "H100 80GB PCIe", "gpus_per_node": 4,
+         "hourly_rate_per_node": 1.0, "min_nodes": 1, "max_nodes": 8, "host_tier": "community"}
     ]))
     .unwrap();
     runcrate::catalog::offerings(offers)
@@ -101,7 +103,8 @@ fn together_offerings_are_per_region_and_gpu_with_drivers_newest_first() {
 #[test]
 fn runcrate_offers_decode_with_and_without_the_inferred_fields() {
     let catalog = runcrate_catalog();
-    assert_eq!(catalog.len(), 4, "the offer without an id is left out");
+    assert_eq!(catalog.len(), 5, "the offer without an id is left out");
+    assert!(catalog[4].community_host && !catalog[2].community_host);
     let full = &catalog[0];
     assert_eq!(full.gpu_family.as_deref(), Some("H100"));
     assert_eq!(full.gpus_per_node, Some(8));
@@ -353,6 +356,24 @@ fn runcrate_resolves_offer_and_node_count_cheapest_first_within_limits() {
     assert_eq!(
         (r.spec.gpu_model.as_ref(), r.spec.region.as_ref()),
         (None, None)
+    );
+    // The community offer is cheaper still, but taken only when allowed.
+    let community = gpus(16)
+        .with_gpu_model("H100")
+        .with_options(RuncrateOptions {
+            include_community: Some(true),
+            ..RuncrateOptions::default()
+        });
+    let r = resolve(
+        ProviderKind::Runcrate,
+        &community,
+        &catalog,
+        &Constraints::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        r.spec.options.runcrate.unwrap().offer_id,
+        "offer-h100-community"
     );
     // The same price: the smaller id.
     let slurm = gpus(16)

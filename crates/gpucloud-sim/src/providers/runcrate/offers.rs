@@ -102,7 +102,9 @@ pub(crate) const OFFERS: &[Offer] = &[
         id: "offer-fail",
         gpu_type: "H100 80GB SXM",
         gpus_per_node: 8,
-        hourly_rate_per_node: 23.92,
+        // Dearer than the working H100 offer, so that resolving "H100, cheapest first"
+        // never lands on the offer that always fails.
+        hourly_rate_per_node: 95.68,
         location: "Nowhere, NV",
         country_code: "US",
         host_tier: "datacenter",

@@ -125,6 +125,7 @@ pub(crate) fn offerings(
                 images: images.to_vec(),
                 billing: vec![billing],
                 price: price.clone(),
+                community_host: false,
                 ids: OfferingIds::E2e {
                     sku_id,
                     sku_item_price_id: price_id,

@@ -44,6 +44,11 @@ fn offering(offer: ClusterOffer) -> Option<Offering> {
     if region.is_some() {
         inferred.push("region");
     }
+    let tier = text(extra, &["host_tier"]);
+    if tier.is_some() {
+        inferred.push("community_host");
+    }
+    let community_host = tier.is_some_and(|t| t.eq_ignore_ascii_case("community"));
     let to_u32 = |n: i64| u32::try_from(n).ok();
     Some(Offering {
         provider: PROVIDER,
@@ -76,6 +81,7 @@ fn offering(offer: ClusterOffer) -> Option<Offering> {
         images: Vec::new(),
         billing: vec![BillingKind::OnDemand],
         price,
+        community_host,
         ids: OfferingIds::Runcrate { offer_id },
         inferred,
     })

@@ -43,6 +43,7 @@ pub(crate) fn offerings(answer: types::RegionListResponse) -> Vec<Offering> {
                 images: Vec::new(),
                 billing: vec![BillingKind::OnDemand, BillingKind::Reserved { days: None }],
                 price: None,
+                community_host: false,
                 ids: OfferingIds::Together {
                     region: region.name.clone(),
                     gpu_type: gpu_type.clone(),

@@ -1,0 +1,273 @@
+//! Catalogs, resolution and placement through the facade against the simulator: requests that
+//! state only intent become ready clusters on every provider; a placement fails over when a
+//! provider has no capacity (a state here, not an injected fault) or is too dear; an
+//! ambiguous failure at the first candidate never leaves a second cluster anywhere.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use common::facade::{client, named, requests};
+use common::*;
+use gpucloud::{
+    AttemptOutcome, Candidate, ClusterSize, ClusterSpec, ClusterState, CreateAndWait,
+    CreateOutcome, E2eOptions, Error, Placement, ProviderKind,
+};
+use gpucloud_sim::{CapacityFilter, Fault, FaultKind, Provider};
+
+/// Only name, GPU model and size — plus, for E2E, what belongs to the account rather than
+/// the catalog (an SSH key and a security group).
+fn intent(provider: Provider, name: &str) -> ClusterSpec {
+    let spec = ClusterSpec::new(name, ClusterSize::Gpus(16)).with_gpu_model("H100");
+    match provider {
+        Provider::E2e => spec.with_ssh_keys(["101"]).with_options(E2eOptions {
+            security_group_id: 1,
+            ..E2eOptions::default()
+        }),
+        _ => spec,
+    }
+}
+
+/// A candidate per provider, each with its own request (only E2E's carries SSH keys).
+fn candidates(
+    sim: &gpucloud_sim::RunningSim,
+    providers: &[Provider],
+    name: &str,
+) -> Vec<Candidate> {
+    providers
+        .iter()
+        .map(|p| Candidate {
+            client: client(sim, *p),
+            spec: intent(*p, name),
+        })
+        .collect()
+}
+
+const ALL: [Provider; 3] = [Provider::Together, Provider::Runcrate, Provider::E2e];
+
+#[tokio::test]
+async fn every_catalog_lists_h100_and_h200() {
+    let sim = sim().await;
+    for provider in [Provider::Together, Provider::Runcrate, Provider::E2e] {
+        let catalog = client(&sim, provider).catalog().await.unwrap();
+        for family in ["H100", "H200"] {
+            assert!(
+                catalog
+                    .iter()
+                    .any(|o| o.gpu_family.as_deref() == Some(family)),
+                "{provider}: no {family} in {catalog:?}"
+            );
+        }
+        assert!(
+            catalog
+                .iter()
+                .all(|o| o.provider.as_str() == provider.as_str())
+        );
+    }
+    finish(sim).await;
+}
+
+#[tokio::test]
+async fn requests_with_only_intent_create_ready_clusters_on_every_provider() {
+    let sim = sim().await;
+    for provider in [Provider::Together, Provider::Runcrate, Provider::E2e] {
+        let client = client(&sim, provider);
+        let plan = client.plan(&intent(provider, "intent")).await.unwrap();
+        assert!(!plan.resolved.is_empty(), "{provider}: nothing resolved");
+        let ready = client
+            .create_and_wait(
+                &intent(provider, "intent"),
+                &CreateAndWait::default(),
+                |_| {},
+            )
+            .await
+            .unwrap();
+        assert_eq!(ready.cluster.state, ClusterState::Ready, "{provider}");
+        assert_eq!(named(&sim, provider, "intent"), 1);
+    }
+    // Runcrate's and E2E's 8-GPU nodes: 16 GPUs are 2 nodes.
+    let plan = client(&sim, Provider::Runcrate)
+        .plan(&intent(Provider::Runcrate, "again"))
+        .await
+        .unwrap();
+    assert_eq!(plan.body["node_count"], 2, "{}", plan.body);
+    assert!(
+        sim.spec_violations().is_empty(),
+        "{:?}",
+        sim.spec_violations()
+    );
+    finish(sim).await;
+}
+
+#[tokio::test]
+async fn a_provider_without_capacity_fails_over_to_the_next_with_one_cluster_in_all() {
+    let sim = sim().await;
+    sim.capacity()
+        .set(&CapacityFilter::new(Provider::Together, "H100_SXM"), 0)
+        .unwrap();
+    sim.capacity()
+        .set(&CapacityFilter::new(Provider::Runcrate, "H100"), 0)
+        .unwrap();
+    let placement = Placement::new(candidates(&sim, &ALL, "anywhere"));
+
+    let placed = placement.create().await.unwrap();
+
+    assert_eq!(placed.provider, ProviderKind::E2e);
+    assert_eq!(placed.created.outcome, CreateOutcome::Created);
+    let outcomes: Vec<_> = placed
+        .attempts
+        .iter()
+        .map(|a| {
+            (
+                a.provider,
+                matches!(a.outcome, AttemptOutcome::Refused { .. }),
+            )
+        })
+        .collect();
+    assert_eq!(
+        outcomes,
+        [
+            (ProviderKind::Together, true),
+            (ProviderKind::Runcrate, true),
+            (ProviderKind::E2e, false)
+        ]
+    );
+    assert!(matches!(
+        placed.attempts[2].outcome,
+        AttemptOutcome::Created
+    ));
+    let total: usize = [Provider::Together, Provider::Runcrate, Provider::E2e]
+        .iter()
+        .map(|p| named(&sim, *p, "anywhere"))
+        .sum();
+    assert_eq!(total, 1, "one cluster in all");
+    // Refused creates were each sent once and never again.
+    assert_eq!(requests(&sim, Provider::Together, "create_cluster"), 1);
+    assert_eq!(requests(&sim, Provider::Runcrate, "create_cluster"), 1);
+    // The plan fetched each catalog once.
+    assert_eq!(requests(&sim, Provider::Together, "list_regions"), 1);
+    assert_eq!(requests(&sim, Provider::Runcrate, "list_offers"), 1);
+    finish(sim).await;
+}
+
+#[tokio::test]
+async fn every_candidate_refusing_is_an_error_naming_each() {
+    let sim = sim().await;
+    for provider in [Provider::Together, Provider::Runcrate, Provider::E2e] {
+        sim.capacity()
+            .set(&CapacityFilter::new(provider, "H100"), 0)
+            .unwrap();
+    }
+    let placement = Placement::new(candidates(&sim, &ALL, "nowhere"));
+    let failed = placement.create().await.unwrap_err();
+    assert!(matches!(failed.error, Error::NoCapacity(_)), "{failed}");
+    assert_eq!(failed.attempts.len(), 3);
+    let text = failed.to_string();
+    for provider in ["together", "runcrate", "e2e"] {
+        assert!(text.contains(&format!("{provider}: no capacity")), "{text}");
+    }
+    finish(sim).await;
+}
+
+#[tokio::test]
+async fn a_price_ceiling_and_cheapest_first_choose_the_provider() {
+    let sim = sim().await;
+    // Together states no price; Runcrate's H100 is 2 × 23.92 USD/h; E2E prices in INR.
+    let plans = Placement::new(candidates(&sim, &ALL, "priced"))
+        .cheapest_first()
+        .with_max_price_per_hour(50.0, "USD")
+        .plan()
+        .await;
+    let order: Vec<_> = plans
+        .iter()
+        .map(|p| (p.provider, p.resolution.is_ok()))
+        .collect();
+    assert_eq!(
+        order,
+        [
+            (ProviderKind::Runcrate, true),
+            (ProviderKind::Together, true),
+            (ProviderKind::E2e, false)
+        ],
+        "known prices first; INR cannot be compared with a USD ceiling"
+    );
+    let placed = Placement::new(candidates(&sim, &ALL, "priced"))
+        .with_max_price_per_hour(40.0, "USD")
+        .create()
+        .await
+        .unwrap();
+    // Together's price is unknown, so the ceiling cannot skip it.
+    assert_eq!(placed.provider, ProviderKind::Together);
+    finish(sim).await;
+}
+
+#[tokio::test]
+async fn an_ambiguous_failure_at_the_first_candidate_never_makes_a_second_cluster() {
+    let sim = sim().await;
+    // Together cannot be asked whether the name exists (its list keeps failing): the create
+    // is not sent, and the placement stops there rather than try Runcrate, since a failure
+    // it cannot read might hide a cluster.
+    sim.faults()
+        .inject(Fault::new(Provider::Together, FaultKind::DropConnection).on("create_cluster"));
+    sim.faults().inject(
+        Fault::new(Provider::Together, FaultKind::ServerError { status: 500 })
+            .on("list_clusters")
+            .times(1000),
+    );
+    let placement = Placement::new(candidates(
+        &sim,
+        &[Provider::Together, Provider::Runcrate],
+        "ambiguous",
+    ));
+
+    let failed = placement.create().await.unwrap_err();
+
+    assert!(
+        matches!(failed.attempts[0].outcome, AttemptOutcome::Failed { .. }),
+        "{failed}"
+    );
+    assert!(
+        matches!(failed.attempts[1].outcome, AttemptOutcome::NotTried),
+        "{failed}"
+    );
+    assert_eq!(requests(&sim, Provider::Runcrate, "create_cluster"), 0);
+    assert_eq!(
+        named(&sim, Provider::Runcrate, "ambiguous"),
+        0,
+        "never a second cluster"
+    );
+
+    // When the look-up works, the lost answer is found at Together and the placement ends there.
+    sim.faults().clear();
+    sim.faults()
+        .inject(Fault::new(Provider::Together, FaultKind::DropConnection).on("create_cluster"));
+    let placement = Placement::new(candidates(
+        &sim,
+        &[Provider::Together, Provider::Runcrate],
+        "reconciled",
+    ));
+    let placed = placement.create().await.unwrap();
+    assert_eq!(placed.provider, ProviderKind::Together);
+    assert_eq!(placed.created.outcome, CreateOutcome::CreatedReconciled);
+    assert_eq!(named(&sim, Provider::Together, "reconciled"), 1);
+    assert_eq!(named(&sim, Provider::Runcrate, "reconciled"), 0);
+    finish(sim).await;
+}
+
+#[tokio::test]
+async fn a_candidate_that_cannot_honour_a_field_is_skipped_with_the_reason() {
+    let sim = sim().await;
+    // SSH keys: Together takes none at create time.
+    let placement = Placement::new([Provider::Together, Provider::E2e].map(|p| Candidate {
+        client: client(&sim, p),
+        spec: intent(Provider::E2e, "keys"),
+    }));
+    let placed = placement.create().await.unwrap();
+    assert_eq!(placed.provider, ProviderKind::E2e);
+    let AttemptOutcome::Skipped { reason } = &placed.attempts[0].outcome else {
+        panic!("{:?}", placed.attempts)
+    };
+    assert!(reason.contains("ssh_keys"), "{reason}");
+    assert_eq!(requests(&sim, Provider::Together, "create_cluster"), 0);
+    finish(sim).await;
+}
