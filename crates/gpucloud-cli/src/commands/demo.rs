@@ -1,4 +1,6 @@
-//! `gpucloud demo`: an embedded simulator, and create → wait → get → delete on every provider.
+//! `gpucloud demo`: an embedded simulator, and create → wait → get → delete on every provider
+//! from requests that name no catalog id (each resolved from the provider's catalog), then
+//! one placement that fails over because its first provider has no capacity.
 //!
 //! Needs no account and no environment: the clients are built with the simulator's base URLs
 //! and its fixed test credentials, never from the process environment.
@@ -6,11 +8,12 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use gpucloud::catalog::Constraints;
 use gpucloud::{
-    ClusterClient, ClusterSize, ClusterSpec, E2eConfig, E2eOptions, Error, ProviderKind,
-    RuncrateConfig, RuncrateOptions, SoftwareStack, TogetherConfig, TogetherOptions,
+    AttemptOutcome, Candidate, ClusterClient, ClusterSize, ClusterSpec, E2eConfig, E2eOptions,
+    Error, Placement, ProviderKind, RuncrateConfig, SoftwareStack, TogetherConfig,
 };
-use gpucloud_sim::{RunningSim, credentials};
+use gpucloud_sim::{CapacityFilter, Provider, RunningSim, credentials};
 use serde::Serialize;
 
 use super::clusters::wait_with_progress;
@@ -61,6 +64,10 @@ pub async fn run(args: &DemoArgs, json: bool) -> Result<(), CliError> {
             }
         }
     }
+    if let Err(error) = failover(&sim, json).await {
+        tell!("failover: error: {}", one_line(&error));
+        first_error.get_or_insert(CliError::Cloud(error));
+    }
     sim.shutdown().await;
     if json {
         output::json(&outcomes)?;
@@ -68,6 +75,56 @@ pub async fn run(args: &DemoArgs, json: bool) -> Result<(), CliError> {
         summary(&outcomes);
     }
     first_error.map_or(Ok(()), Err)
+}
+
+/// Together has no H100 left: a placement over Together then Runcrate ends on Runcrate, with
+/// one cluster in all.
+async fn failover(sim: &RunningSim, json: bool) -> Result<(), Error> {
+    let no_h100 = CapacityFilter::new(Provider::Together, "H100");
+    if sim.capacity().set(&no_h100, 0).is_err() {
+        return Err(Error::Configuration {
+            setting: "demo".into(),
+            problem: "the simulator lists no Together H100 offering".into(),
+        });
+    }
+    if !json {
+        say!("\n== failover: Together has no H100 capacity left; --provider together,runcrate");
+    }
+    let name = "demo-anywhere";
+    let candidates = [ProviderKind::Together, ProviderKind::Runcrate]
+        .into_iter()
+        .map(|provider| {
+            Ok(Candidate {
+                client: client(sim, provider)?,
+                spec: spec(provider, name),
+            })
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
+    let placed = Placement::new(candidates).create().await;
+    sim.capacity().reset();
+    let placed = placed.map_err(|failed| failed.error)?;
+    if !json {
+        for attempt in &placed.attempts {
+            let what = match &attempt.outcome {
+                AttemptOutcome::Created => "created the cluster".to_string(),
+                AttemptOutcome::Refused { reason } | AttemptOutcome::Skipped { reason } => {
+                    format!("passed over: {}", crate::error::flatten(reason))
+                }
+                AttemptOutcome::Failed { reason } => {
+                    format!("failed: {}", crate::error::flatten(reason))
+                }
+                AttemptOutcome::NotTried => "not tried".into(),
+            };
+            say!("{}: {what}", attempt.provider);
+        }
+        say!(
+            "One cluster in all: {} cluster {} ({}).",
+            placed.provider,
+            cell(&placed.created.cluster.id),
+            name
+        );
+    }
+    Ok(())
 }
 
 fn client(sim: &RunningSim, provider: ProviderKind) -> Result<ClusterClient, Error> {
@@ -91,31 +148,17 @@ fn client(sim: &RunningSim, provider: ProviderKind) -> Result<ClusterClient, Err
     }
 }
 
-/// A small, valid request for each provider (values the simulator's catalog offers).
-fn spec(provider: ProviderKind) -> ClusterSpec {
-    let name = format!("demo-{provider}");
+/// A request for each provider that names no catalog id: a GPU model, a size and a stack
+/// (E2E also needs what belongs to the account: an SSH key and a security group).
+fn spec(provider: ProviderKind, name: &str) -> ClusterSpec {
+    let spec = ClusterSpec::new(name, ClusterSize::Gpus(16)).with_gpu_model("H100");
     match provider {
-        ProviderKind::Together => ClusterSpec::new(name, ClusterSize::Gpus(16))
-            .with_gpu_model("H100_SXM")
-            .with_region("us-central-8")
-            .with_stack(SoftwareStack::Kubernetes)
-            .with_options(TogetherOptions {
-                nvidia_version_id: Some("cuda-12.8-driver-570".into()),
-                ..TogetherOptions::default()
-            }),
-        ProviderKind::Runcrate => ClusterSpec::new(name, ClusterSize::Nodes(2))
+        ProviderKind::Together => spec.with_stack(SoftwareStack::Kubernetes),
+        ProviderKind::Runcrate => spec.with_stack(SoftwareStack::Slurm),
+        ProviderKind::E2e => spec
             .with_stack(SoftwareStack::Slurm)
-            .with_options(RuncrateOptions {
-                offer_id: "offer-h100-sxm-8x".into(),
-                ..RuncrateOptions::default()
-            }),
-        ProviderKind::E2e => ClusterSpec::new(name, ClusterSize::Nodes(2))
             .with_ssh_keys(["1"])
             .with_options(E2eOptions {
-                // Ubuntu Slurm, 8×H100, its hourly plan in Delhi.
-                image_version_id: 2,
-                sku_id: 201,
-                sku_item_price_id: 811,
                 security_group_id: 1,
                 ..E2eOptions::default()
             }),
@@ -140,8 +183,17 @@ async fn one(
     json: bool,
 ) -> Result<Outcome, Error> {
     let client = client(sim, provider)?;
-    let spec = spec(provider);
-    let created = client.create(&spec).await?;
+    let spec = spec(provider, &format!("demo-{provider}"));
+    let resolution = client.resolve(&spec, &Constraints::default()).await?;
+    if !json {
+        let choices: Vec<String> = resolution
+            .choices
+            .iter()
+            .map(|c| format!("{} {}", c.field, cell(&c.value)))
+            .collect();
+        say!("Resolved from the catalog: {}.", choices.join(", "));
+    }
+    let created = client.create_resolved(&resolution).await?;
     let id = created.cluster.id.clone();
     if !json {
         output::created_headline(&created);

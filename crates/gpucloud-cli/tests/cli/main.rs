@@ -11,6 +11,8 @@ mod matrix;
 #[cfg(feature = "sim")]
 mod money;
 mod offline;
+#[cfg(feature = "sim")]
+mod placement;
 mod scenarios;
 mod schema;
 #[cfg(feature = "sim")]

@@ -1,0 +1,193 @@
+//! Catalogs, intent-only requests and placements through the binary, against a simulator:
+//! `gpucloud catalog`, request files without catalog ids, and `--provider together,runcrate`
+//! failing over when Together has no H100 capacity.
+
+use gpucloud_sim::{CapacityFilter, Provider};
+
+use crate::simulated::{TestSim, json, sim_credentials};
+use crate::support::gpucloud;
+
+/// The simulator's credentials and every provider's endpoint in the environment.
+fn env(sim: &TestSim) -> Vec<(&'static str, String)> {
+    let mut env = sim_credentials();
+    for (variable, provider) in [
+        ("TOGETHER_BASE_URL", Provider::Together),
+        ("RUNCRATE_BASE_URL", Provider::Runcrate),
+        ("E2E_BASE_URL", Provider::E2e),
+    ] {
+        env.push((variable, sim.sim().base_url(provider)));
+    }
+    env
+}
+
+#[test]
+fn catalog_all_lists_offerings_of_every_provider() {
+    let sim = TestSim::start();
+    let run = gpucloud(&["--json", "catalog", "--provider", "all"], &env(&sim));
+    run.expect_code(0);
+    let listed = json(&run);
+    let offerings = listed["offerings"].as_array().cloned().unwrap_or_default();
+    for provider in ["together", "runcrate", "e2e"] {
+        assert!(
+            offerings.iter().any(|o| o["provider"] == provider),
+            "{provider} missing: {}",
+            run.stdout
+        );
+    }
+    assert_eq!(listed["errors"], serde_json::json!([]));
+
+    let h200 = gpucloud(
+        &[
+            "catalog",
+            "-p",
+            "runcrate,e2e",
+            "--gpu-model",
+            "H200",
+            "--gpus",
+            "16",
+        ],
+        &env(&sim),
+    );
+    h200.expect_code(0);
+    let lines: Vec<&str> = h200.stdout.lines().skip(1).collect();
+    assert_eq!(lines.len(), 2, "{}", h200.stdout);
+    assert!(lines.iter().all(|l| l.contains("H200")), "{}", h200.stdout);
+    assert!(h200.stdout.contains("offer-h200-sxm-8x"), "{}", h200.stdout);
+}
+
+#[test]
+fn a_request_file_with_only_name_gpu_and_size_creates_a_ready_cluster_on_each_provider() {
+    let sim = TestSim::start_scaled(600.0);
+    for (provider, file) in [
+        ("together", "tests/fixtures/intent.toml"),
+        ("runcrate", "tests/fixtures/intent.toml"),
+        ("e2e", "tests/fixtures/intent-anywhere.toml"),
+    ] {
+        let plan = gpucloud(&["plan", "-p", provider, "-f", file], &env(&sim));
+        plan.expect_code(0);
+        assert!(
+            plan.stdout
+                .contains(&format!("Resolved from {provider}'s catalog:")),
+            "{}",
+            plan.stdout
+        );
+        let run = gpucloud(
+            &[
+                "--json",
+                "clusters",
+                "create",
+                "-p",
+                provider,
+                "-f",
+                file,
+                "--wait",
+                "--interval",
+                "1s",
+            ],
+            &env(&sim),
+        );
+        run.expect_code(0);
+        assert_eq!(
+            json(&run)["cluster"]["provider"],
+            provider,
+            "{}",
+            run.stdout
+        );
+    }
+}
+
+#[test]
+fn together_without_h100_capacity_fails_over_to_runcrate_with_one_cluster_in_all() {
+    let sim = TestSim::start();
+    sim.sim()
+        .capacity()
+        .set(&CapacityFilter::new(Provider::Together, "H100_SXM"), 0)
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    let env = env(&sim);
+
+    let plan = gpucloud(
+        &[
+            "plan",
+            "--provider",
+            "together,runcrate",
+            "-f",
+            "tests/fixtures/intent.toml",
+        ],
+        &env,
+    );
+    plan.expect_code(0);
+    assert!(
+        plan.stdout.contains("== 1. together") && plan.stdout.contains("== 2. runcrate"),
+        "{}",
+        plan.stdout
+    );
+
+    let run = gpucloud(
+        &[
+            "--json",
+            "clusters",
+            "create",
+            "--provider",
+            "together,runcrate",
+            "-f",
+            "tests/fixtures/intent.toml",
+        ],
+        &env,
+    );
+    run.expect_code(0);
+    assert_eq!(
+        json(&run)["cluster"]["provider"],
+        "runcrate",
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stderr.contains("together: refused: no capacity"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("runcrate: created the cluster"),
+        "{}",
+        run.stderr
+    );
+    let named = |provider| {
+        sim.sim()
+            .clusters(provider)
+            .iter()
+            .filter(|c| c.name == "intent-42")
+            .count()
+    };
+    assert_eq!(
+        (named(Provider::Together), named(Provider::Runcrate)),
+        (0, 1)
+    );
+
+    // Nowhere left: exit 4, each provider's refusal named.
+    sim.sim()
+        .capacity()
+        .set(&CapacityFilter::new(Provider::Runcrate, "H100"), 0)
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    let none = gpucloud(
+        &[
+            "clusters",
+            "create",
+            "--provider",
+            "together,runcrate",
+            "--name",
+            "no-room",
+            "--gpu-model",
+            "H100",
+            "--gpus",
+            "16",
+        ],
+        &env,
+    );
+    none.expect_code(4);
+    assert!(
+        none.stderr.contains("together: no capacity")
+            && none.stderr.contains("runcrate: no capacity"),
+        "{}",
+        none.stderr
+    );
+}
