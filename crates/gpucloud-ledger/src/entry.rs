@@ -104,7 +104,7 @@ pub struct ErrorSummary {
 /// One create gpucloud recorded, with what became of it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ClusterEntry {
-    /// The intent's id (what [`Ledger::resolve_pending`] takes).
+    /// The intent's id (what [`crate::Ledger::resolve_pending`] takes).
     pub intent: IntentId,
     /// The provider.
     pub provider: ProviderKind,

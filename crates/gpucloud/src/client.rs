@@ -242,7 +242,7 @@ impl ClusterClient {
             .result
     }
 
-    /// [`Self::wait_for`], with how long each phase took ([`Timeline`]) whatever the result:
+    /// [`Self::wait_for`], with how long each phase took ([`crate::Timeline`]) whatever the result:
     /// a slow or stuck phase is visible when the wait ends.
     pub async fn wait_for_report(
         &self,

@@ -1,7 +1,7 @@
 //! What each provider offers, in one neutral shape ([`Offering`]), and how a request that
 //! states only intent — a GPU model, a size, maybe a region, a stack, a billing kind — is
 //! resolved against it into the provider's catalog ids before anything is sent
-//! ([`resolve`]).
+//! ([`resolve()`]).
 //!
 //! Sources: Together `GET /compute/regions` (documented); Runcrate `GET /clusters/offers`
 //! (only `min_nodes`, `max_nodes`, `allowed_node_counts` and `stacks` are documented; the
