@@ -35,14 +35,15 @@ pub fn client(
             secrets::register(&value.to_string_lossy());
         }
     }
-    let base_url = target.base_url.as_deref();
-    let timeout = target.request_timeout;
+    let connection = &target.connection;
+    let base_url = connection.base_url.as_deref();
+    let timeout = connection.request_timeout;
     let retry = RetryPolicy {
-        max_attempts: target.max_attempts,
+        max_attempts: connection.max_attempts,
         ..RetryPolicy::default()
     };
     let reconcile = ReconcilePolicy {
-        settle_window: target.settle_window,
+        settle_window: connection.settle_window,
         ..ReconcilePolicy::default()
     };
     macro_rules! journaled {

@@ -122,14 +122,11 @@ pub enum ClustersCommand {
     Sweep(SweepArgs),
 }
 
-/// A provider and, optionally, another endpoint for it.
+/// How to reach a provider: another endpoint, and the bounds of each request.
 #[derive(Debug, Clone, Args)]
-pub struct TargetArgs {
-    /// The provider.
-    #[arg(long, short = 'p', value_enum)]
-    pub provider: ProviderKind,
+pub struct ConnectionArgs {
     /// Send requests to this endpoint instead (a proxy, `gpucloud sim`); overrides
-    /// <PROVIDER>_BASE_URL.
+    /// <PROVIDER>_BASE_URL. Only with a single provider.
     // This comment is also the flag's help, which prints it as written: not an HTML tag.
     #[allow(rustdoc::invalid_html_tags)]
     #[arg(long, value_name = "URL", value_parser = parse_base_url)]
@@ -145,6 +142,29 @@ pub struct TargetArgs {
     /// Attempts per request, the first included (1 to 10; 1: never retry).
     #[arg(long, value_name = "N", default_value = "4", value_parser = bounds::max_attempts)]
     pub max_attempts: u32,
+}
+
+impl ConnectionArgs {
+    /// The endpoint from the environment and the facade's own policies, with `request_timeout`
+    /// (for commands that reach every provider in the ledger or the catalog).
+    pub fn defaults(request_timeout: Duration) -> Self {
+        Self {
+            base_url: None,
+            request_timeout,
+            settle_window: gpucloud::ReconcilePolicy::default().settle_window,
+            max_attempts: gpucloud::RetryPolicy::default().max_attempts,
+        }
+    }
+}
+
+/// A provider, and how to reach it.
+#[derive(Debug, Clone, Args)]
+pub struct TargetArgs {
+    /// The provider.
+    #[arg(long, short = 'p', value_enum)]
+    pub provider: ProviderKind,
+    #[command(flatten)]
+    pub connection: ConnectionArgs,
 }
 
 #[derive(Debug, Args)]
@@ -174,22 +194,8 @@ pub struct PlacementTargetArgs {
     /// (`together,runcrate`), or `any` (every provider).
     #[arg(long, short = 'p', value_name = "PROVIDER[,…]|any", value_parser = parse_providers)]
     pub provider: Providers,
-    /// Send requests to this endpoint instead (a proxy, `gpucloud sim`); overrides
-    /// <PROVIDER>_BASE_URL. Only with a single provider.
-    #[allow(rustdoc::invalid_html_tags)]
-    #[arg(long, value_name = "URL", value_parser = parse_base_url)]
-    pub base_url: Option<String>,
-    /// Give up on one HTTP request after this long (1s to 1h; exit code 5).
-    #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = bounds::request_timeout)]
-    pub request_timeout: Duration,
-    /// Creates on Together and E2E: after an answer that may hide a created cluster (timeout,
-    /// dropped connection, 5xx), look the name up for this long before sending again (0s to
-    /// 1h; 0s: one look-up).
-    #[arg(long, value_name = "DURATION", default_value = "90s", value_parser = bounds::settle_window)]
-    pub settle_window: Duration,
-    /// Attempts per request, the first included (1 to 10; 1: never retry).
-    #[arg(long, value_name = "N", default_value = "4", value_parser = bounds::max_attempts)]
-    pub max_attempts: u32,
+    #[command(flatten)]
+    pub connection: ConnectionArgs,
     /// Skip offerings whose known price for the whole cluster is above this, per hour (in
     /// --currency; offerings priced in another currency are skipped too).
     #[arg(long, value_name = "AMOUNT", value_parser = bounds::price)]
@@ -235,10 +241,7 @@ impl PlacementTargetArgs {
     pub fn target(&self, provider: ProviderKind) -> TargetArgs {
         TargetArgs {
             provider,
-            base_url: self.base_url.clone(),
-            request_timeout: self.request_timeout,
-            settle_window: self.settle_window,
-            max_attempts: self.max_attempts,
+            connection: self.connection.clone(),
         }
     }
 
@@ -370,14 +373,9 @@ mod tests {
         let Command::Clusters(ClustersCommand::List(target)) = cli.command else {
             panic!("not a list: {cli:?}");
         };
-        assert_eq!(
-            target.settle_window,
-            gpucloud::ReconcilePolicy::default().settle_window
-        );
-        assert_eq!(
-            target.max_attempts,
-            gpucloud::RetryPolicy::default().max_attempts
-        );
+        let defaults = ConnectionArgs::defaults(target.connection.request_timeout);
+        assert_eq!(target.connection.settle_window, defaults.settle_window);
+        assert_eq!(target.connection.max_attempts, defaults.max_attempts);
     }
 
     #[cfg(feature = "sim")]

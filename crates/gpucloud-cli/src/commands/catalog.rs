@@ -1,11 +1,11 @@
 //! `gpucloud catalog`: what each provider offers, filtered by GPU model, size and region, as
 //! a table or as the facade's `Offering`s in JSON.
 
+use gpucloud::ProviderKind;
 use gpucloud::catalog::{Offering, OfferingIds, gpu_matches};
-use gpucloud::{ProviderKind, ReconcilePolicy, RetryPolicy};
 use serde::Serialize;
 
-use crate::cli::{CatalogArgs, TargetArgs};
+use crate::cli::{CatalogArgs, ConnectionArgs, TargetArgs};
 use crate::connect;
 use crate::error::{CliError, one_line};
 use crate::output::{self, render, table};
@@ -33,10 +33,7 @@ pub async fn run(args: &CatalogArgs, json: bool) -> Result<(), CliError> {
     for provider in &args.provider.0 {
         let target = TargetArgs {
             provider: *provider,
-            base_url: None,
-            request_timeout: args.request_timeout,
-            settle_window: ReconcilePolicy::default().settle_window,
-            max_attempts: RetryPolicy::default().max_attempts,
+            connection: ConnectionArgs::defaults(args.request_timeout),
         };
         let catalog = match connect::client(&target, None) {
             Ok(client) => client.catalog().await,

@@ -3,12 +3,12 @@
 //! clusters still alive after a while, deleted (and the deletes verified) on request.
 
 use chrono::{DateTime, Utc};
-use gpucloud::{ClusterId, Error, ProviderKind, ReconcilePolicy, RetryPolicy};
+use gpucloud::{ClusterId, Error, ProviderKind};
 use gpucloud_ledger::{ClusterEntry, IntentState};
 use serde::Serialize;
 
 use super::clusters::wait_options;
-use crate::cli::{LedgerArgs, SweepArgs, TargetArgs};
+use crate::cli::{ConnectionArgs, LedgerArgs, SweepArgs, TargetArgs};
 use crate::connect;
 use crate::error::{CliError, one_line};
 use crate::ledger::{Ledgers, resolve_earlier};
@@ -140,10 +140,7 @@ pub async fn sweep(args: &SweepArgs, json: bool, ledgers: &Ledgers) -> Result<()
         }
         let target = TargetArgs {
             provider,
-            base_url: None,
-            request_timeout: args.request_timeout,
-            settle_window: ReconcilePolicy::default().settle_window,
-            max_attempts: RetryPolicy::default().max_attempts,
+            connection: ConnectionArgs::defaults(args.request_timeout),
         };
         let client = match connect::client(&target, Some(ledger.clone())) {
             Ok(client) => client,

@@ -27,7 +27,7 @@ fn clients(
     target: &PlacementTargetArgs,
     ledger: Option<&Arc<Ledger>>,
 ) -> Result<Clients, CliError> {
-    if target.base_url.is_some() && target.provider.0.len() > 1 {
+    if target.connection.base_url.is_some() && target.provider.0.len() > 1 {
         return Err(CliError::Usage(
             "--base-url takes a single provider; set <PROVIDER>_BASE_URL for each instead".into(),
         ));

@@ -92,63 +92,47 @@ impl E2eClusters {
     /// What E2E offers in the configured location (its plans, and the Slurm images), fetched
     /// once per TTL.
     pub async fn catalog(&self) -> Result<std::sync::Arc<Vec<crate::catalog::Offering>>, Error> {
-        let settings = &self.settings;
-        self.catalog
-            .get_or_fetch(settings.clock.as_ref(), settings.catalog_ttl, || async {
-                let plans = settings
-                    .retry
-                    .run(settings.pacing(), |_| {
-                        let request =
-                            scoped!(self, self.client.list_plans(), &self.location).variant("e2e");
-                        call::<errors::Rules, _, _, _, _>(
-                            self.client.inner(),
-                            "list_plans",
-                            request.send(),
-                        )
-                    })
-                    .await?
-                    .into_inner();
+        ops::catalog(self, &self.catalog, || async {
+            let request = scoped!(self, self.client.list_plans(), &self.location).variant("e2e");
+            let plans = call::<errors::Rules, _, _, _, _>(
+                self.client.inner(),
+                "list_plans",
+                request.send(),
+            )
+            .await?
+            .into_inner();
+            let scrubber = self.client.inner().scrubber();
+            check_code(scrubber, "list_plans", plans.code, &plans.message, &plans)?;
+            let mut images = Vec::new();
+            for (stack, framework) in catalog::FRAMEWORKS {
+                let request = scoped!(self, self.client.list_images(), &self.location)
+                    .framework(*framework)
+                    .job_type(*framework);
+                let answer = call::<errors::Rules, _, _, _, _>(
+                    self.client.inner(),
+                    "list_images",
+                    request.send(),
+                )
+                .await?
+                .into_inner();
                 check_code(
-                    self.client.inner().scrubber(),
-                    "list_plans",
-                    plans.code,
-                    &plans.message,
-                    &plans,
+                    scrubber,
+                    "list_images",
+                    answer.code,
+                    &answer.message,
+                    &answer,
                 )?;
-                let mut images = Vec::new();
-                for (stack, framework) in catalog::FRAMEWORKS {
-                    let answer = settings
-                        .retry
-                        .run(settings.pacing(), |_| {
-                            let request = scoped!(self, self.client.list_images(), &self.location)
-                                .framework(*framework)
-                                .job_type(*framework);
-                            call::<errors::Rules, _, _, _, _>(
-                                self.client.inner(),
-                                "list_images",
-                                request.send(),
-                            )
-                        })
-                        .await?
-                        .into_inner();
-                    check_code(
-                        self.client.inner().scrubber(),
-                        "list_images",
-                        answer.code,
-                        &answer.message,
-                        &answer,
-                    )?;
-                    let items: Vec<_> = answer.data.into_iter().map(|i| i.0).collect();
-                    images.extend(catalog::images(&items, *stack));
-                }
-                let items: Vec<_> = plans.data.into_iter().map(|p| p.0).collect();
-                Ok(catalog::offerings(
-                    &items,
-                    &self.location.to_string(),
-                    &images,
-                ))
-            })
-            .await
+                let items: Vec<_> = answer.data.into_iter().map(|i| i.0).collect();
+                images.extend(catalog::images(&items, *stack));
+            }
+            let items: Vec<_> = plans.data.into_iter().map(|p| p.0).collect();
+            Ok(catalog::offerings(
+                &items,
+                &self.location.to_string(),
+                &images,
+            ))
+        })
+        .await
     }
 
     /// Creates from a body you built, in `location`; it is validated first.

@@ -145,6 +145,26 @@ pub(crate) trait Provider: Sync {
     ) -> impl Future<Output = Result<Cluster, Error>> + Send;
 }
 
+/// The provider's catalog from `cache` while it is younger than the client's catalog TTL,
+/// else fetched by `fetch` (each attempt of it retried while the error is retryable).
+pub(crate) async fn catalog<P, F, Fut>(
+    provider: &P,
+    cache: &crate::catalog::CatalogCache,
+    fetch: F,
+) -> Result<std::sync::Arc<Vec<crate::catalog::Offering>>, Error>
+where
+    P: Provider,
+    F: Fn() -> Fut,
+    Fut: Future<Output = Result<Vec<crate::catalog::Offering>, Error>>,
+{
+    let settings = provider.settings();
+    cache
+        .get_or_fetch(settings.clock.as_ref(), settings.catalog_ttl, || {
+            settings.retry.run(settings.pacing(), |_| fetch())
+        })
+        .await
+}
+
 /// One cluster, retried while the error is retryable.
 pub(crate) async fn get<P: Provider>(provider: &P, id: &ClusterId) -> Result<Cluster, Error> {
     check_id::<P>(id)?;

@@ -59,22 +59,14 @@ impl RuncrateClusters {
 
     /// What Runcrate offers (`GET /clusters/offers`), fetched once per TTL.
     pub async fn catalog(&self) -> Result<std::sync::Arc<Vec<crate::catalog::Offering>>, Error> {
-        let settings = &self.settings;
-        self.catalog
-            .get_or_fetch(settings.clock.as_ref(), settings.catalog_ttl, || async {
-                let answer = settings
-                    .retry
-                    .run(settings.pacing(), |_| {
-                        call::<errors::Rules, _, _, _, _>(
-                            self.client.inner(),
-                            "list_offers",
-                            self.client.list_offers().send(),
-                        )
-                    })
+        ops::catalog(self, &self.catalog, || async {
+            let request = self.client.list_offers().send();
+            let answer =
+                call::<errors::Rules, _, _, _, _>(self.client.inner(), "list_offers", request)
                     .await?;
-                Ok(catalog::offerings(answer.into_inner().data))
-            })
-            .await
+            Ok(catalog::offerings(answer.into_inner().data))
+        })
+        .await
     }
 
     /// Creates from a request you built; it is validated first. Retries of this call reuse its

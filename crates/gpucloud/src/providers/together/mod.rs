@@ -60,22 +60,14 @@ impl TogetherClusters {
 
     /// What Together offers (`GET /compute/regions`), fetched once per TTL.
     pub async fn catalog(&self) -> Result<std::sync::Arc<Vec<crate::catalog::Offering>>, Error> {
-        let settings = &self.settings;
-        self.catalog
-            .get_or_fetch(settings.clock.as_ref(), settings.catalog_ttl, || async {
-                let answer = settings
-                    .retry
-                    .run(settings.pacing(), |_| {
-                        call::<errors::Rules, _, _, _, _>(
-                            self.client.inner(),
-                            "list_regions",
-                            self.client.list_regions().send(),
-                        )
-                    })
+        ops::catalog(self, &self.catalog, || async {
+            let request = self.client.list_regions().send();
+            let answer =
+                call::<errors::Rules, _, _, _, _>(self.client.inner(), "list_regions", request)
                     .await?;
-                Ok(catalog::offerings(answer.into_inner()))
-            })
-            .await
+            Ok(catalog::offerings(answer.into_inner()))
+        })
+        .await
     }
 
     /// Creates from a provider request you built yourself; it is validated first.
