@@ -61,8 +61,9 @@ impl Ledger {
 
     /// The idempotency key of the newest create of the same request as `intent` (provider,
     /// name, scope and request hash) whose cluster may exist: its outcome unknown, or its
-    /// cluster made and not seen gone since. A process killed while it waited for a cluster
-    /// would otherwise start a second one on its next run.
+    /// cluster made and neither seen gone nor seen failed since. A process killed while it
+    /// waited for a cluster would otherwise start a second one on its next run; a cluster seen
+    /// failed is not handed out again (its key would only bring the failed cluster back).
     pub fn earlier_key(&self, intent: &CreateIntent) -> Result<Option<String>, LedgerError> {
         let doing = "looking for an earlier create";
         self.lock()
@@ -71,6 +72,8 @@ impl Ledger {
                  WHERE provider = ?1 AND name = ?2 AND scope IS ?3 AND request_sha256 = ?4
                    AND (state IN ('pending', 'failed_ambiguous')
                         OR (state = 'completed' AND gone_at_ms IS NULL))
+                   -- A cluster seen failed is not taken again: the key would only bring it back.
+                   AND (last_state IS NULL OR last_state NOT LIKE 'failed (%')
                    AND idempotency_key IS NOT NULL
                  ORDER BY id DESC LIMIT 1",
                 params![

@@ -165,6 +165,17 @@ async fn a_runcrate_create_whose_answer_was_lost_is_re_sent_under_its_key_and_ma
     assert_eq!(third.cluster.id, again.cluster.id);
     assert_eq!(sim.clusters(Provider::Runcrate).len(), 1);
 
+    // Once the cluster is seen failed, a re-run gets a key of its own (the old key would only
+    // bring the failed cluster back).
+    let mut failed = third.cluster.clone();
+    failed.state = gpucloud::ClusterState::Failed("machine_failed_to_start".into());
+    ledger.record_seen(&failed).unwrap();
+    let after_failure = next
+        .plan(&spec(Provider::Runcrate, "lost-answer"))
+        .await
+        .unwrap();
+    assert_ne!(after_failure.header("idempotency-key"), Some(key.as_str()));
+
     // A different request of the same name gets a key of its own.
     let mut other_request = spec(Provider::Runcrate, "lost-answer");
     other_request.size = gpucloud::ClusterSize::Nodes(4);

@@ -109,6 +109,15 @@ fn say_cleanup(provider: ProviderKind, failed: &CreateAndWaitError) {
              with `gpucloud clusters delete -p {provider} {id} --wait`.",
             crate::error::one_line(error.as_ref())
         ),
+        Some(Cleanup::Kept)
+            if provider == ProviderKind::Runcrate
+                && matches!(failed.error, Error::ClusterFailed { .. }) =>
+        {
+            tell!(
+                "runcrate cluster {id} failed to start; Runcrate releases every machine of a \
+                 failed start, so nothing bills (it documents no delete)."
+            )
+        }
         Some(Cleanup::Kept) | None => tell!(
             "{provider} cluster {id} was kept and may be billing. Delete it with `gpucloud \
              clusters delete -p {provider} {id} --wait`."
