@@ -93,41 +93,50 @@ impl E2eClusters {
     /// once per TTL.
     pub async fn catalog(&self) -> Result<std::sync::Arc<Vec<crate::catalog::Offering>>, Error> {
         ops::catalog(self, &self.catalog, || async {
-            let request = scoped!(self, self.client.list_plans(), &self.location).variant("e2e");
-            let plans = call::<errors::Rules, _, _, _, _>(
-                self.client.inner(),
-                "list_plans",
-                request.send(),
-            )
-            .await?
-            .into_inner();
             let scrubber = self.client.inner().scrubber();
-            check_code(scrubber, "list_plans", plans.code, &plans.message, &plans)?;
-            let mut images = Vec::new();
-            for (stack, framework) in catalog::FRAMEWORKS {
-                let request = scoped!(self, self.client.list_images(), &self.location)
-                    .framework(*framework)
-                    .job_type(*framework);
-                let answer = call::<errors::Rules, _, _, _, _>(
+            let plans = async {
+                let request =
+                    scoped!(self, self.client.list_plans(), &self.location).variant("e2e");
+                let plans = call::<errors::Rules, _, _, _, _>(
                     self.client.inner(),
-                    "list_images",
+                    "list_plans",
                     request.send(),
                 )
                 .await?
                 .into_inner();
-                check_code(
-                    scrubber,
-                    "list_images",
-                    answer.code,
-                    &answer.message,
-                    &answer,
-                )?;
-                let items: Vec<_> = answer.data.into_iter().map(|i| i.0).collect();
-                images.extend(catalog::images(&items, *stack));
-            }
-            let items: Vec<_> = plans.data.into_iter().map(|p| p.0).collect();
+                check_code(scrubber, "list_plans", plans.code, &plans.message, &plans)?;
+                Ok::<_, Error>(plans.data.into_iter().map(|p| p.0).collect::<Vec<_>>())
+            };
+            // The images do not depend on the plans: both are asked for at once, so the
+            // catalog costs one round trip of waiting, not two.
+            let images = async {
+                let mut images = Vec::new();
+                for (stack, framework) in catalog::FRAMEWORKS {
+                    let request = scoped!(self, self.client.list_images(), &self.location)
+                        .framework(*framework)
+                        .job_type(*framework);
+                    let answer = call::<errors::Rules, _, _, _, _>(
+                        self.client.inner(),
+                        "list_images",
+                        request.send(),
+                    )
+                    .await?
+                    .into_inner();
+                    check_code(
+                        scrubber,
+                        "list_images",
+                        answer.code,
+                        &answer.message,
+                        &answer,
+                    )?;
+                    let items: Vec<_> = answer.data.into_iter().map(|i| i.0).collect();
+                    images.extend(catalog::images(&items, *stack));
+                }
+                Ok::<_, Error>(images)
+            };
+            let (plans, images) = futures_util::future::try_join(plans, images).await?;
             Ok(catalog::offerings(
-                &items,
+                &plans,
                 &self.location.to_string(),
                 &images,
             ))
