@@ -161,6 +161,8 @@ async fn every_candidate_refusing_is_an_error_naming_each() {
     let placement = Placement::new(candidates(&sim, &ALL, "nowhere"));
     let failed = placement.create().await.unwrap_err();
     assert!(matches!(failed.error, Error::NoCapacity(_)), "{failed}");
+    let source = std::error::Error::source(&failed).map(ToString::to_string);
+    assert_eq!(source, Some(failed.error.to_string()), "the last refusal is the source");
     assert_eq!(failed.attempts.len(), 3);
     let text = failed.to_string();
     for provider in ["together", "runcrate", "e2e"] {
@@ -198,6 +200,20 @@ async fn a_price_ceiling_and_cheapest_first_choose_the_provider() {
         .unwrap();
     // Together's price is unknown, so the ceiling cannot skip it.
     assert_eq!(placed.provider, ProviderKind::Together);
+    let after: Vec<_> = placed
+        .attempts
+        .iter()
+        .map(|a| (a.provider, matches!(a.outcome, AttemptOutcome::NotTried)))
+        .collect();
+    assert_eq!(
+        after,
+        [
+            (ProviderKind::Together, false),
+            (ProviderKind::Runcrate, true),
+            (ProviderKind::E2e, true)
+        ],
+        "every candidate is accounted for"
+    );
     finish(sim).await;
 }
 
