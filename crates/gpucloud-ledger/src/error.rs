@@ -23,6 +23,26 @@ pub enum LedgerError {
         /// SQLite's error.
         source: rusqlite::Error,
     },
+    /// PostgreSQL refused a statement (a constraint, a timeout, a lost connection).
+    #[cfg(feature = "postgres")]
+    Postgres {
+        /// What the ledger was doing.
+        doing: String,
+        /// The driver's error (it never holds the password).
+        source: tokio_postgres::Error,
+    },
+    /// The database could not be reached or did not answer in time: nothing was recorded.
+    Unavailable {
+        /// What the ledger was doing.
+        doing: String,
+        /// Why.
+        reason: String,
+    },
+    /// The claim on a create's name was lost: its lease ran out and another caller took it
+    /// over.
+    ClaimLost(u64),
+    /// The location is neither a path nor a `postgres://` URL this build can open.
+    UnsupportedLocation(String),
     /// The file was written by a newer build of this crate; it is left untouched.
     SchemaTooNew {
         /// The file's `user_version`.
@@ -52,6 +72,32 @@ impl LedgerError {
         }
     }
 
+    #[cfg(feature = "postgres")]
+    pub(crate) fn postgres(doing: impl Into<String>, source: tokio_postgres::Error) -> Self {
+        Self::Postgres {
+            doing: doing.into(),
+            source,
+        }
+    }
+
+    pub(crate) fn unavailable(doing: impl Into<String>, reason: impl Into<String>) -> Self {
+        Self::Unavailable {
+            doing: doing.into(),
+            reason: reason.into(),
+        }
+    }
+
+    /// Whether the database could not be reached or did not answer (so a retry later may
+    /// work), as opposed to a refusal.
+    pub fn is_unavailable(&self) -> bool {
+        match self {
+            Self::Unavailable { .. } => true,
+            #[cfg(feature = "postgres")]
+            Self::Postgres { source, .. } => source.is_closed() || source.code().is_none(),
+            _ => false,
+        }
+    }
+
     /// Whether the failure was another process holding the database longer than the busy
     /// timeout.
     pub fn is_locked(&self) -> bool {
@@ -73,6 +119,19 @@ impl fmt::Display for LedgerError {
             ),
             Self::Io { path, source } => write!(f, "{}: {source}", path.display()),
             Self::Sqlite { doing, source } => write!(f, "{doing}: {source}"),
+            #[cfg(feature = "postgres")]
+            Self::Postgres { doing, source } => match source.as_db_error() {
+                Some(db) => write!(f, "{doing}: PostgreSQL: {}", db.message()),
+                None => write!(f, "{doing}: PostgreSQL: {source}"),
+            },
+            Self::Unavailable { doing, reason } => {
+                write!(f, "{doing}: the ledger's database is unavailable ({reason})")
+            }
+            Self::ClaimLost(id) => write!(
+                f,
+                "the claim of create #{id} was lost: its lease ran out and another caller took it over"
+            ),
+            Self::UnsupportedLocation(what) => write!(f, "unsupported ledger location: {what}"),
             Self::SchemaTooNew { found, known } => write!(
                 f,
                 "the ledger has schema version {found}, newer than this build's {known}: \
@@ -95,6 +154,8 @@ impl std::error::Error for LedgerError {
         match self {
             Self::Io { source, .. } => Some(source),
             Self::Sqlite { source, .. } => Some(source),
+            #[cfg(feature = "postgres")]
+            Self::Postgres { source, .. } => Some(source),
             Self::Lookup(error) => Some(error.as_ref()),
             _ => None,
         }

@@ -4,34 +4,21 @@
 //! Runcrate's idempotency key, the request's SHA-256), cluster ids, and of an error only its
 //! kind and HTTP status — never its text, which may quote a provider's answer.
 
-use gpucloud::journal::{CreateIntent, CreateRecord, IntentId, Journal, JournalError};
+use std::time::Duration;
+
+use gpucloud::journal::{Claim, CreateIntent, CreateRecord, IntentId, Journal, JournalError};
 use gpucloud::{Cluster, ClusterId, CreateOutcome, Error, ProviderKind};
-use rusqlite::params;
 
 use crate::entry::{ErrorSummary, Outcome};
+use crate::store::{Tx, vals};
 use crate::{Ledger, LedgerError, now_ms};
 
 impl Ledger {
-    /// Records a create's intent; returns its id.
+    /// Records a create's intent without claiming its name (no owner, no lease: a claim on
+    /// the name treats it as a create whose owner is gone); returns its id. The facade claims
+    /// instead ([`Self::claim_create`]).
     pub fn record_create_started(&self, intent: &CreateIntent) -> Result<IntentId, LedgerError> {
-        self.write("recording a create", |tx| {
-            tx.execute(
-                "INSERT INTO create_intents
-                     (provider, name, scope, idempotency_key, request_sha256, pid, started_at_ms)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                params![
-                    intent.provider.as_str(),
-                    intent.name,
-                    intent.scope,
-                    intent.idempotency_key,
-                    intent.request_sha256,
-                    std::process::id(),
-                    now_ms(),
-                ],
-            )
-            .map_err(|e| LedgerError::sqlite("recording a create", e))?;
-            intent_id(tx.last_insert_rowid())
-        })
+        self.write("recording a create", |tx| insert_intent(tx, intent, None))
     }
 
     /// Completes a create's intent. The facade's own outcome always wins, even over a
@@ -60,26 +47,34 @@ impl Ledger {
             }
         };
         self.write("completing a create", |tx| {
-            let changed = tx
-                .execute(
-                    "UPDATE create_intents
-                     SET state = ?2, cluster_id = ?3, outcome = ?4, error_kind = ?5,
-                         error_status = ?6, finished_at_ms = ?7
-                     WHERE id = ?1",
-                    params![
-                        row_id(intent)?,
-                        state,
-                        cluster,
-                        outcome.map(Outcome::as_str),
-                        error.as_ref().map(|e| e.kind.clone()),
-                        error.as_ref().and_then(|e| e.status),
-                        now_ms(),
-                    ],
-                )
-                .map_err(|e| LedgerError::sqlite("completing a create", e))?;
+            let changed = tx.exec(
+                "UPDATE create_intents
+                 SET state = ?2, cluster_id = ?3, outcome = ?4, error_kind = ?5,
+                     error_status = ?6, finished_at_ms = ?7
+                 WHERE id = ?1",
+                &vals![
+                    row_id(intent)?,
+                    state,
+                    cluster,
+                    outcome.map(Outcome::as_str),
+                    error.as_ref().map(|e| e.kind.clone()),
+                    error.as_ref().and_then(|e| e.status),
+                    now_ms(),
+                ],
+            )?;
             one_row(changed, intent)?;
-            if let Some(cluster) = cluster {
-                crate::observe::settle_earlier(tx, intent, &ClusterId::new(cluster))?;
+            match cluster {
+                Some(cluster) => {
+                    crate::observe::settle_earlier(tx, intent, &ClusterId::new(cluster))?;
+                }
+                // The creates this one took over are unresolved again, for the next claim
+                // to take over (and reconcile) in its turn.
+                None => {
+                    tx.exec(
+                        "UPDATE create_intents SET taken_over_by = NULL WHERE taken_over_by = ?1",
+                        &vals![row_id(intent)?],
+                    )?;
+                }
             }
             Ok(())
         })
@@ -92,18 +87,17 @@ impl Ledger {
         cluster: &ClusterId,
     ) -> Result<IntentId, LedgerError> {
         self.write("recording a delete", |tx| {
-            tx.execute(
+            let rows = tx.query(
                 "INSERT INTO delete_intents (provider, cluster_id, pid, started_at_ms)
-                 VALUES (?1, ?2, ?3, ?4)",
-                params![
+                 VALUES (?1, ?2, ?3, ?4) RETURNING id",
+                &vals![
                     provider.as_str(),
                     cluster.as_str(),
                     std::process::id(),
                     now_ms()
                 ],
-            )
-            .map_err(|e| LedgerError::sqlite("recording a delete", e))?;
-            intent_id(tx.last_insert_rowid())
+            )?;
+            returned_id(&rows)
         })
     }
 
@@ -120,20 +114,18 @@ impl Ledger {
             "completed"
         };
         self.write("completing a delete", |tx| {
-            let changed = tx
-                .execute(
-                    "UPDATE delete_intents
-                     SET state = ?2, error_kind = ?3, error_status = ?4, finished_at_ms = ?5
-                     WHERE id = ?1",
-                    params![
-                        row_id(intent)?,
-                        state,
-                        error.as_ref().map(|e| e.kind.clone()),
-                        error.as_ref().and_then(|e| e.status),
-                        now_ms(),
-                    ],
-                )
-                .map_err(|e| LedgerError::sqlite("completing a delete", e))?;
+            let changed = tx.exec(
+                "UPDATE delete_intents
+                 SET state = ?2, error_kind = ?3, error_status = ?4, finished_at_ms = ?5
+                 WHERE id = ?1",
+                &vals![
+                    row_id(intent)?,
+                    state,
+                    error.as_ref().map(|e| e.kind.clone()),
+                    error.as_ref().and_then(|e| e.status),
+                    now_ms(),
+                ],
+            )?;
             one_row(changed, intent)
         })
     }
@@ -143,6 +135,14 @@ impl Journal for Ledger {
     fn create_started(&self, intent: &CreateIntent) -> Result<IntentId, JournalError> {
         self.record_create_started(intent)
             .map_err(|e| self.journal_error(e))
+    }
+
+    fn claim_create(&self, intent: &CreateIntent, lease: Duration) -> Result<Claim, JournalError> {
+        Ledger::claim_create(self, intent, lease).map_err(|e| self.journal_error(e))
+    }
+
+    fn renew_claim(&self, intent: IntentId, lease: Duration) -> Result<(), JournalError> {
+        Ledger::renew_claim(self, intent, lease).map_err(|e| self.journal_error(e))
     }
 
     fn create_finished(
@@ -184,7 +184,7 @@ impl Journal for Ledger {
 
 impl Ledger {
     fn journal_error(&self, error: LedgerError) -> JournalError {
-        JournalError(format!("ledger {}: {error}", self.path.display()))
+        JournalError(format!("ledger {}: {error}", self.location()))
     }
 }
 
@@ -207,12 +207,49 @@ pub(crate) fn summary(error: &Error) -> ErrorSummary {
         Error::Decode(_) => "decode",
         Error::Journal(_) => "journal",
         Error::ResponseTooLarge { .. } => "response_too_large",
+        Error::NameClaimed { .. } => "name_claimed",
         _ => "other",
     };
     ErrorSummary {
         kind: kind.to_string(),
         status: error.status(),
     }
+}
+
+/// Inserts a create's intent (claimed by `owner` until `lease_until_ms`, if given); returns
+/// its id.
+pub(crate) fn insert_intent(
+    tx: &mut dyn Tx,
+    intent: &CreateIntent,
+    claim: Option<(&crate::owner::Owner, i64)>,
+) -> Result<IntentId, LedgerError> {
+    let rows = tx.query(
+        "INSERT INTO create_intents
+             (provider, name, scope, idempotency_key, request_sha256, pid, started_at_ms,
+              owner, owner_node, lease_until_ms)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) RETURNING id",
+        &vals![
+            intent.provider.as_str(),
+            &intent.name,
+            intent.scope.as_deref(),
+            intent.idempotency_key.as_deref(),
+            &intent.request_sha256,
+            std::process::id(),
+            now_ms(),
+            claim.map(|(owner, _)| owner.display.as_str()),
+            claim.and_then(|(owner, _)| owner.node.as_deref()),
+            claim.map(|(_, until)| until),
+        ],
+    )?;
+    returned_id(&rows)
+}
+
+/// The id of a `RETURNING id` answer.
+pub(crate) fn returned_id(rows: &[crate::store::Row]) -> Result<IntentId, LedgerError> {
+    let row = rows
+        .first()
+        .ok_or_else(|| LedgerError::Corrupt("an insert returned no id".to_string()))?;
+    intent_id(row.int(0)?)
 }
 
 pub(crate) fn intent_id(rowid: i64) -> Result<IntentId, LedgerError> {
@@ -223,7 +260,7 @@ pub(crate) fn row_id(intent: IntentId) -> Result<i64, LedgerError> {
     i64::try_from(intent).map_err(|_| LedgerError::NoSuchIntent(intent))
 }
 
-fn one_row(changed: usize, intent: IntentId) -> Result<(), LedgerError> {
+fn one_row(changed: u64, intent: IntentId) -> Result<(), LedgerError> {
     if changed == 0 {
         Err(LedgerError::NoSuchIntent(intent))
     } else {

@@ -1,19 +1,19 @@
 #![doc = include_str!("../README.md")]
 
+mod claim;
 mod entry;
 mod error;
 mod journal;
 mod observe;
+mod owner;
 mod path;
 mod query;
 mod resolve;
 pub mod schema;
+mod store;
 
-use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
-
-use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior};
 
 pub use entry::{
     ClusterEntry, DeleteEntry, DeleteState, ErrorSummary, IntentState, LastSeen, Lookup, Outcome,
@@ -22,22 +22,28 @@ pub use error::LedgerError;
 pub use path::{LEDGER_ENV, default_path};
 pub use resolve::{ResolveOptions, Resolved, resolve_pending_with};
 
-/// How long a write waits for another process's transaction before it fails, by default.
+use store::{Store, Tx};
+
+/// How long a write waits for another process's transaction (SQLite's busy timeout; on
+/// PostgreSQL, the connect, pool and statement timeouts) before it fails, by default.
 pub const DEFAULT_BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// A durable [`gpucloud::journal::Journal`] in a SQLite file, and the queries over it.
+/// A durable [`gpucloud::journal::Journal`], and the queries over it: in a SQLite file (one
+/// machine, any number of processes) or in a PostgreSQL database (a team's machines).
 ///
-/// One connection per `Ledger`, behind a mutex (each call is one short transaction); any
-/// number of processes may open the same file. Install it with `with_journal(Arc::new(ledger))`
-/// on a facade config.
+/// Install it with `with_journal(Arc::new(ledger))` on a facade config. Of several callers
+/// creating the same name at once — tasks, processes, or machines sharing the database —
+/// exactly one sends the create; the others wait for it and get its cluster.
 pub struct Ledger {
-    path: PathBuf,
-    conn: Mutex<Connection>,
+    store: Box<dyn Store>,
+    owner: owner::Owner,
 }
 
 impl std::fmt::Debug for Ledger {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Ledger").field("path", &self.path).finish()
+        f.debug_struct("Ledger")
+            .field("location", &self.store.location())
+            .finish()
     }
 }
 
@@ -46,31 +52,37 @@ impl std::fmt::Debug for Ledger {
 pub struct LedgerOptions {
     /// How long a write waits for another process (see [`DEFAULT_BUSY_TIMEOUT`]).
     pub busy_timeout: Duration,
+    /// The most connections a PostgreSQL ledger holds (default 4).
+    pub pool_size: usize,
 }
 
 impl Default for LedgerOptions {
     fn default() -> Self {
         Self {
             busy_timeout: DEFAULT_BUSY_TIMEOUT,
+            pool_size: 4,
         }
     }
 }
 
 impl Ledger {
-    /// Opens the ledger at [`default_path`] (`$GPUCLOUD_LEDGER`, else the XDG state directory).
+    /// Opens the ledger `$GPUCLOUD_LEDGER` names (a path, or a
+    /// `postgres://` URL), else the file in the XDG state directory.
     pub fn open_default() -> Result<Self, LedgerError> {
-        Self::open(default_path()?)
+        match std::env::var(LEDGER_ENV) {
+            Ok(url) if is_postgres(&url) => Self::connect(&url, &LedgerOptions::default()),
+            _ => Self::open(default_path()?),
+        }
     }
 
-    /// Opens (creating if needed) the ledger at `path`, with default options.
+    /// Opens (creating if needed) the ledger file at `path`, with default options.
     pub fn open(path: impl AsRef<Path>) -> Result<Self, LedgerError> {
         Self::open_with(path, &LedgerOptions::default())
     }
 
-    /// Opens (creating if needed) the ledger at `path`: the directory with mode 0700 and the
-    /// file with mode 0600 on Unix (SQLite gives its `-wal` and `-shm` files the database
-    /// file's mode), WAL journal, `synchronous = FULL` (an intent is on disk before its
-    /// request is sent), the busy timeout, and every missing migration applied.
+    /// Opens (creating if needed) the ledger file at `path`: the directory with mode 0700 and
+    /// the file with mode 0600 on Unix, WAL journal, `synchronous = FULL` (an intent is on
+    /// disk before its request is sent), the busy timeout, and every missing migration.
     pub fn open_with(path: impl AsRef<Path>, options: &LedgerOptions) -> Result<Self, LedgerError> {
         Self::open_at_version(path.as_ref(), options, schema::SCHEMA_VERSION)
     }
@@ -82,61 +94,100 @@ impl Ledger {
         options: &LedgerOptions,
         version: u32,
     ) -> Result<Self, LedgerError> {
-        create_private_file(path)?;
-        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
-            | OpenFlags::SQLITE_OPEN_CREATE
-            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let mut conn = Connection::open_with_flags(path, flags)
-            .map_err(|e| LedgerError::sqlite(format!("opening {}", path.display()), e))?;
-        conn.busy_timeout(options.busy_timeout)
-            .map_err(|e| LedgerError::sqlite("setting the busy timeout", e))?;
-        let mode: String = conn
-            .query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))
-            .map_err(|e| LedgerError::sqlite("switching to WAL", e))?;
-        if !mode.eq_ignore_ascii_case("wal") {
-            return Err(LedgerError::NotWal { mode });
+        let store = store::sqlite::SqliteStore::open(path, options, version)?;
+        Ok(Self::with_store(Box::new(store)))
+    }
+
+    /// Connects to a ledger in PostgreSQL (`postgres://user:password@host:port/db`, with
+    /// `?sslmode=disable|prefer|require`), creating its tables if needed. The URL's password
+    /// is used to connect and kept nowhere else: [`Self::location`] and every error leave it
+    /// out.
+    #[cfg(feature = "postgres")]
+    pub fn connect(url: &str, options: &LedgerOptions) -> Result<Self, LedgerError> {
+        let store = store::postgres::PostgresStore::open(url, options, schema::SCHEMA_VERSION)?;
+        Ok(Self::with_store(Box::new(store)))
+    }
+
+    /// Without the `postgres` feature, a `postgres://` location is refused.
+    #[cfg(not(feature = "postgres"))]
+    pub fn connect(url: &str, options: &LedgerOptions) -> Result<Self, LedgerError> {
+        let _ = (url, options);
+        Err(LedgerError::UnsupportedLocation(
+            "a postgres:// ledger needs gpucloud-ledger's `postgres` feature".to_string(),
+        ))
+    }
+
+    /// Opens `location`: a `postgres://` (or `postgresql://`) URL, else a file path.
+    pub fn open_location(location: &str, options: &LedgerOptions) -> Result<Self, LedgerError> {
+        if is_postgres(location) {
+            Self::connect(location, options)
+        } else {
+            Self::open_with(location, options)
         }
-        conn.execute_batch("PRAGMA synchronous = FULL")
-            .map_err(|e| LedgerError::sqlite("setting synchronous = FULL", e))?;
-        schema::migrate_to(&mut conn, version)?;
-        Ok(Self {
-            path: path.to_path_buf(),
-            conn: Mutex::new(conn),
-        })
     }
 
-    /// Where the ledger is.
-    pub fn path(&self) -> &Path {
-        &self.path
+    fn with_store(store: Box<dyn Store>) -> Self {
+        Self {
+            store,
+            owner: owner::Owner::of_this_process(),
+        }
     }
 
-    /// The schema version of the file.
+    /// Where the ledger is, with no secret: the file's path, or `postgres://user@host:port/db`.
+    pub fn location(&self) -> &str {
+        self.store.location()
+    }
+
+    /// The ledger file, for a ledger in SQLite.
+    pub fn path(&self) -> Option<&Path> {
+        self.store.path()
+    }
+
+    /// The schema version of the database.
     pub fn schema_version(&self) -> Result<u32, LedgerError> {
-        schema::version(&self.lock())
+        self.store.schema_version()
     }
 
-    /// The connection (a panic in another thread leaves it usable: every change is a
-    /// transaction, rolled back if it did not commit).
-    fn lock(&self) -> MutexGuard<'_, Connection> {
-        self.conn.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// Runs `change` in one `BEGIN IMMEDIATE` transaction (the write lock taken up front, so
-    /// a busy database waits for the busy timeout instead of failing on lock upgrade).
+    /// Runs `change` in one transaction that writes (SQLite: `BEGIN IMMEDIATE`, the write
+    /// lock taken up front).
     fn write<T>(
         &self,
         doing: &str,
-        change: impl FnOnce(&Transaction<'_>) -> Result<T, LedgerError>,
+        change: impl FnOnce(&mut dyn Tx) -> Result<T, LedgerError>,
     ) -> Result<T, LedgerError> {
-        let mut conn = self.lock();
-        let tx = conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(|e| LedgerError::sqlite(format!("{doing}: locking the ledger"), e))?;
-        let value = change(&tx)?;
-        tx.commit()
-            .map_err(|e| LedgerError::sqlite(format!("{doing}: committing"), e))?;
-        Ok(value)
+        once(doing, change, |work| self.store.write(doing, work))
     }
+
+    /// Runs `look` in one transaction that reads.
+    fn read<T>(
+        &self,
+        doing: &str,
+        look: impl FnOnce(&mut dyn Tx) -> Result<T, LedgerError>,
+    ) -> Result<T, LedgerError> {
+        once(doing, look, |work| self.store.read(doing, work))
+    }
+}
+
+/// Runs `f` through a store's transaction (which takes a `FnMut`), once, and returns its value.
+fn once<T>(
+    doing: &str,
+    f: impl FnOnce(&mut dyn Tx) -> Result<T, LedgerError>,
+    run: impl FnOnce(&mut store::Work<'_>) -> Result<(), LedgerError>,
+) -> Result<T, LedgerError> {
+    let mut f = Some(f);
+    let mut out = None;
+    run(&mut |tx| {
+        if let Some(f) = f.take() {
+            out = Some(f(tx)?);
+        }
+        Ok(())
+    })?;
+    out.ok_or_else(|| LedgerError::unavailable(doing, "the transaction did not run"))
+}
+
+/// Whether `location` names a PostgreSQL database rather than a file.
+pub fn is_postgres(location: &str) -> bool {
+    location.starts_with("postgres://") || location.starts_with("postgresql://")
 }
 
 /// Milliseconds since the Unix epoch, now.
@@ -144,24 +195,4 @@ fn now_ms() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-}
-
-/// Creates `path` (and its directory) readable by its owner only, if it does not exist yet.
-fn create_private_file(path: &Path) -> Result<(), LedgerError> {
-    let io = |source| LedgerError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        let mut builder = std::fs::DirBuilder::new();
-        builder.recursive(true);
-        #[cfg(unix)]
-        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-        builder.create(dir).map_err(io)?;
-    }
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true).write(true).create(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    options.open(path).map(drop).map_err(io)
 }

@@ -4,9 +4,8 @@
 
 use gpucloud::journal::{CreateIntent, IntentId};
 use gpucloud::{Cluster, ClusterId, ClusterState, ProviderKind};
-use rusqlite::{OptionalExtension as _, Transaction, params};
-
 use crate::journal::row_id;
+use crate::store::{Tx, vals};
 use crate::{Ledger, LedgerError, now_ms};
 
 /// The most characters of a provider's state or phase text kept (the text is the provider's,
@@ -21,14 +20,14 @@ impl Ledger {
         let gone = cluster.state == ClusterState::Deleted;
         let price = cluster.price.as_ref().filter(|p| p.per_hour.is_finite());
         self.write("recording a cluster's state", |tx| {
-            tx.execute(
+            tx.exec(
                 "UPDATE create_intents
                  SET last_state = ?3, last_phase = ?4, last_seen_at_ms = ?5,
                      price_per_hour = COALESCE(?6, price_per_hour),
                      currency = COALESCE(?7, currency),
                      gone_at_ms = CASE WHEN ?8 THEN COALESCE(gone_at_ms, ?5) ELSE gone_at_ms END
                  WHERE provider = ?1 AND cluster_id = ?2",
-                params![
+                &vals![
                     cluster.provider.as_str(),
                     cluster.id.as_str(),
                     bounded(&cluster.state.to_string()),
@@ -38,8 +37,7 @@ impl Ledger {
                     price.map(|p| bounded(&p.currency)),
                     gone,
                 ],
-            )
-            .map_err(|e| LedgerError::sqlite("recording a cluster's state", e))?;
+            )?;
             Ok(())
         })
     }
@@ -47,14 +45,13 @@ impl Ledger {
     /// Records that the provider has no cluster `id` (the first such answer's time is kept).
     pub fn record_gone(&self, provider: ProviderKind, id: &ClusterId) -> Result<(), LedgerError> {
         self.write("recording a cluster gone", |tx| {
-            tx.execute(
+            tx.exec(
                 "UPDATE create_intents
                  SET last_state = 'gone', last_phase = NULL, last_seen_at_ms = ?3,
                      gone_at_ms = COALESCE(gone_at_ms, ?3)
                  WHERE provider = ?1 AND cluster_id = ?2",
-                params![provider.as_str(), id.as_str(), now_ms()],
-            )
-            .map_err(|e| LedgerError::sqlite("recording a cluster gone", e))?;
+                &vals![provider.as_str(), id.as_str(), now_ms()],
+            )?;
             Ok(())
         })
     }
@@ -65,27 +62,26 @@ impl Ledger {
     /// waited for a cluster would otherwise start a second one on its next run; a cluster seen
     /// failed is not handed out again (its key would only bring the failed cluster back).
     pub fn earlier_key(&self, intent: &CreateIntent) -> Result<Option<String>, LedgerError> {
-        let doing = "looking for an earlier create";
-        self.lock()
-            .query_row(
+        self.read("looking for an earlier create", |tx| {
+            let rows = tx.query(
                 "SELECT idempotency_key FROM create_intents
-                 WHERE provider = ?1 AND name = ?2 AND scope IS ?3 AND request_sha256 = ?4
+                 WHERE provider = ?1 AND name = ?2 AND COALESCE(scope, '') = COALESCE(?3, '')
+                   AND request_sha256 = ?4
                    AND (state IN ('pending', 'failed_ambiguous')
                         OR (state = 'completed' AND gone_at_ms IS NULL))
                    -- A cluster seen failed is not taken again: the key would only bring it back.
                    AND (last_state IS NULL OR last_state NOT LIKE 'failed (%')
                    AND idempotency_key IS NOT NULL
                  ORDER BY id DESC LIMIT 1",
-                params![
+                &vals![
                     intent.provider.as_str(),
-                    intent.name,
-                    intent.scope,
-                    intent.request_sha256
+                    &intent.name,
+                    intent.scope.as_deref(),
+                    &intent.request_sha256
                 ],
-                |row| row.get(0),
-            )
-            .optional()
-            .map_err(|e| LedgerError::sqlite(doing, e))
+            )?;
+            rows.first().map(|r| r.text(0)).transpose()
+        })
     }
 }
 
@@ -93,12 +89,11 @@ impl Ledger {
 /// sent under the same idempotency key and, on providers where a name is unique in its scope
 /// (every one but Runcrate), those of the same name and scope. Returns how many it settled.
 pub(crate) fn settle_earlier(
-    tx: &Transaction<'_>,
+    tx: &mut dyn Tx,
     intent: IntentId,
     cluster: &ClusterId,
-) -> Result<usize, LedgerError> {
-    let doing = "settling earlier creates of the same cluster";
-    tx.execute(
+) -> Result<u64, LedgerError> {
+    tx.exec(
         "UPDATE create_intents AS c
          SET state = 'completed', cluster_id = ?2, outcome = 'found_by_lookup',
              error_kind = NULL, error_status = NULL, resolved_at_ms = ?3,
@@ -110,10 +105,10 @@ pub(crate) fn settle_earlier(
          WHERE c.id != ?1 AND c.provider = n.provider
            AND c.state IN ('pending', 'failed_ambiguous')
            AND ((c.idempotency_key IS NOT NULL AND c.idempotency_key = n.idempotency_key)
-                OR (c.provider != 'runcrate' AND c.name = n.name AND c.scope IS n.scope))",
-        params![row_id(intent)?, cluster.as_str(), now_ms()],
+                OR (c.provider != 'runcrate' AND c.name = n.name
+                    AND COALESCE(c.scope, '') = COALESCE(n.scope, '')))",
+        &vals![row_id(intent)?, cluster.as_str(), now_ms()],
     )
-    .map_err(|e| LedgerError::sqlite(doing, e))
 }
 
 /// `text`, cut to [`MAX_TEXT`] characters.

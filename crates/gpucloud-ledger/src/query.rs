@@ -4,12 +4,12 @@
 use chrono::{DateTime, Utc};
 use gpucloud::journal::IntentId;
 use gpucloud::{ClusterId, Price, ProviderKind};
-use rusqlite::{Row, params};
 
 use crate::entry::{
     ClusterEntry, DeleteEntry, DeleteState, ErrorSummary, IntentState, LastSeen, Lookup, Outcome,
 };
 use crate::journal::{intent_id, row_id};
+use crate::store::{Row, Value, vals};
 use crate::{Ledger, LedgerError, now_ms};
 
 const CREATE_COLUMNS: &str = "c.id, c.provider, c.name, c.scope, c.idempotency_key, \
@@ -23,7 +23,7 @@ const CREATE_COLUMNS: &str = "c.id, c.provider, c.name, c.scope, c.idempotency_k
 impl Ledger {
     /// Every create recorded, oldest first.
     pub fn clusters(&self) -> Result<Vec<ClusterEntry>, LedgerError> {
-        self.creates_where("1", params![])
+        self.creates_where("TRUE", &[])
     }
 
     /// The creates whose outcome is unknown ([`IntentState::is_unresolved`]), oldest first;
@@ -34,38 +34,35 @@ impl Ledger {
     ) -> Result<Vec<ClusterEntry>, LedgerError> {
         self.creates_where(
             "c.state IN ('pending', 'failed_ambiguous') AND (?1 IS NULL OR c.provider = ?1)",
-            params![provider.map(ProviderKind::as_str)],
+            &vals![provider.map(ProviderKind::as_str)],
         )
     }
 
     /// The creates still [`IntentState::Pending`], oldest first.
     pub fn pending(&self) -> Result<Vec<ClusterEntry>, LedgerError> {
-        self.creates_where("c.state = 'pending'", params![])
+        self.creates_where("c.state = 'pending'", &[])
     }
 
     /// One create.
     pub fn entry(&self, intent: IntentId) -> Result<ClusterEntry, LedgerError> {
-        self.creates_where("c.id = ?1", params![row_id(intent)?])?
+        self.creates_where("c.id = ?1", &vals![row_id(intent)?])?
             .pop()
             .ok_or(LedgerError::NoSuchIntent(intent))
     }
 
     /// Every delete recorded, oldest first.
     pub fn deletes(&self) -> Result<Vec<DeleteEntry>, LedgerError> {
-        let conn = self.lock();
-        let doing = "listing deletes";
-        let mut statement = conn
-            .prepare(
+        self.read("listing deletes", |tx| {
+            tx.query(
                 "SELECT id, provider, cluster_id, pid, state, error_kind, error_status,
                         started_at_ms, finished_at_ms
                  FROM delete_intents ORDER BY id",
-            )
-            .map_err(|e| LedgerError::sqlite(doing, e))?;
-        let rows = statement
-            .query_map([], |row| Ok(delete_row(row)))
-            .map_err(|e| LedgerError::sqlite(doing, e))?;
-        rows.map(|r| r.map_err(|e| LedgerError::sqlite(doing, e))?)
+                &[],
+            )?
+            .iter()
+            .map(delete_row)
             .collect()
+        })
     }
 
     /// Settles an unresolved create after a look-up: `Found` completes it with that cluster
@@ -90,33 +87,28 @@ impl Ledger {
             ),
         };
         self.write("resolving an intent", |tx| {
-            let exists: bool = tx
-                .query_row(
-                    "SELECT EXISTS (SELECT 1 FROM create_intents WHERE id = ?1)",
-                    params![row_id(intent)?],
-                    |row| row.get(0),
-                )
-                .map_err(|e| LedgerError::sqlite("resolving an intent", e))?;
-            if !exists {
+            let exists = tx.query(
+                "SELECT COUNT(*) FROM create_intents WHERE id = ?1",
+                &vals![row_id(intent)?],
+            )?;
+            if exists.first().map(|r| r.int(0)).transpose()? != Some(1) {
                 return Err(LedgerError::NoSuchIntent(intent));
             }
-            let changed = tx
-                .execute(
-                    "UPDATE create_intents
-                     SET state = ?2, cluster_id = ?3, outcome = ?4, error_kind = ?5,
-                         error_status = NULL, resolution = ?6, resolved_at_ms = ?7
-                     WHERE id = ?1 AND state IN ('pending', 'failed_ambiguous')",
-                    params![
-                        row_id(intent)?,
-                        state.as_str(),
-                        cluster,
-                        outcome,
-                        error,
-                        note,
-                        now_ms()
-                    ],
-                )
-                .map_err(|e| LedgerError::sqlite("resolving an intent", e))?;
+            let changed = tx.exec(
+                "UPDATE create_intents
+                 SET state = ?2, cluster_id = ?3, outcome = ?4, error_kind = ?5,
+                     error_status = NULL, resolution = ?6, resolved_at_ms = ?7
+                 WHERE id = ?1 AND state IN ('pending', 'failed_ambiguous')",
+                &vals![
+                    row_id(intent)?,
+                    state.as_str(),
+                    cluster,
+                    outcome,
+                    error,
+                    note,
+                    now_ms()
+                ],
+            )?;
             Ok(changed == 1)
         })
     }
@@ -124,110 +116,75 @@ impl Ledger {
     fn creates_where(
         &self,
         condition: &str,
-        params: &[&dyn rusqlite::ToSql],
+        params: &[Value],
     ) -> Result<Vec<ClusterEntry>, LedgerError> {
-        let conn = self.lock();
-        let doing = "listing creates";
         let sql = format!(
             "SELECT {CREATE_COLUMNS} FROM create_intents c WHERE {condition} ORDER BY c.id"
         );
-        let mut statement = conn
-            .prepare(&sql)
-            .map_err(|e| LedgerError::sqlite(doing, e))?;
-        let rows = statement
-            .query_map(params, |row| Ok(create_row(row)))
-            .map_err(|e| LedgerError::sqlite(doing, e))?;
-        rows.map(|r| r.map_err(|e| LedgerError::sqlite(doing, e))?)
-            .collect()
+        self.read("listing creates", |tx| {
+            tx.query(&sql, params)?.iter().map(create_row).collect()
+        })
     }
 }
 
-fn create_row(row: &Row<'_>) -> Result<ClusterEntry, LedgerError> {
-    let get = |e| LedgerError::sqlite("reading a create", e);
-    let resolution: Option<String> = row.get(14).map_err(get)?;
-    let resolved_at: Option<i64> = row.get(15).map_err(get)?;
+fn create_row(row: &Row) -> Result<ClusterEntry, LedgerError> {
+    let opt_time = |i| row.opt_int(i)?.map(time).transpose();
     Ok(ClusterEntry {
-        intent: intent_id(row.get(0).map_err(get)?)?,
-        provider: provider(&row.get::<_, String>(1).map_err(get)?)?,
-        name: row.get(2).map_err(get)?,
-        scope: row.get(3).map_err(get)?,
-        idempotency_key: row.get(4).map_err(get)?,
-        request_sha256: row.get(5).map_err(get)?,
-        pid: row.get(6).map_err(get)?,
-        state: IntentState::parse(&row.get::<_, String>(7).map_err(get)?)?,
-        cluster_id: row
-            .get::<_, Option<String>>(8)
-            .map_err(get)?
-            .map(ClusterId::new),
-        outcome: row
-            .get::<_, Option<String>>(9)
-            .map_err(get)?
-            .map(|o| Outcome::parse(&o))
-            .transpose()?,
-        error: error_summary(row.get(10).map_err(get)?, row.get(11).map_err(get)?),
-        created_at: time(row.get(12).map_err(get)?)?,
-        finished_at: row
-            .get::<_, Option<i64>>(13)
-            .map_err(get)?
-            .map(time)
-            .transpose()?,
-        resolution: match (resolution, resolved_at) {
+        intent: intent_id(row.int(0)?)?,
+        provider: provider(&row.text(1)?)?,
+        name: row.text(2)?,
+        scope: row.opt_text(3)?,
+        idempotency_key: row.opt_text(4)?,
+        request_sha256: row.text(5)?,
+        pid: pid(row.int(6)?)?,
+        state: IntentState::parse(&row.text(7)?)?,
+        cluster_id: row.opt_text(8)?.map(ClusterId::new),
+        outcome: row.opt_text(9)?.map(|o| Outcome::parse(&o)).transpose()?,
+        error: error_summary(row.opt_text(10)?, row.opt_int(11)?)?,
+        created_at: time(row.int(12)?)?,
+        finished_at: opt_time(13)?,
+        resolution: match (row.opt_text(14)?, row.opt_int(15)?) {
             (Some(note), Some(at)) => Some((note, time(at)?)),
             _ => None,
         },
-        deleted_at: row
-            .get::<_, Option<i64>>(16)
-            .map_err(get)?
-            .map(time)
-            .transpose()?,
-        last_seen: match (
-            row.get::<_, Option<String>>(17).map_err(get)?,
-            row.get::<_, Option<i64>>(19).map_err(get)?,
-        ) {
+        deleted_at: opt_time(16)?,
+        last_seen: match (row.opt_text(17)?, row.opt_int(19)?) {
             (Some(state), Some(at)) => Some(LastSeen {
                 state,
-                phase: row.get(18).map_err(get)?,
+                phase: row.opt_text(18)?,
                 at: time(at)?,
             }),
             _ => None,
         },
-        price: match (
-            row.get::<_, Option<f64>>(20).map_err(get)?,
-            row.get::<_, Option<String>>(21).map_err(get)?,
-        ) {
+        price: match (row.opt_real(20)?, row.opt_text(21)?) {
             (Some(per_hour), Some(currency)) => Some(Price { per_hour, currency }),
             _ => None,
         },
-        gone_at: row
-            .get::<_, Option<i64>>(22)
-            .map_err(get)?
-            .map(time)
-            .transpose()?,
+        gone_at: opt_time(22)?,
     })
 }
 
-fn delete_row(row: &Row<'_>) -> Result<DeleteEntry, LedgerError> {
-    let get = |e| LedgerError::sqlite("reading a delete", e);
-    let state = match row.get::<_, String>(4).map_err(get)?.as_str() {
+fn delete_row(row: &Row) -> Result<DeleteEntry, LedgerError> {
+    let state = match row.text(4)?.as_str() {
         "pending" => DeleteState::Pending,
         "completed" => DeleteState::Completed,
         "failed" => DeleteState::Failed,
         other => return Err(LedgerError::Corrupt(format!("delete state {other:?}"))),
     };
     Ok(DeleteEntry {
-        intent: intent_id(row.get(0).map_err(get)?)?,
-        provider: provider(&row.get::<_, String>(1).map_err(get)?)?,
-        cluster_id: ClusterId::new(row.get::<_, String>(2).map_err(get)?),
-        pid: row.get(3).map_err(get)?,
+        intent: intent_id(row.int(0)?)?,
+        provider: provider(&row.text(1)?)?,
+        cluster_id: ClusterId::new(row.text(2)?),
+        pid: pid(row.int(3)?)?,
         state,
-        error: error_summary(row.get(5).map_err(get)?, row.get(6).map_err(get)?),
-        started_at: time(row.get(7).map_err(get)?)?,
-        finished_at: row
-            .get::<_, Option<i64>>(8)
-            .map_err(get)?
-            .map(time)
-            .transpose()?,
+        error: error_summary(row.opt_text(5)?, row.opt_int(6)?)?,
+        started_at: time(row.int(7)?)?,
+        finished_at: row.opt_int(8)?.map(time).transpose()?,
     })
+}
+
+fn pid(v: i64) -> Result<u32, LedgerError> {
+    u32::try_from(v).map_err(|_| LedgerError::Corrupt(format!("process id {v}")))
 }
 
 fn provider(s: &str) -> Result<ProviderKind, LedgerError> {
@@ -235,8 +192,14 @@ fn provider(s: &str) -> Result<ProviderKind, LedgerError> {
         .map_err(|_| LedgerError::Corrupt(format!("provider {s:?}")))
 }
 
-fn error_summary(kind: Option<String>, status: Option<u16>) -> Option<ErrorSummary> {
-    kind.map(|kind| ErrorSummary { kind, status })
+fn error_summary(
+    kind: Option<String>,
+    status: Option<i64>,
+) -> Result<Option<ErrorSummary>, LedgerError> {
+    let status = status
+        .map(|s| u16::try_from(s).map_err(|_| LedgerError::Corrupt(format!("HTTP status {s}"))))
+        .transpose()?;
+    Ok(kind.map(|kind| ErrorSummary { kind, status }))
 }
 
 fn time(ms: i64) -> Result<DateTime<Utc>, LedgerError> {

@@ -19,6 +19,7 @@ async fn a_ledger_locked_past_its_busy_timeout_stops_the_create_and_sends_nothin
     let (_dir, path) = ledger_path();
     let options = LedgerOptions {
         busy_timeout: Duration::from_millis(200),
+        ..LedgerOptions::default()
     };
     let ledger = Arc::new(Ledger::open_with(&path, &options).unwrap());
     // Another process holds the write lock and does not let go.

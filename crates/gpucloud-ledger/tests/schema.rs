@@ -31,7 +31,7 @@ fn an_empty_file_gets_every_migration_in_wal_mode() {
 
     let ledger = Ledger::open(&path).unwrap();
 
-    assert_eq!(SCHEMA_VERSION, 3);
+    assert_eq!(SCHEMA_VERSION, 4);
     assert_eq!(ledger.schema_version().unwrap(), SCHEMA_VERSION);
     let conn = rusqlite::Connection::open(&path).unwrap();
     let mode: String = conn
@@ -39,7 +39,15 @@ fn an_empty_file_gets_every_migration_in_wal_mode() {
         .unwrap();
     assert_eq!(mode, "wal");
     let create_columns = columns(&path, "create_intents");
-    for column in ["resolution", "last_state", "price_per_hour", "gone_at_ms"] {
+    for column in [
+        "resolution",
+        "last_state",
+        "price_per_hour",
+        "gone_at_ms",
+        "owner",
+        "lease_until_ms",
+        "taken_over_by",
+    ] {
         assert!(create_columns.contains(&column.to_string()), "{column}");
     }
     // Opening again changes nothing.
@@ -56,14 +64,21 @@ fn a_version_1_file_is_migrated_with_its_rows() {
     let v1 = Ledger::open_at_version(&path, &LedgerOptions::default(), 1).unwrap();
     assert_eq!(v1.schema_version().unwrap(), 1);
     assert!(!columns(&path, "create_intents").contains(&"resolution".to_string()));
-    let id = v1
-        .create_started(&intent(ProviderKind::Together, "old"))
-        .unwrap();
     drop(v1);
+    // A row as a version-1 build wrote it.
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute(
+        "INSERT INTO create_intents (provider, name, request_sha256, pid, started_at_ms)
+         VALUES ('together', 'old', 'abc', 1, 1700000000000)",
+        [],
+    )
+    .unwrap();
+    let id = u64::try_from(conn.last_insert_rowid()).unwrap();
+    drop(conn);
 
     let ledger = Ledger::open(&path).unwrap();
 
-    assert_eq!(ledger.schema_version().unwrap(), 3);
+    assert_eq!(ledger.schema_version().unwrap(), 4);
     let entry = ledger.entry(id).unwrap();
     assert_eq!(
         (entry.name.as_str(), entry.state, entry.resolution),
@@ -81,7 +96,7 @@ fn a_version_1_file_is_migrated_with_its_rows() {
             |r| r.get(0),
         )
         .unwrap();
-    assert_eq!(indexes, 3);
+    assert_eq!(indexes, 4);
 }
 
 #[test]
@@ -99,7 +114,7 @@ fn a_file_from_a_newer_build_is_refused_and_left_alone() {
             error,
             LedgerError::SchemaTooNew {
                 found: 99,
-                known: 3
+                known: 4
             }
         ),
         "{error}"
@@ -115,7 +130,7 @@ fn a_file_from_a_newer_build_is_refused_and_left_alone() {
 #[test]
 fn migrations_are_numbered_in_order() {
     let versions: Vec<u32> = MIGRATIONS.iter().map(|m| m.version).collect();
-    assert_eq!(versions, [1, 2, 3]);
+    assert_eq!(versions, [1, 2, 3, 4]);
 }
 
 #[cfg(unix)]

@@ -128,6 +128,17 @@ pub enum Error {
     #[error("journal: {0}")]
     Journal(crate::journal::JournalError),
 
+    /// Another caller's create of the same name, recorded in the shared journal, holds the
+    /// name: it was still in flight when this create stopped waiting for it, or it stopped
+    /// with its outcome unknown in a way this create cannot reconcile. Nothing was sent.
+    #[error("another create of {name:?} holds the name ({reason}); nothing was sent")]
+    NameClaimed {
+        /// The cluster name.
+        name: String,
+        /// Who holds it and why this create did not go on.
+        reason: String,
+    },
+
     /// The provider's answer was longer than the client's cap
     /// ([`crate::ClientSettings::max_response_bytes`]); it was not read further.
     #[error("the answer to {operation} from {provider} is larger than the {limit}-byte limit")]

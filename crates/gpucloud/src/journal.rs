@@ -3,11 +3,19 @@
 //! known, so a process that dies in between leaves a trace that the next run can resolve by
 //! looking the cluster up. Record the intent before the side effect and the outcome after it.
 //!
+//! A journal that several processes (or machines) share also decides who may create a name:
+//! [`Journal::claim_create`] records the intent only if no other create of the same provider,
+//! scope and name is in flight, and answers with the other one's cluster when it made one. A
+//! claim is held under a lease the client renews while its create runs, so a caller that died
+//! holding one blocks the name only until the lease runs out; the next caller then takes it
+//! over and reconciles before it sends anything.
+//!
 //! The facade only calls the [`Journal`] trait; a durable implementation (a local SQLite
 //! ledger, a database shared by a team) lives outside it, so a user who wants none builds no
 //! database code.
 
 use std::fmt;
+use std::time::Duration;
 
 use serde::Serialize;
 
@@ -49,6 +57,78 @@ pub enum CreateRecord<'a> {
     },
 }
 
+/// What a shared journal answered to a claim on a cluster name (see [`Journal::claim_create`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Claim {
+    /// This caller holds the name: its intent is recorded, and it sends the create.
+    Owned {
+        /// Its intent.
+        intent: IntentId,
+        /// An earlier create of this name whose owner stopped renewing its lease with the
+        /// outcome unknown (it died, or lost the journal): this caller took it over, and
+        /// reconciles before it sends anything.
+        took_over: Option<TakenOver>,
+    },
+    /// Another caller's create of this name holds a live lease: wait, then claim again.
+    InFlight {
+        /// The other create's intent.
+        intent: IntentId,
+        /// Who holds it (host and process id; no secret).
+        owner: String,
+        /// How long its lease still runs unless renewed.
+        lease_left: Duration,
+    },
+    /// A create of this name made `cluster`, and the cluster is not known to be gone or
+    /// deleted: it is the answer, once the provider confirms it exists.
+    Exists {
+        /// The create that made it.
+        intent: IntentId,
+        /// The cluster.
+        cluster: ClusterId,
+    },
+}
+
+/// The create a claim took over from a caller that stopped renewing its lease.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TakenOver {
+    /// Its intent.
+    pub intent: IntentId,
+    /// Who held it.
+    pub owner: String,
+    /// The idempotency key it was sent under (Runcrate).
+    pub idempotency_key: Option<String>,
+    /// Whether it was the same request (the same body hash).
+    pub same_request: bool,
+}
+
+/// How a client holds and waits for claims in a shared journal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClaimPolicy {
+    /// How long a claim lasts unless renewed; the client renews it every third of this while
+    /// its create runs. A caller that dies blocks its name at most this long.
+    pub lease: Duration,
+    /// How long a create waits for another caller's create of the same name before it gives
+    /// up with [`Error::NameClaimed`], sending nothing.
+    pub max_wait: Duration,
+    /// The first pause between claims while waiting (doubling up to `max_poll_interval`).
+    pub poll_interval: Duration,
+    /// The longest pause between claims while waiting.
+    pub max_poll_interval: Duration,
+}
+
+impl Default for ClaimPolicy {
+    /// A 60 s lease; wait up to 20 min (longer than a create with its settle windows takes),
+    /// polling from 250 ms doubling to 5 s.
+    fn default() -> Self {
+        Self {
+            lease: Duration::from_secs(60),
+            max_wait: Duration::from_secs(20 * 60),
+            poll_interval: Duration::from_millis(250),
+            max_poll_interval: Duration::from_secs(5),
+        }
+    }
+}
+
 /// A journal could not record an intent: the call is not made.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct JournalError(pub String);
@@ -83,6 +163,25 @@ pub trait Journal: fmt::Debug + Send + Sync {
     ) -> Result<IntentId, JournalError>;
     /// Once the delete's outcome is known (`None`: the provider accepted it).
     fn delete_finished(&self, intent: IntentId, error: Option<&Error>) -> Result<(), JournalError>;
+
+    /// Claims the create of `intent`'s name (provider, scope, name) for this caller, under a
+    /// lease of `lease`, and records the intent if the claim is granted — all in one atomic
+    /// step, so that of several callers claiming at once exactly one is
+    /// [`Claim::Owned`]. Default: no sharing, every claim is granted ([`Self::create_started`]).
+    fn claim_create(&self, intent: &CreateIntent, lease: Duration) -> Result<Claim, JournalError> {
+        let _ = lease;
+        self.create_started(intent).map(|intent| Claim::Owned {
+            intent,
+            took_over: None,
+        })
+    }
+
+    /// Extends the lease of an [`Claim::Owned`] claim to `lease` from now; an error says the
+    /// claim was lost (taken over after the lease ran out). Default: nothing to renew.
+    fn renew_claim(&self, intent: IntentId, lease: Duration) -> Result<(), JournalError> {
+        let _ = (intent, lease);
+        Ok(())
+    }
 
     /// The idempotency key of an earlier create of the same request (provider, name, scope
     /// and request hash as in `intent`) whose cluster may exist: its outcome unknown, or its

@@ -80,7 +80,7 @@ pub fn show(args: &LedgerArgs, json: bool, ledgers: &Ledgers) -> Result<(), CliE
         say!(
             "No clusters {}in the ledger at {}.",
             if args.all { "" } else { "that may be alive " },
-            cell(ledger.path().display())
+            cell(ledger.location())
         );
         return Ok(());
     }

@@ -43,6 +43,8 @@ pub struct ClientSettings {
     pub journal: Option<Arc<dyn crate::journal::Journal>>,
     /// How long a fetched catalog is kept before it is fetched again.
     pub catalog_ttl: Duration,
+    /// How creates hold and wait for claims on a name in a shared journal.
+    pub claim: crate::journal::ClaimPolicy,
 }
 
 impl ClientSettings {
@@ -60,6 +62,7 @@ impl ClientSettings {
             max_response_bytes: gpucloud_core::DEFAULT_MAX_RESPONSE_BYTES,
             journal: None,
             catalog_ttl: crate::catalog::DEFAULT_TTL,
+            claim: crate::journal::ClaimPolicy::default(),
         }
     }
 
@@ -221,6 +224,12 @@ macro_rules! settings_setters {
             /// outcome is known (see [`crate::journal`]).
             pub fn with_journal(mut self, journal: Arc<dyn crate::journal::Journal>) -> Self {
                 self.settings.journal = Some(journal);
+                self
+            }
+            /// Overrides how creates hold and wait for claims on a name in a shared journal
+            /// (see [`crate::journal::ClaimPolicy`]).
+            pub fn with_claim_policy(mut self, claim: crate::journal::ClaimPolicy) -> Self {
+                self.settings.claim = claim;
                 self
             }
             /// Keeps a fetched catalog this long before fetching it again (default 5 min).

@@ -1,24 +1,40 @@
 //! Creates that are never doubled: journaled, then keyed (Runcrate) or reconciled by name over
 //! a settle window (Together, E2E).
 
-use super::{CreateSafety, Provider, find_by_name, with_id};
-use crate::cluster::{Cluster, CreateOutcome, Created};
+use super::{CreateSafety, Provider, find_by_name, get, with_id};
+use crate::cluster::{Cluster, ClusterId, ClusterState, CreateOutcome, Created};
 use crate::error::Error;
-use crate::journal::CreateRecord;
+use crate::journal::{
+    Claim, CreateIntent, CreateRecord, IntentId, Journal, JournalError, TakenOver,
+};
 
 /// Creates the cluster `create` describes, never two. `create` has been validated already.
+///
+/// With a journal, the name is claimed first (see [`crate::journal::Claim`]): another
+/// caller's create of it in flight is waited for, and its cluster is the answer; a claim taken
+/// over from a caller that died is reconciled before anything is sent; and the claim's lease
+/// is renewed while the create runs.
 pub(crate) async fn create<P: Provider>(
     provider: &P,
     create: &P::Create,
 ) -> Result<Created, Error> {
-    let Some(journal) = &provider.settings().journal else {
+    let settings = provider.settings();
+    let Some(journal) = &settings.journal else {
         return create_unjournaled(provider, create).await;
     };
+    let intent = provider.intent(create);
     // No intent recorded, no request sent: never a cluster the journal does not know.
-    let intent = journal
-        .create_started(&provider.intent(create))
-        .map_err(Error::Journal)?;
-    let result = create_unjournaled(provider, create).await;
+    let (id, took_over) = match claim(provider, journal.as_ref(), &intent).await? {
+        Claimed::Owned { intent, took_over } => (intent, took_over),
+        Claimed::Existing(created) => return Ok(created),
+    };
+    let work = async {
+        match &took_over {
+            Some(stale) => create_taken_over(provider, create, &intent, stale).await,
+            None => create_unjournaled(provider, create).await,
+        }
+    };
+    let result = with_lease(settings, journal.as_ref(), id, work).await;
     let record = match &result {
         Ok(created) => CreateRecord::Cluster {
             id: &created.cluster.id,
@@ -27,7 +43,7 @@ pub(crate) async fn create<P: Provider>(
         Err(error) => CreateRecord::Failed { error },
     };
     let noted = journal
-        .create_finished(intent, &record)
+        .create_finished(id, &record)
         .and_then(|()| match &result {
             Ok(created) => journal.cluster_seen(&created.cluster),
             Err(_) => Ok(()),
@@ -36,6 +52,148 @@ pub(crate) async fn create<P: Provider>(
         tracing::warn!(%error, "the journal did not record a create's outcome");
     }
     result
+}
+
+/// What a claim came to: this caller's to create, or another create's cluster.
+enum Claimed {
+    Owned {
+        intent: IntentId,
+        took_over: Option<TakenOver>,
+    },
+    Existing(Created),
+}
+
+/// Claims `intent`'s name, waiting (bounded by [`crate::journal::ClaimPolicy::max_wait`])
+/// while another caller's create of it is in flight. A cluster the journal names as the
+/// name's is the answer only if the provider still has it, not deleted or being deleted; the
+/// get records what it saw, so the next claim no longer names a cluster that is gone.
+async fn claim<P: Provider>(
+    provider: &P,
+    journal: &dyn Journal,
+    intent: &CreateIntent,
+) -> Result<Claimed, Error> {
+    let settings = provider.settings();
+    let policy = &settings.claim;
+    let clock = settings.clock.as_ref();
+    let started = clock.now();
+    let mut pause = policy.poll_interval;
+    let mut refused: Vec<ClusterId> = Vec::new();
+    loop {
+        match journal
+            .claim_create(intent, policy.lease)
+            .map_err(Error::Journal)?
+        {
+            Claim::Owned { intent, took_over } => return Ok(Claimed::Owned { intent, took_over }),
+            Claim::Exists { cluster, .. } => {
+                if refused.contains(&cluster) {
+                    return Err(Error::Journal(JournalError(format!(
+                        "the journal still names cluster {cluster} as {:?}'s after the \
+                         provider said it is gone or being deleted",
+                        intent.name
+                    ))));
+                }
+                match get(provider, &cluster).await {
+                    Ok(found) if !matches!(found.state, ClusterState::Deleting | ClusterState::Deleted) => {
+                        tracing::info!(cluster = %found.id, "another create of this name made it");
+                        return Ok(Claimed::Existing(Created {
+                            cluster: found,
+                            outcome: CreateOutcome::AlreadyExisted,
+                            attempts: 0,
+                        }));
+                    }
+                    Ok(_) | Err(Error::NotFound(_)) => refused.push(cluster),
+                    Err(error) => return Err(error),
+                }
+            }
+            Claim::InFlight {
+                owner, lease_left, ..
+            } => {
+                let waited = clock.now().saturating_sub(started);
+                let left = policy.max_wait.saturating_sub(waited);
+                if left.is_zero() {
+                    return Err(Error::NameClaimed {
+                        name: intent.name.clone(),
+                        reason: format!(
+                            "{owner}'s create was still in flight after {}s of waiting",
+                            waited.as_secs()
+                        ),
+                    });
+                }
+                tracing::info!(
+                    owner = %owner,
+                    lease_left_ms = lease_left.as_millis(),
+                    "another create of this name is in flight; waiting for it"
+                );
+                clock.sleep(pause.min(left)).await;
+                pause = pause.saturating_mul(2).min(policy.max_poll_interval);
+            }
+        }
+    }
+}
+
+/// Runs `work` while renewing the claim `intent` every third of the lease. A renewal that
+/// fails is a warning (the create is already under way; stopping it halfway would be worse).
+async fn with_lease<F: Future>(
+    settings: &crate::ClientSettings,
+    journal: &dyn Journal,
+    intent: IntentId,
+    work: F,
+) -> F::Output {
+    let lease = settings.claim.lease;
+    let clock = settings.clock.as_ref();
+    let heartbeat = async {
+        loop {
+            clock.sleep(lease / 3).await;
+            if let Err(error) = journal.renew_claim(intent, lease) {
+                tracing::warn!(%error, "the claim on this create's name could not be renewed");
+            }
+        }
+    };
+    let work = std::pin::pin!(work);
+    let heartbeat = std::pin::pin!(heartbeat);
+    match futures_util::future::select(work, heartbeat).await {
+        futures_util::future::Either::Left((output, _)) => output,
+        futures_util::future::Either::Right(((), work)) => work.await,
+    }
+}
+
+/// A create whose claim was taken over from a caller that stopped with its outcome unknown:
+/// that caller may have sent its request. By name, the cluster is looked for over the settle
+/// window before anything is sent; with a key, only the same key is safe to send (the
+/// provider then answers with that caller's cluster if it made one).
+async fn create_taken_over<P: Provider>(
+    provider: &P,
+    create: &P::Create,
+    intent: &CreateIntent,
+    stale: &TakenOver,
+) -> Result<Created, Error> {
+    tracing::warn!(owner = %stale.owner, "taking over a create of this name whose owner stopped");
+    match provider.create_safety(create) {
+        CreateSafety::Keyed => {
+            if stale.idempotency_key.is_some() && stale.idempotency_key != intent.idempotency_key {
+                return Err(Error::NameClaimed {
+                    name: intent.name.clone(),
+                    reason: format!(
+                        "{}'s create stopped with its outcome unknown under another idempotency \
+                         key{}; send that request again to settle it",
+                        stale.owner,
+                        if stale.same_request { "" } else { " and another request" }
+                    ),
+                });
+            }
+            create_keyed(provider, create).await
+        }
+        CreateSafety::ReconcileByName { name, scope } => {
+            if let Some(cluster) = settle(provider, name, &scope).await? {
+                return Ok(Created {
+                    cluster,
+                    outcome: CreateOutcome::CreatedReconciled,
+                    attempts: 0,
+                });
+            }
+            create_reconciled(provider, create, name, &scope).await
+        }
+    }
 }
 
 async fn create_unjournaled<P: Provider>(

@@ -1,0 +1,155 @@
+//! Claims on a cluster name: of several callers creating the same provider, scope and name at
+//! once — tasks, processes, or machines sharing a PostgreSQL ledger — exactly one records its
+//! intent and sends the create; the others are told it is in flight, and then which cluster it
+//! made.
+//!
+//! A claim is one transaction that holds the name (SQLite: the file's write lock; PostgreSQL:
+//! an advisory lock on the name) while it looks at the name's creates and, if none is in
+//! flight, inserts its own. A create is in flight while it is pending and its lease has not
+//! run out, unless its owner ran on this node and has exited. One whose lease ran out is taken
+//! over: the new intent is linked to it (`taken_over_by`) and the caller reconciles first.
+
+use std::time::Duration;
+
+use gpucloud::ClusterId;
+use gpucloud::journal::{Claim, CreateIntent, IntentId, TakenOver};
+
+use crate::journal::{insert_intent, intent_id, row_id};
+use crate::store::{Tx, vals};
+use crate::{Ledger, LedgerError, now_ms};
+
+/// A neutral state a create's cluster was last seen in that rules it out as the name's
+/// cluster (`gone`: the provider answered 404).
+const NOT_THE_NAMES: &str = "('deleting', 'deleted', 'gone')";
+
+impl Ledger {
+    /// Claims `intent`'s name under a lease of `lease` (see [`gpucloud::journal::Claim`]).
+    pub fn claim_create(
+        &self,
+        intent: &CreateIntent,
+        lease: Duration,
+    ) -> Result<Claim, LedgerError> {
+        self.write("claiming a create", |tx| claim(tx, self, intent, lease))
+    }
+
+    /// Extends the lease of the pending create `intent` to `lease` from now;
+    /// [`LedgerError::ClaimLost`] if it was taken over meanwhile.
+    pub fn renew_claim(&self, intent: IntentId, lease: Duration) -> Result<(), LedgerError> {
+        self.write("renewing a claim", |tx| {
+            let changed = tx.exec(
+                "UPDATE create_intents SET lease_until_ms = ?2
+                 WHERE id = ?1 AND state = 'pending' AND taken_over_by IS NULL",
+                &vals![row_id(intent)?, lease_until(lease)],
+            )?;
+            if changed == 1 {
+                Ok(())
+            } else {
+                Err(LedgerError::ClaimLost(intent))
+            }
+        })
+    }
+}
+
+fn lease_until(lease: Duration) -> i64 {
+    now_ms().saturating_add(i64::try_from(lease.as_millis()).unwrap_or(i64::MAX))
+}
+
+fn claim(
+    tx: &mut dyn Tx,
+    ledger: &Ledger,
+    intent: &CreateIntent,
+    lease: Duration,
+) -> Result<Claim, LedgerError> {
+    let scope = intent.scope.as_deref();
+    tx.lock_key(&format!(
+        "gpucloud-ledger create {}\u{1f}{}\u{1f}{}",
+        intent.provider.as_str(),
+        scope.unwrap_or(""),
+        intent.name
+    ))?;
+    let now = now_ms();
+    let pending = tx.query(
+        "SELECT id, owner, owner_node, pid, lease_until_ms, idempotency_key, request_sha256
+         FROM create_intents
+         WHERE provider = ?1 AND name = ?2 AND COALESCE(scope, '') = COALESCE(?3, '')
+           AND state = 'pending' AND taken_over_by IS NULL
+         ORDER BY id",
+        &vals![intent.provider.as_str(), &intent.name, scope],
+    )?;
+    let mut stale = Vec::new();
+    for row in &pending {
+        let id = intent_id(row.int(0)?)?;
+        let owner = row
+            .opt_text(1)?
+            .unwrap_or_else(|| format!("process {}", row.int(3).unwrap_or(0)));
+        let until = row.opt_int(4)?;
+        let exited = ledger
+            .owner
+            .certainly_dead(row.opt_text(2)?.as_deref(), row.int(3)?);
+        match until {
+            Some(until) if until > now && !exited => {
+                return Ok(Claim::InFlight {
+                    intent: id,
+                    owner,
+                    lease_left: Duration::from_millis(u64::try_from(until - now).unwrap_or(0)),
+                });
+            }
+            _ => stale.push(TakenOver {
+                intent: id,
+                owner,
+                idempotency_key: row.opt_text(5)?,
+                same_request: row.text(6)? == intent.request_sha256,
+            }),
+        }
+    }
+    if stale.is_empty()
+        && let Some((made_by, cluster)) = names_cluster(tx, intent)?
+    {
+        return Ok(Claim::Exists {
+            intent: made_by,
+            cluster,
+        });
+    }
+    let id = insert_intent(tx, intent, Some((&ledger.owner, lease_until(lease))))?;
+    for taken in &stale {
+        tx.exec(
+            "UPDATE create_intents SET taken_over_by = ?2 WHERE id = ?1",
+            &vals![row_id(taken.intent)?, row_id(id)?],
+        )?;
+    }
+    Ok(Claim::Owned {
+        intent: id,
+        // The newest: on a keyed provider, the key most likely to have reached it.
+        took_over: stale.pop(),
+    })
+}
+
+/// The cluster a completed create of this name made, if nothing has shown it gone, deleted or
+/// being deleted since.
+fn names_cluster(
+    tx: &mut dyn Tx,
+    intent: &CreateIntent,
+) -> Result<Option<(IntentId, ClusterId)>, LedgerError> {
+    let rows = tx.query(
+        &format!(
+            "SELECT c.id, c.cluster_id FROM create_intents c
+             WHERE c.provider = ?1 AND c.name = ?2
+               AND COALESCE(c.scope, '') = COALESCE(?3, '')
+               AND c.state = 'completed' AND c.cluster_id IS NOT NULL
+               AND c.gone_at_ms IS NULL
+               AND (c.last_state IS NULL OR c.last_state NOT IN {NOT_THE_NAMES})
+               AND NOT EXISTS (SELECT 1 FROM delete_intents d
+                               WHERE d.provider = c.provider AND d.cluster_id = c.cluster_id
+                                 AND d.state = 'completed')
+             ORDER BY c.id DESC LIMIT 1"
+        ),
+        &vals![
+            intent.provider.as_str(),
+            &intent.name,
+            intent.scope.as_deref()
+        ],
+    )?;
+    rows.first()
+        .map(|row| Ok((intent_id(row.int(0)?)?, ClusterId::new(row.text(1)?))))
+        .transpose()
+}

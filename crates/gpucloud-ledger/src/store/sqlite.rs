@@ -1,0 +1,188 @@
+//! The embedded backend: one SQLite file, shared by every process of the machine through
+//! SQLite's own locking (WAL, a busy timeout, `BEGIN IMMEDIATE` for every write).
+
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use rusqlite::types::{ToSqlOutput, ValueRef};
+use rusqlite::{Connection, OpenFlags, TransactionBehavior};
+
+use super::{Row, Store, Tx, Value, Work};
+use crate::{LedgerError, LedgerOptions, schema};
+
+/// A ledger file: one connection behind a mutex (each call is one short transaction).
+pub(crate) struct SqliteStore {
+    path: PathBuf,
+    location: String,
+    conn: Mutex<Connection>,
+}
+
+impl std::fmt::Debug for SqliteStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SqliteStore")
+            .field("path", &self.path)
+            .finish()
+    }
+}
+
+impl SqliteStore {
+    /// Opens (creating if needed) the file at `path`: the directory with mode 0700 and the
+    /// file with mode 0600 on Unix (SQLite gives its `-wal` and `-shm` files the database
+    /// file's mode), WAL journal, `synchronous = FULL` (an intent is on disk before its
+    /// request is sent), the busy timeout, and every missing migration up to `version`.
+    pub(crate) fn open(
+        path: &Path,
+        options: &LedgerOptions,
+        version: u32,
+    ) -> Result<Self, LedgerError> {
+        create_private_file(path)?;
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let mut conn = Connection::open_with_flags(path, flags)
+            .map_err(|e| LedgerError::sqlite(format!("opening {}", path.display()), e))?;
+        conn.busy_timeout(options.busy_timeout)
+            .map_err(|e| LedgerError::sqlite("setting the busy timeout", e))?;
+        let mode: String = conn
+            .query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))
+            .map_err(|e| LedgerError::sqlite("switching to WAL", e))?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            return Err(LedgerError::NotWal { mode });
+        }
+        conn.execute_batch("PRAGMA synchronous = FULL")
+            .map_err(|e| LedgerError::sqlite("setting synchronous = FULL", e))?;
+        schema::migrate_to(&mut conn, version)?;
+        Ok(Self {
+            path: path.to_path_buf(),
+            location: path.display().to_string(),
+            conn: Mutex::new(conn),
+        })
+    }
+
+    /// The connection (a panic in another thread leaves it usable: every change is a
+    /// transaction, rolled back if it did not commit).
+    fn lock(&self) -> MutexGuard<'_, Connection> {
+        self.conn.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn transaction(
+        &self,
+        doing: &str,
+        behavior: TransactionBehavior,
+        work: &mut Work<'_>,
+    ) -> Result<(), LedgerError> {
+        let mut conn = self.lock();
+        let tx = conn
+            .transaction_with_behavior(behavior)
+            .map_err(|e| LedgerError::sqlite(format!("{doing}: locking the ledger"), e))?;
+        work(&mut SqliteTx { tx: &tx, doing })?;
+        tx.commit()
+            .map_err(|e| LedgerError::sqlite(format!("{doing}: committing"), e))
+    }
+}
+
+impl Store for SqliteStore {
+    /// `BEGIN IMMEDIATE`: the write lock taken up front, so a busy database waits for the
+    /// busy timeout instead of failing on lock upgrade.
+    fn write(&self, doing: &str, work: &mut Work<'_>) -> Result<(), LedgerError> {
+        self.transaction(doing, TransactionBehavior::Immediate, work)
+    }
+
+    fn read(&self, doing: &str, work: &mut Work<'_>) -> Result<(), LedgerError> {
+        self.transaction(doing, TransactionBehavior::Deferred, work)
+    }
+
+    fn schema_version(&self) -> Result<u32, LedgerError> {
+        schema::version(&self.lock())
+    }
+
+    fn location(&self) -> &str {
+        &self.location
+    }
+
+    fn path(&self) -> Option<&Path> {
+        Some(&self.path)
+    }
+}
+
+struct SqliteTx<'a> {
+    tx: &'a rusqlite::Transaction<'a>,
+    doing: &'a str,
+}
+
+impl SqliteTx<'_> {
+    fn fail(&self, e: rusqlite::Error) -> LedgerError {
+        LedgerError::sqlite(self.doing, e)
+    }
+}
+
+impl Tx for SqliteTx<'_> {
+    fn exec(&mut self, sql: &str, params: &[Value]) -> Result<u64, LedgerError> {
+        let changed = self
+            .tx
+            .execute(sql, rusqlite::params_from_iter(params))
+            .map_err(|e| self.fail(e))?;
+        Ok(u64::try_from(changed).unwrap_or(u64::MAX))
+    }
+
+    fn query(&mut self, sql: &str, params: &[Value]) -> Result<Vec<Row>, LedgerError> {
+        let mut statement = self.tx.prepare(sql).map_err(|e| self.fail(e))?;
+        let columns = statement.column_count();
+        let mut rows = statement
+            .query(rusqlite::params_from_iter(params))
+            .map_err(|e| self.fail(e))?;
+        let mut all = Vec::new();
+        while let Some(row) = rows.next().map_err(|e| self.fail(e))? {
+            let mut values = Vec::with_capacity(columns);
+            for i in 0..columns {
+                values.push(match row.get_ref(i).map_err(|e| self.fail(e))? {
+                    ValueRef::Null => Value::Null,
+                    ValueRef::Integer(v) => Value::Int(v),
+                    ValueRef::Real(v) => Value::Real(v),
+                    ValueRef::Text(v) => Value::Text(String::from_utf8_lossy(v).into_owned()),
+                    ValueRef::Blob(_) => {
+                        return Err(LedgerError::Corrupt(format!("a blob in column {i}")));
+                    }
+                });
+            }
+            all.push(Row(values));
+        }
+        Ok(all)
+    }
+
+    fn lock_key(&mut self, _: &str) -> Result<(), LedgerError> {
+        Ok(())
+    }
+}
+
+impl rusqlite::ToSql for Value {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(match self {
+            Self::Null => ToSqlOutput::Borrowed(ValueRef::Null),
+            Self::Int(v) => ToSqlOutput::Borrowed(ValueRef::Integer(*v)),
+            Self::Real(v) => ToSqlOutput::Borrowed(ValueRef::Real(*v)),
+            Self::Text(v) => ToSqlOutput::Borrowed(ValueRef::Text(v.as_bytes())),
+            Self::Bool(v) => ToSqlOutput::Borrowed(ValueRef::Integer(i64::from(*v))),
+        })
+    }
+}
+
+/// Creates `path` (and its directory) readable by its owner only, if it does not exist yet.
+fn create_private_file(path: &Path) -> Result<(), LedgerError> {
+    let io = |source| LedgerError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        let mut builder = std::fs::DirBuilder::new();
+        builder.recursive(true);
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        builder.create(dir).map_err(io)?;
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true).write(true).create(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path).map(drop).map_err(io)
+}
