@@ -125,7 +125,10 @@ impl fmt::Display for LedgerError {
                 None => write!(f, "{doing}: PostgreSQL: {source}"),
             },
             Self::Unavailable { doing, reason } => {
-                write!(f, "{doing}: the ledger's database is unavailable ({reason})")
+                write!(
+                    f,
+                    "{doing}: the ledger's database is unavailable ({reason})"
+                )
             }
             Self::ClaimLost(id) => write!(
                 f,

@@ -2,11 +2,11 @@
 //! gone; and the links between creates of the same request, so that a later create settles an
 //! earlier one whose outcome was unknown.
 
-use gpucloud::journal::{CreateIntent, IntentId};
-use gpucloud::{Cluster, ClusterId, ClusterState, ProviderKind};
 use crate::journal::row_id;
 use crate::store::{Tx, vals};
 use crate::{Ledger, LedgerError, now_ms};
+use gpucloud::journal::{CreateIntent, IntentId};
+use gpucloud::{Cluster, ClusterId, ClusterState, ProviderKind};
 
 /// The most characters of a provider's state or phase text kept (the text is the provider's,
 /// and has no business being long).

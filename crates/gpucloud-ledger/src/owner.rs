@@ -72,8 +72,14 @@ mod tests {
         let pid = i64::from(child.id());
         child.wait().unwrap();
         assert!(me.certainly_dead(Some(&node), pid), "an exited process");
-        assert!(!me.certainly_dead(Some(&node), i64::from(me.pid)), "this process");
-        assert!(!me.certainly_dead(Some("another-node"), pid), "another node");
+        assert!(
+            !me.certainly_dead(Some(&node), i64::from(me.pid)),
+            "this process"
+        );
+        assert!(
+            !me.certainly_dead(Some("another-node"), pid),
+            "another node"
+        );
         assert!(!me.certainly_dead(None, pid), "no node recorded");
     }
 }

@@ -33,7 +33,8 @@ impl Ledger {
         provider: Option<ProviderKind>,
     ) -> Result<Vec<ClusterEntry>, LedgerError> {
         self.creates_where(
-            "c.state IN ('pending', 'failed_ambiguous') AND (?1 IS NULL OR c.provider = ?1)",
+            "c.state IN ('pending', 'failed_ambiguous')
+             AND (CAST(?1 AS TEXT) IS NULL OR c.provider = ?1)",
             &vals![provider.map(ProviderKind::as_str)],
         )
     }

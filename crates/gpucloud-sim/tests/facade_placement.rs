@@ -162,7 +162,11 @@ async fn every_candidate_refusing_is_an_error_naming_each() {
     let failed = placement.create().await.unwrap_err();
     assert!(matches!(failed.error, Error::NoCapacity(_)), "{failed}");
     let source = std::error::Error::source(&failed).map(ToString::to_string);
-    assert_eq!(source, Some(failed.error.to_string()), "the last refusal is the source");
+    assert_eq!(
+        source,
+        Some(failed.error.to_string()),
+        "the last refusal is the source"
+    );
     assert_eq!(failed.attempts.len(), 3);
     let text = failed.to_string();
     for provider in ["together", "runcrate", "e2e"] {

@@ -96,7 +96,9 @@ impl PostgresStore {
             .thread_name("gpucloud-ledger-postgres")
             .enable_all()
             .build()
-            .map_err(|e| LedgerError::unavailable("starting the PostgreSQL driver", e.to_string()))?;
+            .map_err(|e| {
+                LedgerError::unavailable("starting the PostgreSQL driver", e.to_string())
+            })?;
         let timeout = options.busy_timeout;
         let pool = Pool::builder(manager)
             .max_size(options.pool_size.max(1))
@@ -223,8 +225,16 @@ fn describe(config: &tokio_postgres::Config) -> String {
 }
 
 enum Command {
-    Exec(String, Vec<Value>, mpsc::SyncSender<Result<Answer, LedgerError>>),
-    Query(String, Vec<Value>, mpsc::SyncSender<Result<Answer, LedgerError>>),
+    Exec(
+        String,
+        Vec<Value>,
+        mpsc::SyncSender<Result<Answer, LedgerError>>,
+    ),
+    Query(
+        String,
+        Vec<Value>,
+        mpsc::SyncSender<Result<Answer, LedgerError>>,
+    ),
     Commit(mpsc::SyncSender<Result<Answer, LedgerError>>),
 }
 
@@ -282,14 +292,20 @@ impl Tx for PostgresTx<'_> {
     fn exec(&mut self, sql: &str, params: &[Value]) -> Result<u64, LedgerError> {
         match self.ask(|reply| Command::Exec(numbered(sql), params.to_vec(), reply))? {
             Answer::Changed(n) => Ok(n),
-            _ => Err(LedgerError::unavailable(self.doing, "an answer out of turn")),
+            _ => Err(LedgerError::unavailable(
+                self.doing,
+                "an answer out of turn",
+            )),
         }
     }
 
     fn query(&mut self, sql: &str, params: &[Value]) -> Result<Vec<Row>, LedgerError> {
         match self.ask(|reply| Command::Query(numbered(sql), params.to_vec(), reply))? {
             Answer::Rows(rows) => Ok(rows),
-            _ => Err(LedgerError::unavailable(self.doing, "an answer out of turn")),
+            _ => Err(LedgerError::unavailable(
+                self.doing,
+                "an answer out of turn",
+            )),
         }
     }
 
@@ -370,7 +386,9 @@ fn read_row(row: &tokio_postgres::Row, doing: &str) -> Result<Row, LedgerError> 
     for (i, column) in row.columns().iter().enumerate() {
         let ty = column.type_();
         let value = if *ty == Type::INT8 {
-            row.try_get::<_, Option<i64>>(i).map_err(get)?.map(Value::Int)
+            row.try_get::<_, Option<i64>>(i)
+                .map_err(get)?
+                .map(Value::Int)
         } else if *ty == Type::INT4 {
             row.try_get::<_, Option<i32>>(i)
                 .map_err(get)?
@@ -380,11 +398,17 @@ fn read_row(row: &tokio_postgres::Row, doing: &str) -> Result<Row, LedgerError> 
                 .map_err(get)?
                 .map(|v| Value::Int(v.into()))
         } else if *ty == Type::FLOAT8 {
-            row.try_get::<_, Option<f64>>(i).map_err(get)?.map(Value::Real)
+            row.try_get::<_, Option<f64>>(i)
+                .map_err(get)?
+                .map(Value::Real)
         } else if *ty == Type::BOOL {
-            row.try_get::<_, Option<bool>>(i).map_err(get)?.map(Value::Bool)
+            row.try_get::<_, Option<bool>>(i)
+                .map_err(get)?
+                .map(Value::Bool)
         } else if *ty == Type::TEXT || *ty == Type::VARCHAR {
-            row.try_get::<_, Option<String>>(i).map_err(get)?.map(Value::Text)
+            row.try_get::<_, Option<String>>(i)
+                .map_err(get)?
+                .map(Value::Text)
         } else {
             return Err(LedgerError::Corrupt(format!(
                 "column {:?} has type {ty}, which the ledger does not read",
@@ -406,7 +430,11 @@ fn numbered(sql: &str) -> String {
 struct Param<'a>(&'a Value);
 
 impl ToSql for Param<'_> {
-    fn to_sql(&self, ty: &Type, out: &mut BytesMut) -> Result<IsNull, Box<dyn StdError + Sync + Send>> {
+    fn to_sql(
+        &self,
+        ty: &Type,
+        out: &mut BytesMut,
+    ) -> Result<IsNull, Box<dyn StdError + Sync + Send>> {
         match self.0 {
             Value::Null => Ok(IsNull::Yes),
             Value::Int(v) if *ty == Type::INT8 => v.to_sql(ty, out),

@@ -55,8 +55,22 @@ pub fn client(
     provider: Provider,
     journal: Option<Arc<dyn Journal>>,
 ) -> ClusterClient {
-    let url = sim.base_url(provider);
-    let clock = Arc::new(SimTime(sim.clock()));
+    client_at(
+        &sim.base_url(provider),
+        provider,
+        journal,
+        Arc::new(SimTime(sim.clock())),
+    )
+}
+
+/// A facade client for `provider` at `url` (a simulator's base URL for it) on `clock`.
+pub fn client_at(
+    url: &str,
+    provider: Provider,
+    journal: Option<Arc<dyn Journal>>,
+    clock: Arc<dyn Clock>,
+) -> ClusterClient {
+    let url = url.to_string();
     let timeout = Duration::from_secs(5);
     macro_rules! finish {
         ($config:expr) => {{

@@ -1,6 +1,8 @@
 //! Creates that are never doubled: journaled, then keyed (Runcrate) or reconciled by name over
 //! a settle window (Together, E2E).
 
+use std::time::Duration;
+
 use super::{CreateSafety, Provider, find_by_name, get, with_id};
 use crate::cluster::{Cluster, ClusterId, ClusterState, CreateOutcome, Created};
 use crate::error::Error;
@@ -64,7 +66,9 @@ enum Claimed {
 }
 
 /// Claims `intent`'s name, waiting (bounded by [`crate::journal::ClaimPolicy::max_wait`])
-/// while another caller's create of it is in flight. A cluster the journal names as the
+/// while another caller's create of it is in flight. The wait is in real time, not on the
+/// client's clock: the other caller and its lease run in real time (a simulated clock paces
+/// only this client's own requests). A cluster the journal names as the
 /// name's is the answer only if the provider still has it, not deleted or being deleted; the
 /// get records what it saw, so the next claim no longer names a cluster that is gone.
 async fn claim<P: Provider>(
@@ -72,10 +76,8 @@ async fn claim<P: Provider>(
     journal: &dyn Journal,
     intent: &CreateIntent,
 ) -> Result<Claimed, Error> {
-    let settings = provider.settings();
-    let policy = &settings.claim;
-    let clock = settings.clock.as_ref();
-    let started = clock.now();
+    let policy = &provider.settings().claim;
+    let started = tokio::time::Instant::now();
     let mut pause = policy.poll_interval;
     let mut refused: Vec<ClusterId> = Vec::new();
     loop {
@@ -93,7 +95,12 @@ async fn claim<P: Provider>(
                     ))));
                 }
                 match get(provider, &cluster).await {
-                    Ok(found) if !matches!(found.state, ClusterState::Deleting | ClusterState::Deleted) => {
+                    Ok(found)
+                        if !matches!(
+                            found.state,
+                            ClusterState::Deleting | ClusterState::Deleted
+                        ) =>
+                    {
                         tracing::info!(cluster = %found.id, "another create of this name made it");
                         return Ok(Claimed::Existing(Created {
                             cluster: found,
@@ -108,7 +115,7 @@ async fn claim<P: Provider>(
             Claim::InFlight {
                 owner, lease_left, ..
             } => {
-                let waited = clock.now().saturating_sub(started);
+                let waited = started.elapsed();
                 let left = policy.max_wait.saturating_sub(waited);
                 if left.is_zero() {
                     return Err(Error::NameClaimed {
@@ -124,15 +131,16 @@ async fn claim<P: Provider>(
                     lease_left_ms = lease_left.as_millis(),
                     "another create of this name is in flight; waiting for it"
                 );
-                clock.sleep(pause.min(left)).await;
+                tokio::time::sleep(pause.min(left)).await;
                 pause = pause.saturating_mul(2).min(policy.max_poll_interval);
             }
         }
     }
 }
 
-/// Runs `work` while renewing the claim `intent` every third of the lease. A renewal that
-/// fails is a warning (the create is already under way; stopping it halfway would be worse).
+/// Runs `work` while renewing the claim `intent` every third of the lease, in real time (the
+/// lease is). A renewal that fails is a warning (the create is already under way; stopping it
+/// halfway would be worse).
 async fn with_lease<F: Future>(
     settings: &crate::ClientSettings,
     journal: &dyn Journal,
@@ -140,10 +148,9 @@ async fn with_lease<F: Future>(
     work: F,
 ) -> F::Output {
     let lease = settings.claim.lease;
-    let clock = settings.clock.as_ref();
     let heartbeat = async {
         loop {
-            clock.sleep(lease / 3).await;
+            tokio::time::sleep((lease / 3).max(Duration::from_millis(100))).await;
             if let Err(error) = journal.renew_claim(intent, lease) {
                 tracing::warn!(%error, "the claim on this create's name could not be renewed");
             }
@@ -177,7 +184,11 @@ async fn create_taken_over<P: Provider>(
                         "{}'s create stopped with its outcome unknown under another idempotency \
                          key{}; send that request again to settle it",
                         stale.owner,
-                        if stale.same_request { "" } else { " and another request" }
+                        if stale.same_request {
+                            ""
+                        } else {
+                            " and another request"
+                        }
                     ),
                 });
             }
