@@ -69,7 +69,8 @@ fn claim(
     ))?;
     let now = now_ms();
     let pending = tx.query(
-        "SELECT id, owner, owner_node, pid, lease_until_ms, idempotency_key, request_sha256
+        "SELECT id, owner, owner_node, pid, lease_until_ms, idempotency_key, request_sha256,
+                started_at_ms
          FROM create_intents
          WHERE provider = ?1 AND name = ?2 AND COALESCE(scope, '') = COALESCE(?3, '')
            AND state = 'pending' AND taken_over_by IS NULL
@@ -99,6 +100,9 @@ fn claim(
                 owner,
                 idempotency_key: row.opt_text(5)?,
                 same_request: row.text(6)? == intent.request_sha256,
+                age: Duration::from_millis(
+                    u64::try_from(now.saturating_sub(row.int(7)?)).unwrap_or(0),
+                ),
             }),
         }
     }

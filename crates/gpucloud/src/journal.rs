@@ -99,6 +99,9 @@ pub struct TakenOver {
     pub idempotency_key: Option<String>,
     /// Whether it was the same request (the same body hash).
     pub same_request: bool,
+    /// How long ago its intent was recorded: any request it sent is at least this old, so a
+    /// look-up by name waits only for what is left of the settle window.
+    pub age: Duration,
 }
 
 /// How a client holds and waits for claims in a shared journal.

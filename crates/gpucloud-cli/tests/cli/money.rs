@@ -519,11 +519,23 @@ fn a_cli_killed_at_any_step_of_a_create_leaves_what_the_next_run_needs_to_never_
             );
 
             // The next run, same request: one cluster in the end, ready.
+            // A create killed before its POST left a claim the re-run takes over: it looks
+            // for the name over the rest of the settle window before it sends (the dead run
+            // may have sent its request just before it died), here a short one.
             let mut args = create_args(provider, &name);
-            args.extend(["--wait", "--interval", "1s"].map(str::to_string));
+            args.extend(
+                ["--wait", "--interval", "1s", "--settle-window", "4s"].map(str::to_string),
+            );
             let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let started = std::time::Instant::now();
             let next = bench.run(provider, &args);
             next.expect_code(0);
+            if at == KillAt::BeforePost {
+                assert!(
+                    started.elapsed() >= std::time::Duration::from_secs(3),
+                    "{provider:?}: the taken-over create looked before it sent"
+                );
+            }
             assert_eq!(
                 bench.clusters_named(provider, &name),
                 1,

@@ -195,7 +195,14 @@ async fn create_taken_over<P: Provider>(
             create_keyed(provider, create).await
         }
         CreateSafety::ReconcileByName { name, scope } => {
-            if let Some(cluster) = settle(provider, name, &scope).await? {
+            // A request sent before the stale intent was recorded is at least that old: the
+            // list shows it once the settle window has passed since then.
+            let window = provider
+                .settings()
+                .reconcile
+                .settle_window
+                .saturating_sub(stale.age);
+            if let Some(cluster) = settle(provider, name, &scope, window).await? {
                 return Ok(Created {
                     cluster,
                     outcome: CreateOutcome::CreatedReconciled,
@@ -285,7 +292,8 @@ async fn create_reconciled<P: Provider>(
         };
         if error.is_ambiguous() {
             tracing::warn!(attempt = attempts, %error, "create may have landed; looking it up");
-            if let Some(cluster) = settle(provider, name, scope).await? {
+            let window = settings.reconcile.settle_window;
+            if let Some(cluster) = settle(provider, name, scope, window).await? {
                 return Ok(Created {
                     cluster,
                     outcome: CreateOutcome::CreatedReconciled,
@@ -322,13 +330,14 @@ async fn create_reconciled<P: Provider>(
     }
 }
 
-/// Looks for the cluster named `name` at once and then with jittered backoff until the settle
-/// window has passed. A look-up that fails (after its own retries) ends the search with its
+/// Looks for the cluster named `name` at once and then with jittered backoff until `window`
+/// has passed. A look-up that fails (after its own retries) ends the search with its
 /// error: without an answer, a re-send could double the cluster.
 async fn settle<P: Provider>(
     provider: &P,
     name: &str,
     scope: &P::Scope,
+    window: Duration,
 ) -> Result<Option<Cluster>, Error> {
     let settings = provider.settings();
     let policy = &settings.reconcile;
@@ -339,9 +348,7 @@ async fn settle<P: Provider>(
         if let Some(cluster) = find_by_name(provider, name, scope).await? {
             return Ok(Some(cluster));
         }
-        let remaining = policy
-            .settle_window
-            .saturating_sub(clock.now().saturating_sub(started));
+        let remaining = window.saturating_sub(clock.now().saturating_sub(started));
         if remaining.is_zero() {
             return Ok(None);
         }
