@@ -347,25 +347,12 @@ async fn serve(
     while let Some(command) = inbox.recv().await {
         match command {
             Command::Exec(sql, params, reply) => {
-                let params: Vec<Param<'_>> = params.iter().map(Param).collect();
-                let refs: Vec<&(dyn ToSql + Sync)> =
-                    params.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
-                let answer = tx
-                    .execute(sql.as_str(), &refs)
-                    .await
-                    .map(Answer::Changed)
-                    .map_err(|e| LedgerError::postgres(&doing, e));
+                let answer = run(&tx, &sql, &params, false, &doing).await;
                 let _ = reply.send(answer);
             }
             Command::Query(sql, params, reply) => {
-                let params: Vec<Param<'_>> = params.iter().map(Param).collect();
-                let refs: Vec<&(dyn ToSql + Sync)> =
-                    params.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
-                let answer = match tx.query(sql.as_str(), &refs).await {
-                    Ok(rows) => rows.iter().map(|r| read_row(r, &doing)).collect(),
-                    Err(e) => Err(LedgerError::postgres(&doing, e)),
-                };
-                let _ = reply.send(answer.map(Answer::Rows));
+                let answer = run(&tx, &sql, &params, true, &doing).await;
+                let _ = reply.send(answer);
             }
             Command::Commit(reply) => {
                 let answer = tx
@@ -377,6 +364,33 @@ async fn serve(
                 return;
             }
         }
+    }
+}
+
+/// Runs one statement, prepared once per connection (the pool's statement cache: the ledger
+/// sends the same few statements over and over).
+async fn run(
+    tx: &deadpool_postgres::Transaction<'_>,
+    sql: &str,
+    params: &[Value],
+    rows: bool,
+    doing: &str,
+) -> Result<Answer, LedgerError> {
+    let failed = |e| LedgerError::postgres(doing, e);
+    let statement = tx.prepare_cached(sql).await.map_err(failed)?;
+    let params: Vec<Param<'_>> = params.iter().map(Param).collect();
+    let refs: Vec<&(dyn ToSql + Sync)> = params.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
+    if rows {
+        let rows = tx.query(&statement, &refs).await.map_err(failed)?;
+        rows.iter()
+            .map(|r| read_row(r, doing))
+            .collect::<Result<_, _>>()
+            .map(Answer::Rows)
+    } else {
+        tx.execute(&statement, &refs)
+            .await
+            .map(Answer::Changed)
+            .map_err(failed)
     }
 }
 
