@@ -63,10 +63,13 @@ impl CliError {
 /// The exit code of a facade error, by kind.
 pub fn cloud_exit_code(error: &Error) -> u8 {
     match error {
-        Error::Validation(_) | Error::Configuration { .. } => code::INVALID,
+        // A journal that cannot record the intent stops the create before anything is sent,
+        // as a ledger that cannot be opened does.
+        Error::Validation(_) | Error::Configuration { .. } | Error::Journal(_) => code::INVALID,
         Error::Authentication(_)
         | Error::NotFound(_)
         | Error::Conflict(_)
+        | Error::NameClaimed { .. }
         | Error::InsufficientFunds(_)
         | Error::NoCapacity(_)
         | Error::RateLimited { .. }

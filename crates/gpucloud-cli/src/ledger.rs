@@ -44,7 +44,7 @@ impl Ledgers {
             Ok(ledger) => Ok(Some(ledger.clone())),
             Err(error) => Err(CliError::Input(format!(
                 "cannot open the ledger, so nothing was sent ({error}); set GPUCLOUD_LEDGER to \
-                 a writable file, or pass --no-ledger to {doing} without a record"
+                 a writable file or a reachable postgres:// database, or pass --no-ledger to {doing} without a record"
             ))),
         }
     }
