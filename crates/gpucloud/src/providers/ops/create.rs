@@ -24,9 +24,20 @@ pub(crate) async fn create<P: Provider>(
     let Some(journal) = &settings.journal else {
         return create_unjournaled(provider, create).await;
     };
+    // Boxed: the claim, the lease and a take-over make this future large, and an unjournaled
+    // create should not carry its size (nor a debug build's stack).
+    Box::pin(create_journaled(provider, create, journal.as_ref())).await
+}
+
+async fn create_journaled<P: Provider>(
+    provider: &P,
+    create: &P::Create,
+    journal: &dyn Journal,
+) -> Result<Created, Error> {
+    let settings = provider.settings();
     let intent = provider.intent(create);
     // No intent recorded, no request sent: never a cluster the journal does not know.
-    let (id, took_over) = match claim(provider, journal.as_ref(), &intent).await? {
+    let (id, took_over) = match claim(provider, journal, &intent).await? {
         Claimed::Owned { intent, took_over } => (intent, took_over),
         Claimed::Existing(created) => return Ok(created),
     };
@@ -36,7 +47,7 @@ pub(crate) async fn create<P: Provider>(
             None => create_unjournaled(provider, create).await,
         }
     };
-    let result = with_lease(settings, journal.as_ref(), id, work).await;
+    let result = with_lease(settings, journal, id, work).await;
     let record = match &result {
         Ok(created) => CreateRecord::Cluster {
             id: &created.cluster.id,
@@ -156,7 +167,7 @@ async fn with_lease<F: Future>(
             }
         }
     };
-    let work = std::pin::pin!(work);
+    let work = Box::pin(work);
     let heartbeat = std::pin::pin!(heartbeat);
     match futures_util::future::select(work, heartbeat).await {
         futures_util::future::Either::Left((output, _)) => output,
