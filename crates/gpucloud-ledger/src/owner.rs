@@ -66,8 +66,17 @@ mod tests {
     fn a_process_of_this_node_that_exited_is_dead_and_nothing_else_is() {
         let me = Owner::of_this_process();
         let Some(node) = me.node.clone() else {
+            assert!(
+                !Path::new("/proc/self").exists(),
+                "with /proc, this process knows its node"
+            );
             return; // no /proc: only the lease decides, which the claim tests cover
         };
+        let boot = std::fs::read_to_string("/proc/sys/kernel/random/boot_id").unwrap();
+        let ns = std::fs::read_link("/proc/self/ns/pid").unwrap();
+        assert_eq!(node, format!("{}/{}", boot.trim(), ns.display()));
+        let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap();
+        assert_eq!(me.display, format!("{}/{}", host.trim(), std::process::id()));
         let mut child = std::process::Command::new("true").spawn().unwrap();
         let pid = i64::from(child.id());
         child.wait().unwrap();
@@ -81,5 +90,6 @@ mod tests {
             "another node"
         );
         assert!(!me.certainly_dead(None, pid), "no node recorded");
+        assert!(!me.certainly_dead(Some(&node), 0), "no process id recorded");
     }
 }
