@@ -74,10 +74,15 @@ pub fn client_at(
     let timeout = Duration::from_secs(5);
     macro_rules! finish {
         ($config:expr) => {{
+            // A create that waits for another's claim gives up well within a test's time.
             let config = $config
                 .with_base_url(url)
                 .with_timeout(timeout)
-                .with_clock(clock);
+                .with_clock(clock)
+                .with_claim_policy(gpucloud::journal::ClaimPolicy {
+                    max_wait: Duration::from_secs(30),
+                    ..gpucloud::journal::ClaimPolicy::default()
+                });
             match journal {
                 Some(journal) => config.with_journal(journal),
                 None => config,
