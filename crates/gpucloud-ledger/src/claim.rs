@@ -16,7 +16,7 @@ use gpucloud::journal::{Claim, CreateIntent, IntentId, TakenOver};
 
 use crate::journal::{insert_intent, intent_id, row_id};
 use crate::store::{Tx, vals};
-use crate::{Ledger, LedgerError, now_ms};
+use crate::{Ledger, LedgerError};
 
 /// A neutral state a create's cluster was last seen in that rules it out as the name's
 /// cluster (`gone`: the provider answered 404).
@@ -39,7 +39,7 @@ impl Ledger {
             let changed = tx.exec(
                 "UPDATE create_intents SET lease_until_ms = ?2
                  WHERE id = ?1 AND state = 'pending' AND taken_over_by IS NULL",
-                &vals![row_id(intent)?, lease_until(lease)],
+                &vals![row_id(intent)?, lease_until((self.clock)(), lease)],
             )?;
             if changed == 1 {
                 Ok(())
@@ -50,8 +50,8 @@ impl Ledger {
     }
 }
 
-fn lease_until(lease: Duration) -> i64 {
-    now_ms().saturating_add(i64::try_from(lease.as_millis()).unwrap_or(i64::MAX))
+fn lease_until(now: i64, lease: Duration) -> i64 {
+    now.saturating_add(i64::try_from(lease.as_millis()).unwrap_or(i64::MAX))
 }
 
 fn claim(
@@ -67,7 +67,7 @@ fn claim(
         scope.unwrap_or(""),
         intent.name
     ))?;
-    let now = now_ms();
+    let now = (ledger.clock)();
     let pending = tx.query(
         "SELECT id, owner, owner_node, pid, lease_until_ms, idempotency_key, request_sha256,
                 started_at_ms
@@ -114,7 +114,7 @@ fn claim(
             cluster,
         });
     }
-    let id = insert_intent(tx, intent, Some((&ledger.owner, lease_until(lease))))?;
+    let id = insert_intent(tx, intent, Some((&ledger.owner, lease_until(now, lease))))?;
     for taken in &stale {
         tx.exec(
             "UPDATE create_intents SET taken_over_by = ?2 WHERE id = ?1",

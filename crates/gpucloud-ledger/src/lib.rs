@@ -37,6 +37,8 @@ pub const DEFAULT_BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 pub struct Ledger {
     store: Box<dyn Store>,
     owner: owner::Owner,
+    /// The time claims and leases are measured by (milliseconds since the Unix epoch).
+    clock: fn() -> i64,
 }
 
 impl std::fmt::Debug for Ledger {
@@ -130,7 +132,17 @@ impl Ledger {
         Self {
             store,
             owner: owner::Owner::of_this_process(),
+            clock: now_ms,
         }
+    }
+
+    /// Measures claims and leases by `clock` instead of the system time (tests of a lease's
+    /// boundaries).
+    #[doc(hidden)]
+    #[must_use]
+    pub fn with_lease_clock(mut self, clock: fn() -> i64) -> Self {
+        self.clock = clock;
+        self
     }
 
     /// Where the ledger is, with no secret: the file's path, or `postgres://user@host:port/db`.

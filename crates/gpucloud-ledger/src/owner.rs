@@ -76,7 +76,10 @@ mod tests {
         let ns = std::fs::read_link("/proc/self/ns/pid").unwrap();
         assert_eq!(node, format!("{}/{}", boot.trim(), ns.display()));
         let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap();
-        assert_eq!(me.display, format!("{}/{}", host.trim(), std::process::id()));
+        assert_eq!(
+            me.display,
+            format!("{}/{}", host.trim(), std::process::id())
+        );
         let mut child = std::process::Command::new("true").spawn().unwrap();
         let pid = i64::from(child.id());
         child.wait().unwrap();

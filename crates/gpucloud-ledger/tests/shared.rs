@@ -495,6 +495,31 @@ fn claims_follow_their_rules() {
             .unwrap();
         let (_, again) = owned(a.claim_create(&first, lease).unwrap());
         assert_eq!(again.map(|t| t.intent), Some(third), "{what}");
+        // A lease ends at its last millisecond: at that moment the name is free.
+        fn frozen() -> i64 {
+            1_800_000_000_000
+        }
+        let stopped = backend.open().with_lease_clock(frozen);
+        let edge = intent("edge", None);
+        owned(
+            stopped
+                .claim_create(&edge, Duration::from_millis(1))
+                .unwrap(),
+        );
+        let later = backend.open().with_lease_clock(|| 1_800_000_000_001);
+        let (_, took_over) = owned(later.claim_create(&edge, lease).unwrap());
+        assert!(
+            took_over.is_some(),
+            "{what}: a lease that ended is taken over"
+        );
+        let before = backend.open().with_lease_clock(|| 1_800_000_000_000);
+        assert!(
+            matches!(
+                before.claim_create(&edge, lease).unwrap(),
+                Claim::InFlight { .. }
+            ),
+            "{what}: the successor's lease holds"
+        );
         for id in [other_scope, other_name] {
             b.create_finished(id, &CreateRecord::Failed { error: &failure })
                 .unwrap();
