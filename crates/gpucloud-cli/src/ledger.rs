@@ -49,6 +49,20 @@ impl Ledgers {
         }
     }
 
+    /// The ledger for `gpucloud ledger`, which shows it: `None` only with `--no-ledger`.
+    pub fn readable(&self) -> Result<Option<Arc<Ledger>>, CliError> {
+        if self.disabled {
+            return Ok(None);
+        }
+        match self.open() {
+            Ok(ledger) => Ok(Some(ledger.clone())),
+            Err(error) => Err(CliError::Input(format!(
+                "cannot read the ledger ({error}); GPUCLOUD_LEDGER names it (a file, or a \
+                 postgres:// database)"
+            ))),
+        }
+    }
+
     /// The ledger for a command that only follows clusters (get, wait, delete): used when it
     /// opens, a warning when it does not.
     pub fn best_effort(&self) -> Option<Arc<Ledger>> {

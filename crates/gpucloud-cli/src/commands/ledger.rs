@@ -61,7 +61,7 @@ fn age(entry: &ClusterEntry, now: DateTime<Utc>) -> String {
 }
 
 pub fn show(args: &LedgerArgs, json: bool, ledgers: &Ledgers) -> Result<(), CliError> {
-    let Some(ledger) = ledgers.required("read the ledger")? else {
+    let Some(ledger) = ledgers.readable()? else {
         return Err(CliError::Usage(
             "--no-ledger: there is no ledger to show".into(),
         ));

@@ -121,7 +121,8 @@ impl PostgresStore {
     /// Applies the missing migrations in one transaction, under an advisory lock so that
     /// several processes opening a new database at once migrate it once.
     fn migrate_to(&self, target: u32) -> Result<(), LedgerError> {
-        self.write("migrating the ledger", &mut |tx| {
+        let doing = format!("opening the ledger at {}", self.location);
+        self.write(&doing, &mut |tx| {
             tx.lock_key("gpucloud-ledger schema")?;
             tx.exec(
                 "CREATE TABLE IF NOT EXISTS gpucloud_ledger_schema (version BIGINT NOT NULL)",
@@ -326,11 +327,10 @@ async fn serve(
     ready: mpsc::SyncSender<Result<(), LedgerError>>,
     doing: String,
 ) {
-    let fail = |e: &dyn std::fmt::Display| LedgerError::unavailable(&doing, e.to_string());
     let mut client = match pool.get().await {
         Ok(client) => client,
         Err(e) => {
-            let _ = ready.send(Err(fail(&e)));
+            let _ = ready.send(Err(LedgerError::unavailable(&doing, causes(&e))));
             return;
         }
     };
@@ -392,6 +392,22 @@ async fn run(
             .map(Answer::Changed)
             .map_err(failed)
     }
+}
+
+/// An error and its sources on one line (the pool's "error connecting to server" says why only
+/// in its source: "Connection refused").
+fn causes(error: &(dyn StdError + 'static)) -> String {
+    let mut line = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let text = cause.to_string();
+        if !line.contains(&text) {
+            line.push_str(": ");
+            line.push_str(&text);
+        }
+        source = cause.source();
+    }
+    line
 }
 
 fn read_row(row: &tokio_postgres::Row, doing: &str) -> Result<Row, LedgerError> {
