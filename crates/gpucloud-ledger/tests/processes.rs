@@ -21,6 +21,7 @@ const CHILD: &str = "GPUCLOUD_LEDGER_TEST_CHILD";
 
 /// Run by the children only: `ROUNDS` creates and deletes, each recorded before and after.
 #[test]
+#[ignore = "a child process of several_processes_write_at_once_without_lock_errors"]
 fn child_writer() {
     let Some(writer) = std::env::var_os(CHILD) else {
         return;
@@ -55,7 +56,13 @@ fn several_processes_write_at_once_without_lock_errors() {
     let children: Vec<_> = (0..WRITERS)
         .map(|writer| {
             Command::new(&exe)
-                .args(["--exact", "child_writer", "--nocapture", "--test-threads=1"])
+                .args([
+                    "--ignored",
+                    "--exact",
+                    "child_writer",
+                    "--nocapture",
+                    "--test-threads=1",
+                ])
                 .env(CHILD, writer.to_string())
                 .env(LEDGER_ENV, &path)
                 .stdout(Stdio::null())
