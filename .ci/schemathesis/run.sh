@@ -2,15 +2,18 @@
 # Schemathesis against the simulator, one run per spec (config: .ci/schemathesis/schemathesis.toml).
 # Usage: bash .ci/schemathesis/run.sh [SCHEMATHESIS_EXECUTABLE]; run from anywhere.
 # Builds and starts `gpucloud-sim` on a free port, runs the three specs, stops it, and fails if
-# any run found a failure. Reports go to target/schemathesis/<spec>/.
+# any run found a failure. Reports go to <target dir>/schemathesis/<spec>/, the target directory
+# being the one cargo uses (`CARGO_TARGET_DIR` or the build configuration honoured).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 st=${1:-schemathesis}
 
 cargo build -p gpucloud-sim --bin gpucloud-sim --locked --quiet
+target_dir=$(cargo metadata --format-version 1 --no-deps --locked |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
 log=$(mktemp)
 # A fast clock: clusters finish provisioning while the run still uses them.
-target/debug/gpucloud-sim --port 0 --time-scale 600 >"$log" 2>&1 &
+"$target_dir/debug/gpucloud-sim" --port 0 --time-scale 600 >"$log" 2>&1 &
 sim=$!
 trap 'kill "$sim" 2>/dev/null || true; rm -f "$log"' EXIT
 for _ in $(seq 100); do
@@ -24,7 +27,7 @@ export GPUCLOUD_SIM
 status=0
 for spec in together runcrate e2e; do
     printf -- '-- schemathesis: specs/%s.yaml against %s\n' "$spec" "$GPUCLOUD_SIM"
-    out=target/schemathesis/$spec
+    out=$target_dir/schemathesis/$spec
     mkdir -p "$out"
     "$st" --config-file .ci/schemathesis/schemathesis.toml run "specs/$spec.yaml" \
         --report junit --report-dir "$out" >"$out/output.txt" 2>&1 || status=$?
