@@ -6,7 +6,7 @@
 use std::fmt;
 use std::process::ExitCode;
 
-use gpucloud::Error;
+use gpucloud::{Error, ErrorKind};
 
 use crate::sanitize;
 
@@ -62,29 +62,37 @@ impl CliError {
 
 /// The exit code of a facade error, by kind.
 pub fn cloud_exit_code(error: &Error) -> u8 {
-    match error {
+    exit_code_of(error.kind())
+}
+
+/// The exit code of each kind of facade error (every kind is named: a new one must be placed).
+fn exit_code_of(kind: ErrorKind) -> u8 {
+    match kind {
         // A journal that cannot record the intent stops the create before anything is sent,
         // as a ledger that cannot be opened does.
-        Error::Validation(_) | Error::Configuration { .. } | Error::Journal(_) => code::INVALID,
-        Error::Authentication(_)
-        | Error::NotFound(_)
-        | Error::Conflict(_)
-        | Error::NameClaimed { .. }
-        | Error::InsufficientFunds(_)
-        | Error::NoCapacity(_)
-        | Error::RateLimited { .. }
-        | Error::Unsupported { .. }
-        | Error::NoMatchingOffering { .. }
-        | Error::Api(_)
-        | Error::Decode(_) => code::PROVIDER,
-        Error::Timeout { .. } | Error::ClusterFailed { .. } => code::TIMEOUT,
+        ErrorKind::Validation | ErrorKind::Configuration | ErrorKind::Journal => code::INVALID,
+        ErrorKind::Authentication
+        | ErrorKind::NotFound
+        | ErrorKind::Conflict
+        | ErrorKind::NameClaimed
+        | ErrorKind::InsufficientFunds
+        | ErrorKind::NoCapacity
+        | ErrorKind::RateLimited
+        | ErrorKind::Unsupported
+        | ErrorKind::NoMatchingOffering
+        | ErrorKind::Api
+        | ErrorKind::Decode => code::PROVIDER,
         // A request that got no answer in time (`--request-timeout`, or the connect timeout)
         // timed out, as much as a wait that did: exit 5, not "network unreachable".
-        Error::Transport { source, .. } if source.is_timeout() => code::TIMEOUT,
+        ErrorKind::Timeout | ErrorKind::ClusterFailed | ErrorKind::TransportTimeout => {
+            code::TIMEOUT
+        }
         // The provider was reached but its answer was broken (cut off, reset, malformed) or
         // larger than the cap: the provider's failure, not an unreachable network.
-        Error::Transport { source, .. } if !source.is_connect() => code::PROVIDER,
-        Error::ResponseTooLarge { .. } => code::PROVIDER,
+        ErrorKind::Transport | ErrorKind::ResponseTooLarge => code::PROVIDER,
+        // No connection: the network or the address, not the provider.
+        ErrorKind::TransportConnect => code::OTHER,
+        // A kind newer than this table (the list is `#[non_exhaustive]`).
         _ => code::OTHER,
     }
 }
@@ -149,6 +157,7 @@ mod tests {
             code: None,
             message: Some("no such\ncluster".into()),
             reason: None,
+            retry_hint: None,
             body: String::new(),
         }
     }

@@ -190,28 +190,8 @@ impl Ledger {
 
 /// The kind and status of an error: what the ledger keeps of it.
 pub(crate) fn summary(error: &Error) -> ErrorSummary {
-    let kind = match error {
-        Error::Validation(_) => "validation",
-        Error::Configuration { .. } => "configuration",
-        Error::Authentication(_) => "authentication",
-        Error::NotFound(_) => "not_found",
-        Error::Conflict(_) => "conflict",
-        Error::InsufficientFunds(_) => "insufficient_funds",
-        Error::NoCapacity(_) => "no_capacity",
-        Error::RateLimited { .. } => "rate_limited",
-        Error::Timeout { .. } => "timeout",
-        Error::Unsupported { .. } => "unsupported",
-        Error::ClusterFailed { .. } => "cluster_failed",
-        Error::Api(_) => "api",
-        Error::Transport { .. } => "transport",
-        Error::Decode(_) => "decode",
-        Error::Journal(_) => "journal",
-        Error::ResponseTooLarge { .. } => "response_too_large",
-        Error::NameClaimed { .. } => "name_claimed",
-        _ => "other",
-    };
     ErrorSummary {
-        kind: kind.to_string(),
+        kind: error.kind().as_str().to_string(),
         status: error.status(),
     }
 }

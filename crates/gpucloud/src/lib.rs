@@ -53,7 +53,7 @@ pub use cluster::{
     ProviderKind,
 };
 pub use config::{ClientSettings, E2eConfig, RuncrateConfig, TogetherConfig};
-pub use error::{ApiError, DecodeError, Error, Result, RetryKind, ValidationError};
+pub use error::{ApiError, DecodeError, Error, ErrorKind, Result, RetryKind, ValidationError};
 pub use lifecycle::{Cleanup, CreateAndWait, CreateAndWaitError, CreatedReady, Deletion};
 pub use pacing::Pacing;
 pub use placement::{Attempt, AttemptOutcome, Candidate, Placed, Placement, PlacementError};

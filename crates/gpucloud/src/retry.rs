@@ -261,6 +261,7 @@ mod tests {
             code: None,
             message: None,
             reason: None,
+            retry_hint: None,
             body: String::new(),
         })
     }

@@ -63,22 +63,16 @@ where
 
 /// `error` with the client's secrets replaced in every text the provider sent.
 pub(crate) fn scrub(mut error: Error, scrubber: &Scrubber) -> Error {
-    match &mut error {
-        Error::Authentication(api)
-        | Error::NotFound(api)
-        | Error::Conflict(api)
-        | Error::InsufficientFunds(api)
-        | Error::NoCapacity(api)
-        | Error::Api(api)
-        | Error::RateLimited { error: api, .. } => {
-            for text in [&mut api.code, &mut api.message, &mut api.reason]
-                .into_iter()
-                .flatten()
-            {
-                scrubber.scrub_in_place(text);
-            }
-            scrubber.scrub_in_place(&mut api.body);
+    if let Some(api) = error.api_error_mut() {
+        for text in [&mut api.code, &mut api.message, &mut api.reason]
+            .into_iter()
+            .flatten()
+        {
+            scrubber.scrub_in_place(text);
         }
+        scrubber.scrub_in_place(&mut api.body);
+    }
+    match &mut error {
         Error::Decode(decode) => {
             scrubber.scrub_in_place(&mut decode.message);
             scrubber.scrub_in_place(&mut decode.body_excerpt);
@@ -138,6 +132,7 @@ pub(crate) async fn map_error<R: ErrorRules, C, T: DeserializeOwned, E: ErrorEnv
                 code: envelope.code(),
                 message: envelope.message(),
                 reason: envelope.reason(),
+                retry_hint: None,
                 body,
             };
             R::classify(api, retry_after(&headers))
@@ -207,6 +202,7 @@ pub(crate) fn from_untyped_body<R: ErrorRules>(
             .or_else(|| text("/message"))
             .or_else(|| text("/detail")),
         reason: text("/error/details/reason"),
+        retry_hint: None,
         body: excerpt(&body, gpucloud_core::transport::RAW_ERROR_BODY_LIMIT),
     };
     R::classify(api, retry_after(headers))
@@ -379,6 +375,7 @@ pub(crate) mod tests {
             code: code.map(str::to_string),
             message: None,
             reason: None,
+            retry_hint: None,
             body: String::new(),
         }
     }

@@ -41,6 +41,7 @@ fn not_found() -> Error {
         code: None,
         message: None,
         reason: None,
+        retry_hint: None,
         body: String::new(),
     })
 }

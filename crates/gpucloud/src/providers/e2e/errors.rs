@@ -54,6 +54,7 @@ pub(super) fn check_code(
                     code: Some(code.to_string()),
                     message: message.clone(),
                     reason: None,
+                    retry_hint: None,
                     body: serde_json::to_string(envelope).unwrap_or_default(),
                 },
                 None,

@@ -9,7 +9,7 @@ use std::time::Duration;
 use gpucloud_runcrate::types;
 
 use crate::cluster::ProviderKind;
-use crate::error::{ApiError, Error};
+use crate::error::{ApiError, Error, RetryKind};
 use crate::providers::call::{ErrorEnvelope, ErrorRules, classify};
 
 /// Runcrate's rules for error answers.
@@ -19,7 +19,12 @@ pub(crate) struct Rules;
 impl ErrorRules for Rules {
     const KIND: ProviderKind = ProviderKind::Runcrate;
 
-    fn classify(api: ApiError, retry_after: Option<Duration>) -> Error {
+    fn classify(mut api: ApiError, retry_after: Option<Duration>) -> Error {
+        // The first request under this idempotency key is still being worked on: the same
+        // request, repeated after a pause, gets its answer.
+        if api.status == 409 && api.reason.as_deref() == Some("idempotency_in_progress") {
+            api.retry_hint = Some(RetryKind::Throttling);
+        }
         let refused_create = api.status == 503 && api.operation == "create_cluster";
         if refused_create || api.code.as_deref() == Some("launch_refused") {
             Error::NoCapacity(api)
@@ -60,5 +65,16 @@ mod tests {
         let mut read = api(ProviderKind::Runcrate, 503, None);
         read.operation = "get_cluster";
         assert_eq!(kind(&Rules::classify(read, None)), "Api");
+    }
+
+    #[test]
+    fn a_keyed_create_still_in_progress_is_worth_repeating() {
+        let mut in_progress = api(ProviderKind::Runcrate, 409, Some("conflict"));
+        in_progress.reason = Some("idempotency_in_progress".into());
+        let error = Rules::classify(in_progress, None);
+        assert_eq!(kind(&error), "Conflict");
+        assert_eq!(error.retry_kind(), Some(RetryKind::Throttling));
+        let other = Rules::classify(api(ProviderKind::Runcrate, 409, Some("conflict")), None);
+        assert_eq!(other.retry_kind(), None);
     }
 }

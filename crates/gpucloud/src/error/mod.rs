@@ -5,10 +5,16 @@
 //! [`Error::is_retryable`] on every error. No variant ever holds a credential: transport errors
 //! are stored without their URL and provider bodies never contain ours.
 
-use std::fmt;
 use std::time::Duration;
 
 use crate::cluster::ProviderKind;
+
+mod detail;
+mod kind;
+
+pub(crate) use detail::excerpt;
+pub use detail::{ApiError, DecodeError, ValidationError};
+pub use kind::ErrorKind;
 
 /// Everything that can go wrong in `gpucloud`.
 #[derive(Debug, thiserror::Error)]
@@ -162,12 +168,12 @@ impl Error {
     /// Why a retry may help, as smithy-rs's standard retry strategy classifies failures; `None`
     /// for a failure a retry cannot mend.
     pub fn retry_kind(&self) -> Option<RetryKind> {
+        // The provider's error rules said so (see `ApiError::retry_hint`).
+        if let Some(hint) = self.api_error().and_then(|e| e.retry_hint) {
+            return Some(hint);
+        }
         match self {
             Self::RateLimited { .. } => Some(RetryKind::Throttling),
-            // Runcrate is still working on the first request with this key.
-            Self::Conflict(e) if e.reason.as_deref() == Some("idempotency_in_progress") => {
-                Some(RetryKind::Throttling)
-            }
             Self::Transport { .. } | Self::Timeout { .. } => Some(RetryKind::Transient),
             Self::Api(e) if e.status == 408 => Some(RetryKind::Transient),
             Self::Api(e) if matches!(e.status, 500 | 502 | 503 | 504) => Some(RetryKind::Server),
@@ -192,15 +198,62 @@ impl Error {
     /// The HTTP status of the provider's answer, if there was one.
     pub fn status(&self) -> Option<u16> {
         match self {
+            Self::Decode(e) => e.status,
+            _ => self.api_error().map(|e| e.status),
+        }
+    }
+
+    /// The provider's error answer, for every kind that carries one.
+    pub fn api_error(&self) -> Option<&ApiError> {
+        match self {
             Self::Authentication(e)
             | Self::NotFound(e)
             | Self::Conflict(e)
             | Self::InsufficientFunds(e)
             | Self::NoCapacity(e)
             | Self::Api(e)
-            | Self::RateLimited { error: e, .. } => Some(e.status),
-            Self::Decode(e) => e.status,
+            | Self::RateLimited { error: e, .. } => Some(e),
             _ => None,
+        }
+    }
+
+    /// [`Self::api_error`], to change (the facade scrubs what the provider sent back).
+    pub(crate) fn api_error_mut(&mut self) -> Option<&mut ApiError> {
+        match self {
+            Self::Authentication(e)
+            | Self::NotFound(e)
+            | Self::Conflict(e)
+            | Self::InsufficientFunds(e)
+            | Self::NoCapacity(e)
+            | Self::Api(e)
+            | Self::RateLimited { error: e, .. } => Some(e),
+            _ => None,
+        }
+    }
+
+    /// What kind of failure this is, without its data (see [`ErrorKind`]).
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Self::Validation(_) => ErrorKind::Validation,
+            Self::Configuration { .. } => ErrorKind::Configuration,
+            Self::Authentication(_) => ErrorKind::Authentication,
+            Self::NotFound(_) => ErrorKind::NotFound,
+            Self::Conflict(_) => ErrorKind::Conflict,
+            Self::InsufficientFunds(_) => ErrorKind::InsufficientFunds,
+            Self::NoCapacity(_) => ErrorKind::NoCapacity,
+            Self::NoMatchingOffering { .. } => ErrorKind::NoMatchingOffering,
+            Self::RateLimited { .. } => ErrorKind::RateLimited,
+            Self::Timeout { .. } => ErrorKind::Timeout,
+            Self::Unsupported { .. } => ErrorKind::Unsupported,
+            Self::ClusterFailed { .. } => ErrorKind::ClusterFailed,
+            Self::Api(_) => ErrorKind::Api,
+            Self::Transport { source, .. } if source.is_timeout() => ErrorKind::TransportTimeout,
+            Self::Transport { source, .. } if source.is_connect() => ErrorKind::TransportConnect,
+            Self::Transport { .. } => ErrorKind::Transport,
+            Self::Decode(_) => ErrorKind::Decode,
+            Self::Journal(_) => ErrorKind::Journal,
+            Self::NameClaimed { .. } => ErrorKind::NameClaimed,
+            Self::ResponseTooLarge { .. } => ErrorKind::ResponseTooLarge,
         }
     }
 
@@ -224,116 +277,6 @@ pub enum RetryKind {
     Server,
 }
 
-/// A request that breaks a documented rule, found before anything was sent.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ValidationError {
-    /// The provider whose rule it is.
-    pub provider: ProviderKind,
-    /// The field, as the provider names it (`num_gpus`, `node_count`, …).
-    pub field: String,
-    /// The rule, in words.
-    pub rule: String,
-    /// Where the rule is documented.
-    pub source: &'static str,
-}
-
-impl fmt::Display for ValidationError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}: {}: {} ({})",
-            self.provider, self.field, self.rule, self.source
-        )
-    }
-}
-
-impl std::error::Error for ValidationError {}
-
-/// An error answer from a provider.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ApiError {
-    /// The provider.
-    pub provider: ProviderKind,
-    /// The operation id (`create_cluster`, …).
-    pub operation: &'static str,
-    /// The HTTP status (for E2E's HTTP 200 with an error `code`, that code).
-    pub status: u16,
-    /// The provider's error code (`BUDGET_REACHED`, `launch_refused`, …), if it sent one.
-    pub code: Option<String>,
-    /// The provider's message, if it sent one.
-    pub message: Option<String>,
-    /// A machine-readable reason from the error details (`idempotency_in_progress`), if any.
-    pub reason: Option<String>,
-    /// The response body exactly as received (up to 64 KiB).
-    pub body: String,
-}
-
-impl fmt::Display for ApiError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} {} answered HTTP {}",
-            self.provider, self.operation, self.status
-        )?;
-        if let Some(code) = &self.code {
-            write!(f, " [{code}]")?;
-        }
-        match &self.message {
-            Some(message) => write!(f, ": {message}"),
-            None if !self.body.is_empty() => write!(f, ": {}", excerpt(&self.body, 200)),
-            None => Ok(()),
-        }
-    }
-}
-
-/// A response body that does not match the spec.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DecodeError {
-    /// The provider.
-    pub provider: ProviderKind,
-    /// The operation id.
-    pub operation: &'static str,
-    /// The HTTP status of the response, where known (progenitor does not report it for a body
-    /// that fails to decode).
-    pub status: Option<u16>,
-    /// The JSON path that failed (`gpu_worker_nodes[3].memory_gib`), `.` for the whole body.
-    pub path: String,
-    /// What serde said.
-    pub message: String,
-    /// The start of the body (up to 512 bytes).
-    pub body_excerpt: String,
-}
-
-impl fmt::Display for DecodeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "cannot decode {} {} response",
-            self.provider, self.operation
-        )?;
-        if let Some(status) = self.status {
-            write!(f, " (HTTP {status})")?;
-        }
-        write!(
-            f,
-            " at {}: {}; body starts: {}",
-            self.path, self.message, self.body_excerpt
-        )
-    }
-}
-
-/// The first `max` bytes of `text` (on a character boundary), with `…` when cut.
-pub(crate) fn excerpt(text: &str, max: usize) -> String {
-    if text.len() <= max {
-        return text.to_string();
-    }
-    let mut end = max;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}…", &text[..end])
-}
-
 /// Shorthand used across the crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -349,6 +292,7 @@ mod tests {
             code: Some("BUDGET_REACHED".into()),
             message: Some("monthly budget reached".into()),
             reason: None,
+            retry_hint: None,
             body: "{}".into(),
         }
     }
@@ -390,7 +334,7 @@ mod tests {
             .is_retryable()
         );
         let mut in_progress = api(409);
-        in_progress.reason = Some("idempotency_in_progress".into());
+        in_progress.retry_hint = Some(RetryKind::Throttling);
         assert!(Error::Conflict(in_progress).is_retryable());
         assert!(!Error::Conflict(api(409)).is_retryable());
     }
