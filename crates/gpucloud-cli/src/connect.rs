@@ -11,13 +11,9 @@ use gpucloud::{
 use crate::cli::TargetArgs;
 use crate::secrets;
 
-/// The environment variables that hold each provider's credentials.
+/// The environment variables that hold `provider`'s credentials (its profile's).
 pub fn credential_variables(provider: ProviderKind) -> &'static [&'static str] {
-    match provider {
-        ProviderKind::Together => &["TOGETHER_API_KEY"],
-        ProviderKind::Runcrate => &["RUNCRATE_API_KEY"],
-        ProviderKind::E2e => &["E2E_API_KEY", "E2E_AUTH_TOKEN"],
-    }
+    provider.profile().credential_variables
 }
 
 /// The client `target` names. Credentials come from the environment only (never flags, which

@@ -3,7 +3,7 @@
 //! earlier one whose outcome was unknown.
 
 use crate::journal::row_id;
-use crate::store::{Tx, vals};
+use crate::store::{Tx, Value, vals};
 use crate::{Ledger, LedgerError, now_ms};
 use gpucloud::journal::{CreateIntent, IntentId};
 use gpucloud::{Cluster, ClusterId, ClusterState, ProviderKind};
@@ -86,14 +86,28 @@ impl Ledger {
 }
 
 /// Settles, inside `tx`, the unresolved creates that `intent`'s cluster answers for: those
-/// sent under the same idempotency key and, on providers where a name is unique in its scope
-/// (every one but Runcrate), those of the same name and scope. Returns how many it settled.
+/// sent under the same idempotency key and, on providers whose profile says a name is unique
+/// in its scope, those of the same name and scope. Returns how many it settled.
 pub(crate) fn settle_earlier(
     tx: &mut dyn Tx,
     intent: IntentId,
     cluster: &ClusterId,
 ) -> Result<u64, LedgerError> {
-    tx.exec(
+    let unique: Vec<&str> = ProviderKind::ALL
+        .into_iter()
+        .filter(|p| p.profile().unique_names)
+        .map(ProviderKind::as_str)
+        .collect();
+    // `?4`, `?5`, … : one parameter per provider whose names are unique (none: no match).
+    let placeholders = if unique.is_empty() {
+        "NULL".to_string()
+    } else {
+        (4..4 + unique.len())
+            .map(|n| format!("?{n}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let sql = format!(
         "UPDATE create_intents AS c
          SET state = 'completed', cluster_id = ?2, outcome = 'found_by_lookup',
              error_kind = NULL, error_status = NULL, resolved_at_ms = ?3,
@@ -105,10 +119,12 @@ pub(crate) fn settle_earlier(
          WHERE c.id != ?1 AND c.provider = n.provider
            AND c.state IN ('pending', 'failed_ambiguous')
            AND ((c.idempotency_key IS NOT NULL AND c.idempotency_key = n.idempotency_key)
-                OR (c.provider != 'runcrate' AND c.name = n.name
-                    AND COALESCE(c.scope, '') = COALESCE(n.scope, '')))",
-        &vals![row_id(intent)?, cluster.as_str(), now_ms()],
-    )
+                OR (c.provider IN ({placeholders}) AND c.name = n.name
+                    AND COALESCE(c.scope, '') = COALESCE(n.scope, '')))"
+    );
+    let mut values = Vec::from(vals![row_id(intent)?, cluster.as_str(), now_ms()]);
+    values.extend(unique.into_iter().map(Value::from));
+    tx.exec(&sql, &values)
 }
 
 /// `text`, cut to [`MAX_TEXT`] characters.

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use gpucloud::journal::IntentId;
-use gpucloud::{ClusterClient, ClusterId, ProviderKind};
+use gpucloud::{ClusterClient, ClusterId};
 
 use crate::entry::Lookup;
 use crate::{Ledger, LedgerError, now_ms};
@@ -81,14 +81,15 @@ pub async fn resolve_pending_with(
     if intents.is_empty() {
         return Ok(Vec::new());
     }
-    if provider == ProviderKind::Runcrate {
+    if !provider.profile().lists_clusters {
         return Ok(intents
             .iter()
             .map(|e| Resolved::StillPending {
                 intent: e.intent,
                 reason: format!(
-                    "Runcrate documents no list to look {:?} up by name; its idempotency key \
+                    "{} documents no list to look {:?} up by name; its idempotency key \
                      {:?} would find it only by re-sending the create, which a look-up never does",
+                    provider.profile().display_name,
                     e.name,
                     e.idempotency_key.as_deref().unwrap_or("(none)")
                 ),

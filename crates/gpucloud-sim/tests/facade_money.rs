@@ -99,9 +99,17 @@ async fn runcrate_told_to_fail_ends_in_cluster_failed() {
             .contains("machine_failed_to_start"),
         "{failure}"
     );
-    // Runcrate documents no delete, and a failed start releases every machine: kept as it is.
-    assert!(matches!(&failure.cleanup, Some(Cleanup::Kept)), "{failure}");
-    assert!(failure.to_string().ends_with("was kept"), "{failure}");
+    // A failed Runcrate start releases every machine: nothing to delete, and it says so.
+    assert!(
+        matches!(&failure.cleanup, Some(Cleanup::NotNeeded)),
+        "{failure}"
+    );
+    assert!(
+        failure
+            .to_string()
+            .ends_with("released its machines itself: nothing bills"),
+        "{failure}"
+    );
     let id = failure.cluster.unwrap();
     let seen = client.get(&id).await.unwrap();
     assert!(

@@ -13,7 +13,8 @@ use crate::providers::runcrate::RuncrateClusters;
 use crate::providers::together::TogetherClusters;
 use crate::spec::{ClusterSize, ClusterSpec};
 use crate::waiter::{
-    self, Acceptor, Deleted, Progress, Ready, SizeReached, WaitEnd, WaitOptions, WaitReport,
+    self, Acceptor, ClusterReport, Deleted, Progress, Ready, SizeReached, WaitEnd, WaitOptions,
+    WaitReport,
 };
 
 /// A provider-neutral cluster client.
@@ -186,18 +187,9 @@ impl ClusterClient {
         options: &WaitOptions,
         on_progress: impl FnMut(&Progress),
     ) -> Result<Cluster, Error> {
-        let reached = SizeReached(size);
-        match self.wait_for(id, options, &reached, on_progress).await? {
-            WaitEnd::Seen(cluster) => Ok(cluster),
-            WaitEnd::Gone => Err(Error::Timeout {
-                what: format!(
-                    "waiting for {} cluster {id} {}",
-                    self.provider(),
-                    reached.goal()
-                ),
-                after: std::time::Duration::ZERO,
-            }),
-        }
+        self.wait_for_cluster_report(id, options, &SizeReached(size), on_progress)
+            .await
+            .result
     }
 
     /// Polls until the cluster is ready; fails early on a terminal state and after
@@ -209,14 +201,9 @@ impl ClusterClient {
         options: &WaitOptions,
         on_progress: impl FnMut(&Progress),
     ) -> Result<Cluster, Error> {
-        match self.wait_for(id, options, &Ready, on_progress).await? {
-            WaitEnd::Seen(cluster) => Ok(cluster),
-            // The ready acceptor fails on every error, a 404 included.
-            WaitEnd::Gone => Err(Error::Timeout {
-                what: format!("waiting for {} cluster {id} to be ready", self.provider()),
-                after: std::time::Duration::ZERO,
-            }),
-        }
+        self.wait_for_cluster_report(id, options, &Ready, on_progress)
+            .await
+            .result
     }
 
     /// Polls until the provider no longer has the cluster (a 404, or a terminal deleted state).
@@ -240,6 +227,19 @@ impl ClusterClient {
         self.wait_for_report(id, options, acceptor, on_progress)
             .await
             .result
+    }
+
+    /// Polls until `acceptor` accepts the cluster as answered (ready, a size), with how long
+    /// each phase took: the result is the cluster, never "gone" (see [`ClusterReport`]).
+    pub async fn wait_for_cluster_report(
+        &self,
+        id: &ClusterId,
+        options: &WaitOptions,
+        acceptor: &dyn Acceptor,
+        on_progress: impl FnMut(&Progress),
+    ) -> ClusterReport {
+        let pacing = self.settings().pacing();
+        waiter::wait_until_seen(pacing, options, acceptor, || self.get(id), on_progress).await
     }
 
     /// [`Self::wait_for`], with how long each phase took ([`crate::Timeline`]) whatever the result:

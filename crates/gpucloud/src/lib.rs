@@ -58,14 +58,15 @@ pub use lifecycle::{Cleanup, CreateAndWait, CreateAndWaitError, CreatedReady, De
 pub use pacing::Pacing;
 pub use placement::{Attempt, AttemptOutcome, Candidate, Placed, Placement, PlacementError};
 pub use plan::PlannedRequest;
+pub use providers::profile::{CreateSafetyKind, FailedStart, Kubeconfig, Profile, Resize};
 pub use retry::{ReconcilePolicy, RetryBudget, RetryPolicy};
 pub use spec::{
     Billing, ClusterSize, ClusterSpec, E2eOptions, E2eSfsMount, ProviderOptions, RuncrateOptions,
     SharedStorage, SoftwareStack, TogetherOptions,
 };
 pub use waiter::{
-    Acceptor, Deleted, MAX_PHASES, Observation, PhaseSpan, Progress, Ready, SizeReached, Timeline,
-    TimelineSource, Verdict, WaitEnd, WaitOptions, WaitReport,
+    Acceptor, ClusterReport, Deleted, MAX_PHASES, Observation, PhaseSpan, Progress, Ready,
+    SizeReached, Timeline, TimelineSource, Verdict, WaitEnd, WaitOptions, WaitReport,
 };
 
 /// The generated Together AI client.

@@ -10,8 +10,9 @@ use serde::Serialize;
 use crate::client::ClusterClient;
 use crate::cluster::{Cluster, ClusterId, Created};
 use crate::error::Error;
+use crate::providers::profile::FailedStart;
 use crate::spec::ClusterSpec;
-use crate::waiter::{Deleted, Progress, Ready, Timeline, WaitEnd, WaitOptions};
+use crate::waiter::{Deleted, Progress, Ready, Timeline, WaitOptions};
 
 /// A delete the provider has completed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -62,8 +63,12 @@ pub enum Cleanup {
     Deleted(Deletion),
     /// It was left as it is (a timeout without `delete_on_timeout`, a failure with
     /// `delete_on_failure` off, an error that says nothing about the cluster, or a provider
-    /// that documents no delete — Runcrate, whose failed starts release every machine).
+    /// whose API cannot delete it): it may be billing.
     Kept,
+    /// Nothing was needed: the cluster failed to start on a provider that releases every
+    /// machine of a failed start itself ([`crate::FailedStart::Released`]), so nothing bills
+    /// from then on and there is nothing to delete.
+    NotNeeded,
     /// Deleting it failed: the cluster may still be billing.
     DeleteFailed(Box<Error>),
 }
@@ -87,6 +92,12 @@ impl fmt::Display for CreateAndWaitError {
         write!(f, "{}", self.error)?;
         match (&self.cluster, &self.cleanup) {
             (Some(id), Some(Cleanup::Deleted(_))) => write!(f, "; cluster {id} was deleted"),
+            (Some(id), Some(Cleanup::NotNeeded)) => {
+                write!(
+                    f,
+                    "; cluster {id} released its machines itself: nothing bills"
+                )
+            }
             (Some(id), Some(Cleanup::DeleteFailed(e))) => {
                 write!(
                     f,
@@ -182,25 +193,29 @@ impl ClusterClient {
     ) -> Result<CreatedReady, CreateAndWaitError> {
         let id = created.cluster.id.clone();
         let report = self
-            .wait_for_report(&id, &options.wait, &Ready, on_progress)
+            .wait_for_cluster_report(&id, &options.wait, &Ready, on_progress)
             .await;
         let timeline = report.timeline;
         let error = match report.result {
-            Ok(WaitEnd::Seen(cluster)) => {
+            Ok(cluster) => {
                 return Ok(CreatedReady {
                     created,
                     cluster,
                     timeline,
                 });
             }
-            // The ready acceptor fails on every error, a 404 included: never reached.
-            Ok(WaitEnd::Gone) => Error::Timeout {
-                what: format!("waiting for {} cluster {id} to be ready", self.provider()),
-                after: timeline.waited,
-            },
             Err(error) => error,
         };
+        let released = self.provider().profile().failed_start == FailedStart::Released;
         let delete = match &error {
+            Error::ClusterFailed { .. } if released => {
+                return Err(CreateAndWaitError {
+                    error,
+                    cluster: Some(id),
+                    cleanup: Some(Cleanup::NotNeeded),
+                    timeline: Some(timeline),
+                });
+            }
             Error::ClusterFailed { .. } => options.delete_on_failure,
             Error::Timeout { .. } => options.delete_on_timeout,
             _ => false,
@@ -211,7 +226,7 @@ impl ClusterClient {
                 .await
             {
                 Ok(deletion) => Cleanup::Deleted(deletion),
-                // Runcrate documents no delete; its failed starts release every machine.
+                // The provider's API cannot delete it: it is where it was.
                 Err(Error::Unsupported { .. }) => Cleanup::Kept,
                 Err(e) => Cleanup::DeleteFailed(Box::new(e)),
             }

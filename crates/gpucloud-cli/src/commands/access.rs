@@ -3,7 +3,7 @@
 use std::io::{IsTerminal as _, Write as _};
 use std::path::Path;
 
-use gpucloud::{ClusterId, ClusterSize, Node, ProviderCluster, SizeReached, WaitEnd};
+use gpucloud::{ClusterId, ClusterSize, Node, SizeReached};
 
 use super::clusters::{follower, wait_options};
 use crate::cli::{KubeconfigArgs, ResizeArgs, SshArgs};
@@ -37,7 +37,7 @@ pub async fn resize(args: &ResizeArgs, json: bool, ledgers: &Ledgers) -> Result<
         }
         let display = ProgressDisplay::new("", 1.0);
         let report = client
-            .wait_for_report(
+            .wait_for_cluster_report(
                 &id,
                 &wait_options(&args.wait_options),
                 &SizeReached(size),
@@ -46,15 +46,7 @@ pub async fn resize(args: &ResizeArgs, json: bool, ledgers: &Ledgers) -> Result<
             .await;
         display.finish();
         output::timeline(&report.timeline, report.result.is_ok());
-        cluster = match report.result? {
-            WaitEnd::Seen(cluster) => cluster,
-            WaitEnd::Gone => {
-                return Err(CliError::Cloud(gpucloud::Error::Timeout {
-                    what: format!("cluster {id} was gone before it reached {shown}"),
-                    after: report.timeline.waited,
-                }));
-            }
-        };
+        cluster = report.result?;
     }
     if json {
         output::json(&cluster)
@@ -79,21 +71,12 @@ pub async fn kubeconfig(args: &KubeconfigArgs, ledgers: &Ledgers) -> Result<(), 
     let client = follower(&args.target, ledgers)?;
     let provider = client.provider();
     let cluster = client.get(&ClusterId::new(&args.id)).await?;
-    let config = match &cluster.raw {
-        ProviderCluster::Together(info) => info.kube_config.clone().unwrap_or_default(),
-        _ => {
-            return Err(CliError::Cloud(gpucloud::Error::Unsupported {
-                provider,
-                operation: "kubeconfig (only Together documents one in its cluster object)",
-            }));
-        }
-    };
-    if config.trim().is_empty() {
+    let Some(config) = cluster.kubeconfig()? else {
         return Err(CliError::Other(format!(
             "{provider} cluster {} has no kubeconfig yet (it is set once the cluster is ready)",
             cell(&args.id)
         )));
-    }
+    };
     if config.len() > MAX_KUBECONFIG_BYTES {
         return Err(CliError::Other(format!(
             "{provider}'s kubeconfig for {} is {} bytes, over the 1 MiB gpucloud accepts",

@@ -2,7 +2,7 @@
 
 use gpucloud::{
     Cleanup, Cluster, ClusterClient, ClusterId, CreateAndWait, CreateAndWaitError, Error,
-    ProviderKind, Ready, Timeline, WaitEnd, WaitOptions,
+    ProviderKind, Ready, Timeline, WaitOptions,
 };
 use serde::Serialize;
 
@@ -109,15 +109,11 @@ fn say_cleanup(provider: ProviderKind, failed: &CreateAndWaitError) {
              with `gpucloud clusters delete -p {provider} {id} --wait`.",
             crate::error::one_line(error.as_ref())
         ),
-        Some(Cleanup::Kept)
-            if provider == ProviderKind::Runcrate
-                && matches!(failed.error, Error::ClusterFailed { .. }) =>
-        {
-            tell!(
-                "runcrate cluster {id} failed to start; Runcrate releases every machine of a \
-                 failed start, so nothing bills (it documents no delete)."
-            )
-        }
+        Some(Cleanup::NotNeeded) => tell!(
+            "{provider} cluster {id} failed to start; {} releases every machine of a failed \
+             start, so nothing bills (and there is nothing to delete).",
+            provider.profile().display_name
+        ),
         Some(Cleanup::Kept) | None => tell!(
             "{provider} cluster {id} was kept and may be billing. Delete it with `gpucloud \
              clusters delete -p {provider} {id} --wait`."
@@ -251,18 +247,11 @@ pub async fn wait_with_progress(
     display: ProgressDisplay,
 ) -> Result<Cluster, Error> {
     let report = client
-        .wait_for_report(id, &wait_options(args), &Ready, |p| display.update(p))
+        .wait_for_cluster_report(id, &wait_options(args), &Ready, |p| display.update(p))
         .await;
     display.finish();
     if display.shows_timeline() {
         output::timeline(&report.timeline, report.result.is_ok());
     }
-    match report.result? {
-        WaitEnd::Seen(cluster) => Ok(cluster),
-        // The ready acceptor fails on every error, a 404 included.
-        WaitEnd::Gone => Err(Error::Timeout {
-            what: format!("waiting for {} cluster {id} to be ready", client.provider()),
-            after: report.timeline.waited,
-        }),
-    }
+    report.result
 }

@@ -43,9 +43,7 @@ impl SqliteStore {
             .map_err(|e| LedgerError::sqlite(format!("opening {}", path.display()), e))?;
         conn.busy_timeout(options.busy_timeout)
             .map_err(|e| LedgerError::sqlite("setting the busy timeout", e))?;
-        let mode: String = conn
-            .query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))
-            .map_err(|e| LedgerError::sqlite("switching to WAL", e))?;
+        let mode = switch_to_wal(&conn, options.busy_timeout)?;
         if !mode.eq_ignore_ascii_case("wal") {
             return Err(LedgerError::NotWal { mode });
         }
@@ -185,4 +183,31 @@ fn create_private_file(path: &Path) -> Result<(), LedgerError> {
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
     options.open(path).map(drop).map_err(io)
+}
+
+/// Switches the file to WAL. SQLite does not call the busy handler for a journal-mode change
+/// it cannot make at once (another connection opening the same new file holds a lock), so the
+/// change is retried here, every 10 ms, for as long as the busy timeout: two processes
+/// opening one new ledger at the same moment both succeed.
+fn switch_to_wal(
+    conn: &Connection,
+    busy_timeout: std::time::Duration,
+) -> Result<String, LedgerError> {
+    let started = std::time::Instant::now();
+    loop {
+        match conn.query_row("PRAGMA journal_mode = WAL", [], |row| {
+            row.get::<_, String>(0)
+        }) {
+            Ok(mode) => return Ok(mode),
+            Err(rusqlite::Error::SqliteFailure(code, _))
+                if matches!(
+                    code.code,
+                    rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked
+                ) && started.elapsed() < busy_timeout =>
+            {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            Err(e) => return Err(LedgerError::sqlite("switching to WAL", e)),
+        }
+    }
 }

@@ -9,5 +9,25 @@
 pub(crate) mod call;
 pub mod e2e;
 pub(crate) mod ops;
+pub mod profile;
 pub mod runcrate;
 pub mod together;
+
+impl crate::cluster::Cluster {
+    /// The cluster's kubeconfig, as its provider's cluster object carries it: `Ok(None)` until
+    /// the provider has set it (once the cluster is ready); [`crate::Error::Unsupported`] on a
+    /// provider that documents none ([`profile::Kubeconfig::Unavailable`]).
+    pub fn kubeconfig(&self) -> Result<Option<&str>, crate::Error> {
+        use crate::cluster::ProviderCluster;
+        let stated = match &self.raw {
+            ProviderCluster::Together(info) => together::kubeconfig(info),
+            _ => {
+                return Err(crate::Error::Unsupported {
+                    provider: self.provider,
+                    operation: "kubeconfig (none is documented in its cluster object)",
+                });
+            }
+        };
+        Ok(stated.filter(|config| !config.trim().is_empty()))
+    }
+}

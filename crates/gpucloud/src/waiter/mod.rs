@@ -70,6 +70,63 @@ pub struct WaitReport {
     pub timeline: Timeline,
 }
 
+/// How a wait for a cluster to reach a goal (ready, a size) ended — never "gone": a wait
+/// whose acceptor would take a missing cluster for success ends with the error the last poll
+/// got instead — and how long each phase took.
+#[derive(Debug)]
+pub struct ClusterReport {
+    /// The cluster as the last poll saw it, or why the wait failed.
+    pub result: Result<Cluster, Error>,
+    /// The phases seen until it ended, whatever the result.
+    pub timeline: Timeline,
+}
+
+/// An acceptor whose success needs a cluster: an error it would accept fails the wait instead.
+struct MustSee<'a>(&'a dyn Acceptor);
+
+impl Acceptor for MustSee<'_> {
+    fn judge(&self, seen: Observation<'_>) -> Verdict {
+        let error = matches!(seen, Observation::Error(_));
+        match self.0.judge(seen) {
+            Verdict::Success if error => Verdict::Failure,
+            verdict => verdict,
+        }
+    }
+
+    fn goal(&self) -> &str {
+        self.0.goal()
+    }
+}
+
+/// Polls `get` until `acceptor` accepts a cluster it answered, fails, or `options.max_wait`
+/// passes (see [`ClusterReport`]).
+pub(crate) async fn wait_until_seen<G, Fut>(
+    pacing: Pacing<'_>,
+    options: &WaitOptions,
+    acceptor: &dyn Acceptor,
+    get: G,
+    on_progress: impl FnMut(&Progress),
+) -> ClusterReport
+where
+    G: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<Cluster, Error>>,
+{
+    let report = wait_for(pacing, options, &MustSee(acceptor), get, on_progress).await;
+    let result = match report.result {
+        Ok(WaitEnd::Seen(cluster)) => Ok(cluster),
+        Err(error) => Err(error),
+        // `MustSee` turns every accepted error into a failure, which returns that error.
+        Ok(WaitEnd::Gone) => Err(Error::Timeout {
+            what: format!("waiting for a cluster {}: it was gone", acceptor.goal()),
+            after: report.timeline.waited,
+        }),
+    };
+    ClusterReport {
+        result,
+        timeline: report.timeline,
+    }
+}
+
 /// Polls `get` until `acceptor` ends the wait or `options.max_wait` passes.
 pub(crate) async fn wait_for<G, Fut>(
     pacing: Pacing<'_>,

@@ -4,6 +4,8 @@
 //! (`CreateSafety::ReconcileByName`). Its MyAccount API sometimes reports failure inside an
 //! HTTP 200 (`code` ≥ 400 in the envelope); every answer's `code` is checked (`errors.rs`).
 
+mod profile;
+pub(crate) use profile::PROFILE;
 pub(crate) mod catalog;
 mod errors;
 mod request;

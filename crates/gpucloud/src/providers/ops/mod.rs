@@ -193,6 +193,9 @@ pub(crate) async fn list<P: Provider>(
     provider: &P,
     scope: &P::Scope,
 ) -> Result<Vec<Cluster>, Error> {
+    if !P::KIND.profile().lists_clusters {
+        return Err(unsupported::<P>("listing clusters"));
+    }
     let settings = provider.settings();
     let mut clusters = Vec::new();
     for page in 1..=P::MAX_PAGES {
@@ -227,6 +230,11 @@ pub(crate) async fn find_by_name<P: Provider>(
 /// [`Error::NotFound`].
 pub(crate) async fn delete<P: Provider>(provider: &P, id: &ClusterId) -> Result<(), Error> {
     check_id::<P>(id)?;
+    // Refused before anything is journaled: an intent row for an operation that cannot
+    // exist would only be a delete that never finishes.
+    if !P::KIND.profile().deletes_clusters {
+        return Err(unsupported::<P>("deleting clusters"));
+    }
     let settings = provider.settings();
     let Some(journal) = &settings.journal else {
         return delete_unjournaled(provider, id).await;
@@ -261,7 +269,18 @@ pub(crate) async fn resize<P: Provider>(
     size: ClusterSize,
 ) -> Result<Cluster, Error> {
     check_id::<P>(id)?;
+    if P::KIND.profile().resize == crate::providers::profile::Resize::Unsupported {
+        return Err(unsupported::<P>("resizing clusters"));
+    }
     provider.resize(id, size).await
+}
+
+/// [`Error::Unsupported`]: the provider's profile says it lacks `operation`.
+fn unsupported<P: Provider>(operation: &'static str) -> Error {
+    Error::Unsupported {
+        provider: P::KIND,
+        operation,
+    }
 }
 
 /// The longest cluster id accepted before any request is built.

@@ -5,6 +5,8 @@
 //! instead of starting another (`CreateSafety::Keyed`). Runcrate documents no list or delete
 //! endpoint for clusters, so those are [`Error::Unsupported`].
 
+mod profile;
+pub(crate) use profile::PROFILE;
 pub(crate) mod catalog;
 mod errors;
 mod request;

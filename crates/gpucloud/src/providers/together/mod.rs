@@ -4,6 +4,9 @@
 //! start a second cluster); creates here are reconciled by name instead
 //! (`CreateSafety::ReconcileByName`, within the project when one is given).
 
+mod profile;
+pub(crate) use profile::PROFILE;
+pub(crate) use view::kubeconfig;
 pub(crate) mod catalog;
 mod errors;
 mod request;

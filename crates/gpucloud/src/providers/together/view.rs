@@ -50,3 +50,8 @@ pub fn view(info: types::GpuClusterInfo) -> Cluster {
         raw: ProviderCluster::Together(Box::new(info)),
     }
 }
+
+/// The kubeconfig in Together's cluster object (`kube_config`), as sent.
+pub(crate) fn kubeconfig(info: &types::GpuClusterInfo) -> Option<&str> {
+    info.kube_config.as_deref()
+}
