@@ -11,16 +11,22 @@
 
 use std::time::Duration;
 
-use gpucloud::ClusterId;
 use gpucloud::journal::{Claim, CreateIntent, IntentId, TakenOver};
+use gpucloud::{ClusterId, ClusterState};
 
 use crate::journal::{insert_intent, intent_id, row_id};
 use crate::store::{Tx, vals};
 use crate::{Ledger, LedgerError};
 
-/// A neutral state a create's cluster was last seen in that rules it out as the name's
-/// cluster (`gone`: the provider answered 404).
-const NOT_THE_NAMES: &str = "('deleting', 'deleted', 'gone')";
+/// The stored state codes that rule a create's cluster out as the name's cluster: being
+/// deleted, deleted, or answered 404.
+fn not_the_names() -> [&'static str; 3] {
+    [
+        ClusterState::Deleting.code(),
+        ClusterState::Deleted.code(),
+        crate::observe::GONE,
+    ]
+}
 
 impl Ledger {
     /// Claims `intent`'s name under a lease of `lease` (see [`gpucloud::journal::Claim`]).
@@ -134,6 +140,7 @@ fn names_cluster(
     tx: &mut dyn Tx,
     intent: &CreateIntent,
 ) -> Result<Option<(IntentId, ClusterId)>, LedgerError> {
+    let [deleting, deleted, gone] = not_the_names();
     let rows = tx.query(
         &format!(
             "SELECT c.id, c.cluster_id FROM create_intents c
@@ -141,7 +148,7 @@ fn names_cluster(
                AND COALESCE(c.scope, '') = COALESCE(?3, '')
                AND c.state = 'completed' AND c.cluster_id IS NOT NULL
                AND c.gone_at_ms IS NULL
-               AND (c.last_state IS NULL OR c.last_state NOT IN {NOT_THE_NAMES})
+               AND (c.last_state_code IS NULL OR c.last_state_code NOT IN (?4, ?5, ?6))
                AND NOT EXISTS (SELECT 1 FROM delete_intents d
                                WHERE d.provider = c.provider AND d.cluster_id = c.cluster_id
                                  AND d.state = 'completed')
@@ -150,7 +157,10 @@ fn names_cluster(
         &vals![
             intent.provider.as_str(),
             &intent.name,
-            intent.scope.as_deref()
+            intent.scope.as_deref(),
+            deleting,
+            deleted,
+            gone
         ],
     )?;
     rows.first()

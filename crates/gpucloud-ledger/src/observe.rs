@@ -12,6 +12,10 @@ use gpucloud::{Cluster, ClusterId, ClusterState, ProviderKind};
 /// and has no business being long).
 pub const MAX_TEXT: usize = 200;
 
+/// The stored state code of a cluster the provider answered 404 for: not a state of the
+/// cluster's ([`ClusterState::code`] names those), the ledger's own record that it is gone.
+pub(crate) const GONE: &str = "gone";
+
 impl Ledger {
     /// Records what a client saw of `cluster`: its state and phase, its price where stated, and
     /// that it is gone when its state says deleted. Clusters the ledger did not create are
@@ -25,7 +29,8 @@ impl Ledger {
                  SET last_state = ?3, last_phase = ?4, last_seen_at_ms = ?5,
                      price_per_hour = COALESCE(?6, price_per_hour),
                      currency = COALESCE(?7, currency),
-                     gone_at_ms = CASE WHEN ?8 THEN COALESCE(gone_at_ms, ?5) ELSE gone_at_ms END
+                     gone_at_ms = CASE WHEN ?8 THEN COALESCE(gone_at_ms, ?5) ELSE gone_at_ms END,
+                     last_state_code = ?9
                  WHERE provider = ?1 AND cluster_id = ?2",
                 &vals![
                     cluster.provider.as_str(),
@@ -36,6 +41,7 @@ impl Ledger {
                     price.map(|p| p.per_hour),
                     price.map(|p| bounded(&p.currency)),
                     gone,
+                    cluster.state.code(),
                 ],
             )?;
             Ok(())
@@ -47,10 +53,10 @@ impl Ledger {
         self.write("recording a cluster gone", |tx| {
             tx.exec(
                 "UPDATE create_intents
-                 SET last_state = 'gone', last_phase = NULL, last_seen_at_ms = ?3,
-                     gone_at_ms = COALESCE(gone_at_ms, ?3)
+                 SET last_state = ?4, last_state_code = ?4, last_phase = NULL,
+                     last_seen_at_ms = ?3, gone_at_ms = COALESCE(gone_at_ms, ?3)
                  WHERE provider = ?1 AND cluster_id = ?2",
-                &vals![provider.as_str(), id.as_str(), now_ms()],
+                &vals![provider.as_str(), id.as_str(), now_ms(), GONE],
             )?;
             Ok(())
         })
@@ -70,14 +76,15 @@ impl Ledger {
                    AND (state IN ('pending', 'failed_ambiguous')
                         OR (state = 'completed' AND gone_at_ms IS NULL))
                    -- A cluster seen failed is not taken again: the key would only bring it back.
-                   AND (last_state IS NULL OR last_state NOT LIKE 'failed (%')
+                   AND (last_state_code IS NULL OR last_state_code != ?5)
                    AND idempotency_key IS NOT NULL
                  ORDER BY id DESC LIMIT 1",
                 &vals![
                     intent.provider.as_str(),
                     &intent.name,
                     intent.scope.as_deref(),
-                    &intent.request_sha256
+                    &intent.request_sha256,
+                    ClusterState::Failed(String::new()).code(),
                 ],
             )?;
             rows.first().map(|r| r.text(0)).transpose()

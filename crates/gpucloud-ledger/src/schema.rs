@@ -154,6 +154,29 @@ ALTER TABLE create_intents ADD COLUMN taken_over_by BIGINT;
 CREATE INDEX create_intents_by_name ON create_intents (provider, name, state)
 ",
     },
+    Migration {
+        version: 5,
+        description: "a stable code for the state a cluster was last seen in, for queries \
+                      (the state's text stays, for people)",
+        sql: "
+ALTER TABLE create_intents ADD COLUMN last_state_code TEXT;
+UPDATE create_intents SET last_state_code = CASE
+    WHEN last_state IS NULL THEN NULL
+    WHEN last_state LIKE 'failed (%' THEN 'failed'
+    WHEN last_state IN ('pending', 'provisioning', 'ready', 'degraded', 'paused', 'deleting',
+                        'deleted', 'gone') THEN last_state
+    ELSE 'unknown' END;
+",
+        postgres: "
+ALTER TABLE create_intents ADD COLUMN last_state_code TEXT;
+UPDATE create_intents SET last_state_code = CASE
+    WHEN last_state IS NULL THEN NULL
+    WHEN last_state LIKE 'failed (%' THEN 'failed'
+    WHEN last_state IN ('pending', 'provisioning', 'ready', 'degraded', 'paused', 'deleting',
+                        'deleted', 'gone') THEN last_state
+    ELSE 'unknown' END
+",
+    },
 ];
 
 /// The schema version this build writes.

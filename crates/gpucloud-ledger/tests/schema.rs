@@ -31,7 +31,7 @@ fn an_empty_file_gets_every_migration_in_wal_mode() {
 
     let ledger = Ledger::open(&path).unwrap();
 
-    assert_eq!(SCHEMA_VERSION, 4);
+    assert_eq!(SCHEMA_VERSION, 5);
     assert_eq!(ledger.schema_version().unwrap(), SCHEMA_VERSION);
     let conn = rusqlite::Connection::open(&path).unwrap();
     let mode: String = conn
@@ -78,7 +78,7 @@ fn a_version_1_file_is_migrated_with_its_rows() {
 
     let ledger = Ledger::open(&path).unwrap();
 
-    assert_eq!(ledger.schema_version().unwrap(), 4);
+    assert_eq!(ledger.schema_version().unwrap(), SCHEMA_VERSION);
     let entry = ledger.entry(id).unwrap();
     assert_eq!(
         (entry.name.as_str(), entry.state, entry.resolution),
@@ -114,7 +114,7 @@ fn a_file_from_a_newer_build_is_refused_and_left_alone() {
             error,
             LedgerError::SchemaTooNew {
                 found: 99,
-                known: 4
+                known: SCHEMA_VERSION
             }
         ),
         "{error}"
@@ -130,7 +130,7 @@ fn a_file_from_a_newer_build_is_refused_and_left_alone() {
 #[test]
 fn migrations_are_numbered_in_order() {
     let versions: Vec<u32> = MIGRATIONS.iter().map(|m| m.version).collect();
-    assert_eq!(versions, [1, 2, 3, 4]);
+    assert_eq!(versions, [1, 2, 3, 4, 5]);
 }
 
 #[cfg(unix)]
@@ -151,4 +151,56 @@ fn the_directory_and_every_file_are_private() {
         side.push(suffix);
         assert_eq!(mode(std::path::Path::new(&side)), 0o600, "{suffix}");
     }
+}
+
+#[test]
+fn a_version_4_file_gets_stable_state_codes_for_the_states_it_recorded() {
+    let (_dir, path) = ledger_path();
+    drop(Ledger::open_at_version(&path, &LedgerOptions::default(), 4).unwrap());
+    // Rows as a version-4 build wrote them: the state as people read it.
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let states = [
+        Some("ready"),
+        Some("failed (CLUSTER_PHASE_ACCEPTANCE_TESTS_FAILED)"),
+        Some("deleting"),
+        Some("gone"),
+        Some("unknown (Hibernating)"),
+        None,
+    ];
+    for (n, state) in states.iter().enumerate() {
+        conn.execute(
+            "INSERT INTO create_intents (provider, name, request_sha256, pid, started_at_ms,
+                                         last_state)
+             VALUES ('together', ?1, 'abc', 1, 1700000000000, ?2)",
+            rusqlite::params![format!("old-{n}"), state],
+        )
+        .unwrap();
+    }
+    drop(conn);
+
+    let ledger = Ledger::open(&path).unwrap();
+    assert_eq!(ledger.schema_version().unwrap(), SCHEMA_VERSION);
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let mut statement = conn
+        .prepare("SELECT last_state, last_state_code FROM create_intents ORDER BY id")
+        .unwrap();
+    let rows: Vec<(Option<String>, Option<String>)> = statement
+        .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    let codes: Vec<_> = rows.iter().map(|(_, code)| code.as_deref()).collect();
+    assert_eq!(
+        codes,
+        [
+            Some("ready"),
+            Some("failed"),
+            Some("deleting"),
+            Some("gone"),
+            Some("unknown"),
+            None
+        ]
+    );
+    // The text for people is kept as it was.
+    assert_eq!(rows[1].0.as_deref(), states[1]);
 }

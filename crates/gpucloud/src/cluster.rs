@@ -124,6 +124,23 @@ pub enum ClusterState {
 }
 
 impl ClusterState {
+    /// The state's stable code, for storage and queries (`pending`, `failed`, `unknown`, …):
+    /// distinct from [`Display`](fmt::Display), which is for people and may change wording,
+    /// and without the provider's text (a failure's reason, an unknown status).
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::Pending => "pending",
+            Self::Provisioning => "provisioning",
+            Self::Ready => "ready",
+            Self::Degraded => "degraded",
+            Self::Paused => "paused",
+            Self::Failed(_) => "failed",
+            Self::Deleting => "deleting",
+            Self::Deleted => "deleted",
+            Self::Unknown(_) => "unknown",
+        }
+    }
+
     /// Whether waiting longer cannot make the cluster ready.
     pub fn is_terminal_failure(&self) -> bool {
         matches!(
@@ -254,6 +271,26 @@ pub struct Created {
 #[cfg(test)]
 mod tests {
     use super::ProviderKind;
+
+    #[test]
+    fn state_codes_are_stable_and_carry_no_provider_text() {
+        use super::ClusterState as S;
+        let states = [
+            (S::Pending, "pending"),
+            (S::Provisioning, "provisioning"),
+            (S::Ready, "ready"),
+            (S::Degraded, "degraded"),
+            (S::Paused, "paused"),
+            (S::Failed("tests failed".into()), "failed"),
+            (S::Deleting, "deleting"),
+            (S::Deleted, "deleted"),
+            (S::Unknown("Hibernating".into()), "unknown"),
+        ];
+        for (state, code) in &states {
+            assert_eq!(state.code(), *code);
+        }
+        assert_eq!(S::Failed("x".into()).to_string(), "failed (x)");
+    }
 
     #[test]
     fn every_provider_parses_back_from_its_name_in_any_case() {
