@@ -6,6 +6,8 @@
 //! [`stdout_line`], [`stderr_line`] or [`json`], which scrub the loaded credentials
 //! ([`secrets`]).
 
+use std::time::Duration;
+
 use chrono::{DateTime, SecondsFormat, Utc};
 use comfy_table::{Cell, Table, presets};
 use gpucloud::{Cluster, CreateOutcome, Created, Timeline, TimelineSource};
@@ -202,10 +204,9 @@ pub fn timeline(timeline: &Timeline, succeeded: bool) {
     let mut phases = Table::new();
     phases.load_preset(presets::NOTHING);
     for phase in &timeline.phases {
-        let took = phase.took.map_or_else(
-            || "(when the wait ended)".to_string(),
-            crate::progress::elapsed,
-        );
+        let took = phase
+            .took
+            .map_or_else(|| "(when the wait ended)".to_string(), elapsed);
         let mark = if slowest.is_some_and(|s| std::ptr::eq(s, phase)) {
             "  <- slowest"
         } else {
@@ -214,10 +215,7 @@ pub fn timeline(timeline: &Timeline, succeeded: bool) {
         phases.add_row([format!("  {}", cell(&phase.phase)), format!("{took}{mark}")]);
     }
     stderr_line(&format!("Phases ({source}):\n{}", render(&mut phases)));
-    stderr_line(&format!(
-        "Waited {}.",
-        crate::progress::elapsed(timeline.waited)
-    ));
+    stderr_line(&format!("Waited {}.", elapsed(timeline.waited)));
 }
 
 /// Ends the program after a failed write to stdout: quietly (exit 0) when the reader went away
@@ -228,6 +226,16 @@ pub fn stdout_failed(error: std::io::Error) -> ! {
         std::process::exit(1);
     }
     std::process::exit(0)
+}
+
+/// `12s`, `4m05s`, `1h02m`.
+pub fn elapsed(duration: Duration) -> String {
+    let seconds = duration.as_secs();
+    match seconds {
+        0..60 => format!("{seconds}s"),
+        60..3600 => format!("{}m{:02}s", seconds / 60, seconds % 60),
+        _ => format!("{}h{:02}m", seconds / 3600, seconds % 3600 / 60),
+    }
 }
 
 #[cfg(test)]

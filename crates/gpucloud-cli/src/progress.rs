@@ -12,7 +12,7 @@ use std::time::Duration;
 use gpucloud::{Cluster, Progress};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::output::node_counts;
+use crate::output::{elapsed, node_counts};
 use crate::sanitize::cell;
 use crate::secrets;
 
@@ -110,16 +110,6 @@ fn status(cluster: &Cluster) -> String {
     }
     line.push_str(&format!(" {reachable}/{known} nodes"));
     line
-}
-
-/// `12s`, `4m05s`, `1h02m`.
-pub fn elapsed(duration: Duration) -> String {
-    let seconds = duration.as_secs();
-    match seconds {
-        0..60 => format!("{seconds}s"),
-        60..3600 => format!("{}m{:02}s", seconds / 60, seconds % 60),
-        _ => format!("{}h{:02}m", seconds / 3600, seconds % 3600 / 60),
-    }
 }
 
 #[cfg(test)]

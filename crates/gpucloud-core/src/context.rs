@@ -8,8 +8,7 @@
 use std::sync::{Arc, Mutex};
 
 use crate::credentials::Authenticate;
-use crate::scrub::Scrubber;
-use crate::transport::{REDACTED, redact_url};
+use crate::scrub::{REDACTED, Scrubber, redact_url};
 
 /// The default cap on a response body: far above any cluster list a provider sends, far below
 /// what would exhaust memory.

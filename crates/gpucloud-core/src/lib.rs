@@ -29,10 +29,9 @@ pub use answer::{Answer, with_answer};
 pub use build_error::{BuildError, normalize_base_url};
 pub use context::{CapturedRequest, ClientContext, DEFAULT_MAX_RESPONSE_BYTES, RequestCapture};
 pub use credentials::{Authenticate, BearerToken, CredentialError, Secret};
-pub use scrub::Scrubber;
+pub use scrub::{REDACTED, Scrubber, redact_url};
 pub use transport::{
-    RAW_ERROR_BODY_HEADER, REDACTED, execute, http_client_builder, is_body_too_large,
-    raw_error_body, redact_url,
+    RAW_ERROR_BODY_HEADER, execute, http_client_builder, is_body_too_large, raw_error_body,
 };
 
 /// The user agent the provider clients send.

@@ -9,7 +9,34 @@
 use std::borrow::Cow;
 
 use crate::credentials::Secret;
-use crate::transport::REDACTED;
+use url::Url;
+
+/// What replaces a secret in a URL.
+pub const REDACTED: &str = "REDACTED";
+
+/// `url` with the value of every query parameter named in `secret_params` replaced.
+pub fn redact_url(url: &Url, secret_params: &[&str]) -> Url {
+    if !url
+        .query_pairs()
+        .any(|(k, _)| secret_params.contains(&k.as_ref()))
+    {
+        return url.clone();
+    }
+    let pairs: Vec<(String, String)> = url
+        .query_pairs()
+        .map(|(k, v)| {
+            let v = if secret_params.contains(&k.as_ref()) {
+                REDACTED.to_string()
+            } else {
+                v.into_owned()
+            };
+            (k.into_owned(), v)
+        })
+        .collect();
+    let mut redacted = url.clone();
+    redacted.query_pairs_mut().clear().extend_pairs(pairs);
+    redacted
+}
 
 /// Secrets shorter than this are not scrubbed: replacing every `a` in a text would destroy it
 /// and hide nothing (real keys are far longer).

@@ -3,7 +3,7 @@
 //! reqwest's errors print the full request URL, query string included, and a response keeps the
 //! URL it came from. For a provider that authenticates with a query parameter
 //! (E2E's `apikey`) either would put the key into logs. [`execute`] strips the URL from transport
-//! errors and rewrites the response's URL with the secret replaced by [`REDACTED`].
+//! errors and rewrites the response's URL with the secret replaced by [`crate::REDACTED`].
 //!
 //! progenitor decodes a 4xx/5xx body into the spec's error type and drops the bytes, but a user
 //! debugging a provider needs the body exactly as sent (undocumented fields included). For error
@@ -25,6 +25,7 @@ use url::Url;
 use crate::answer::{Answer, record};
 use crate::context::ClientContext;
 use crate::credentials::Authenticate;
+use crate::scrub::redact_url;
 
 /// The synthetic response header that carries an error response's raw body (see module docs).
 pub const RAW_ERROR_BODY_HEADER: &str = "x-gpucloud-raw-error-body";
@@ -40,9 +41,6 @@ pub fn raw_error_body(headers: &reqwest::header::HeaderMap) -> Option<Vec<u8>> {
     let value = headers.get(RAW_ERROR_BODY_HEADER)?;
     Some(percent_encoding::percent_decode(value.as_bytes()).collect())
 }
-
-/// What replaces a secret in a URL.
-pub const REDACTED: &str = "REDACTED";
 
 /// A `reqwest::ClientBuilder` with the settings every provider client shares: rustls with
 /// ring ([`crate::tls`]), a connect timeout, an overall request timeout and a user agent
@@ -83,30 +81,6 @@ pub fn join_query_params(request: &mut reqwest::Request, operation: &str, params
         .query_pairs_mut()
         .clear()
         .extend_pairs(pairs);
-}
-
-/// `url` with the value of every query parameter named in `secret_params` replaced.
-pub fn redact_url(url: &Url, secret_params: &[&str]) -> Url {
-    if !url
-        .query_pairs()
-        .any(|(k, _)| secret_params.contains(&k.as_ref()))
-    {
-        return url.clone();
-    }
-    let pairs: Vec<(String, String)> = url
-        .query_pairs()
-        .map(|(k, v)| {
-            let v = if secret_params.contains(&k.as_ref()) {
-                REDACTED.to_string()
-            } else {
-                v.into_owned()
-            };
-            (k.into_owned(), v)
-        })
-        .collect();
-    let mut redacted = url.clone();
-    redacted.query_pairs_mut().clear().extend_pairs(pairs);
-    redacted
 }
 
 /// Sends `request` with `client`: inside a `gpucloud.request` span (operation id, method and

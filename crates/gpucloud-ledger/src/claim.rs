@@ -14,7 +14,8 @@ use std::time::Duration;
 use gpucloud::journal::{Claim, CreateIntent, IntentId, TakenOver};
 use gpucloud::{ClusterId, ClusterState};
 
-use crate::journal::{insert_intent, intent_id, row_id};
+use crate::journal::insert_intent;
+use crate::rows::{intent_id, row_id};
 use crate::store::{Tx, vals};
 use crate::{Ledger, LedgerError};
 
@@ -142,18 +143,16 @@ fn names_cluster(
 ) -> Result<Option<(IntentId, ClusterId)>, LedgerError> {
     let [deleting, deleted, gone] = not_the_names();
     let rows = tx.query(
-        &format!(
-            "SELECT c.id, c.cluster_id FROM create_intents c
-             WHERE c.provider = ?1 AND c.name = ?2
-               AND COALESCE(c.scope, '') = COALESCE(?3, '')
-               AND c.state = 'completed' AND c.cluster_id IS NOT NULL
-               AND c.gone_at_ms IS NULL
-               AND (c.last_state_code IS NULL OR c.last_state_code NOT IN (?4, ?5, ?6))
-               AND NOT EXISTS (SELECT 1 FROM delete_intents d
-                               WHERE d.provider = c.provider AND d.cluster_id = c.cluster_id
-                                 AND d.state = 'completed')
-             ORDER BY c.id DESC LIMIT 1"
-        ),
+        "SELECT c.id, c.cluster_id FROM create_intents c
+         WHERE c.provider = ?1 AND c.name = ?2
+           AND COALESCE(c.scope, '') = COALESCE(?3, '')
+           AND c.state = 'completed' AND c.cluster_id IS NOT NULL
+           AND c.gone_at_ms IS NULL
+           AND (c.last_state_code IS NULL OR c.last_state_code NOT IN (?4, ?5, ?6))
+           AND NOT EXISTS (SELECT 1 FROM delete_intents d
+                           WHERE d.provider = c.provider AND d.cluster_id = c.cluster_id
+                             AND d.state = 'completed')
+         ORDER BY c.id DESC LIMIT 1",
         &vals![
             intent.provider.as_str(),
             &intent.name,

@@ -10,6 +10,7 @@ use gpucloud::journal::{Claim, CreateIntent, CreateRecord, IntentId, Journal, Jo
 use gpucloud::{Cluster, ClusterId, CreateOutcome, Error, ProviderKind};
 
 use crate::entry::{ErrorSummary, Outcome};
+use crate::rows::{returned_id, row_id};
 use crate::store::{Tx, vals};
 use crate::{Ledger, LedgerError, now_ms};
 
@@ -222,22 +223,6 @@ pub(crate) fn insert_intent(
         ],
     )?;
     returned_id(&rows)
-}
-
-/// The id of a `RETURNING id` answer.
-pub(crate) fn returned_id(rows: &[crate::store::Row]) -> Result<IntentId, LedgerError> {
-    let row = rows
-        .first()
-        .ok_or_else(|| LedgerError::Corrupt("an insert returned no id".to_string()))?;
-    intent_id(row.int(0)?)
-}
-
-pub(crate) fn intent_id(rowid: i64) -> Result<IntentId, LedgerError> {
-    IntentId::try_from(rowid).map_err(|_| LedgerError::Corrupt(format!("row id {rowid}")))
-}
-
-pub(crate) fn row_id(intent: IntentId) -> Result<i64, LedgerError> {
-    i64::try_from(intent).map_err(|_| LedgerError::NoSuchIntent(intent))
 }
 
 fn one_row(changed: u64, intent: IntentId) -> Result<(), LedgerError> {

@@ -9,6 +9,7 @@ mod owner;
 mod path;
 mod query;
 mod resolve;
+mod rows;
 pub mod schema;
 mod store;
 

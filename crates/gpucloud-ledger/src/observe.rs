@@ -2,7 +2,7 @@
 //! gone; and the links between creates of the same request, so that a later create settles an
 //! earlier one whose outcome was unknown.
 
-use crate::journal::row_id;
+use crate::rows::row_id;
 use crate::store::{Tx, Value, vals};
 use crate::{Ledger, LedgerError, now_ms};
 use gpucloud::journal::{CreateIntent, IntentId};

@@ -8,7 +8,7 @@ use gpucloud::{ClusterId, Price, ProviderKind};
 use crate::entry::{
     ClusterEntry, DeleteEntry, DeleteState, ErrorSummary, IntentState, LastSeen, Lookup, Outcome,
 };
-use crate::journal::{intent_id, row_id};
+use crate::rows::{intent_id, row_id};
 use crate::store::{Row, Value, vals};
 use crate::{Ledger, LedgerError, now_ms};
 

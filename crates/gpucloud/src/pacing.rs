@@ -1,9 +1,9 @@
 //! What paces every repeat a client makes — retries, reconciling look-ups, waiter polls: its
 //! clock, its randomness and its retry budget, borrowed together from [`crate::ClientSettings`].
 
+use crate::budget::RetryBudget;
 use crate::clock::Clock;
 use crate::random::Random;
-use crate::retry::RetryBudget;
 
 /// A client's clock, randomness and retry budget.
 #[derive(Debug, Clone, Copy)]

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use gpucloud::{ClusterId, ClusterSize, Node, SizeReached};
 
-use super::clusters::{follower, wait_options};
+use super::follow::{follower, wait_options};
 use crate::cli::{KubeconfigArgs, ResizeArgs, SshArgs};
 use crate::error::CliError;
 use crate::ledger::Ledgers;
@@ -101,7 +101,7 @@ pub async fn kubeconfig(args: &KubeconfigArgs, ledgers: &Ledgers) -> Result<(), 
         )),
         None if std::io::stdout().is_terminal() => {
             // On a terminal the provider's text may not move the cursor or set a title.
-            output::stdout_text(&crate::sanitize::text_keeping_lines(&config));
+            output::stdout_text(&crate::sanitize::text_keeping_lines(config));
             Ok(())
         }
         None => {

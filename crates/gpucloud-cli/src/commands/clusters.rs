@@ -1,17 +1,14 @@
 //! `gpucloud clusters create|get|list|delete|wait`.
 
-use gpucloud::{
-    Cleanup, Cluster, ClusterClient, ClusterId, CreateAndWait, CreateAndWaitError, Error,
-    ProviderKind, Ready, Timeline, WaitOptions,
-};
+use gpucloud::{Cleanup, ClusterId, CreateAndWait, CreateAndWaitError, ProviderKind, Timeline};
 use serde::Serialize;
 
-use crate::cli::{
-    ClustersCommand, CreateArgs, DeleteArgs, IdArgs, TargetArgs, WaitArgs, WaitCommandArgs,
-};
+use super::follow::{follower, wait_options, wait_with_progress};
+use crate::cli::{ClustersCommand, CreateArgs, DeleteArgs, IdArgs, TargetArgs, WaitCommandArgs};
 use crate::error::CliError;
 use crate::ledger::{Ledgers, resolve_earlier};
-use crate::progress::{ProgressDisplay, elapsed};
+use crate::output::elapsed;
+use crate::progress::ProgressDisplay;
 use crate::sanitize::cell;
 use crate::{connect, output, request};
 
@@ -28,12 +25,6 @@ pub async fn run(command: ClustersCommand, json: bool, ledgers: &Ledgers) -> Res
         ClustersCommand::Ssh(args) => super::access::ssh(&args, ledgers).await,
         ClustersCommand::Sweep(args) => super::ledger::sweep(&args, json, ledgers).await,
     }
-}
-
-/// A client for `target`, recording into the ledger when it opens.
-pub fn follower(target: &TargetArgs, ledgers: &Ledgers) -> Result<ClusterClient, CliError> {
-    let journal = ledgers.best_effort().map(|l| l as _);
-    Ok(connect::client(target, journal)?)
 }
 
 async fn create(args: &CreateArgs, json: bool, ledgers: &Ledgers) -> Result<(), CliError> {
@@ -227,31 +218,4 @@ async fn wait(args: &WaitCommandArgs, json: bool, ledgers: &Ledgers) -> Result<(
         output::cluster(&cluster);
         Ok(())
     }
-}
-
-/// The facade's wait options from the flags.
-pub fn wait_options(args: &WaitArgs) -> WaitOptions {
-    WaitOptions {
-        max_wait: args.timeout,
-        initial_interval: args.interval,
-        max_interval: args.max_interval.max(args.interval),
-    }
-}
-
-/// Waits until `id` is ready, showing progress on stderr and, when it ends, how long each
-/// phase took.
-pub async fn wait_with_progress(
-    client: &ClusterClient,
-    id: &ClusterId,
-    args: &WaitArgs,
-    display: ProgressDisplay,
-) -> Result<Cluster, Error> {
-    let report = client
-        .wait_for_cluster_report(id, &wait_options(args), &Ready, |p| display.update(p))
-        .await;
-    display.finish();
-    if display.shows_timeline() {
-        output::timeline(&report.timeline, report.result.is_ok());
-    }
-    report.result
 }

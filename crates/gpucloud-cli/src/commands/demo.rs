@@ -16,12 +16,13 @@ use gpucloud::{
 use gpucloud_sim::{CapacityFilter, Provider, RunningSim, credentials};
 use serde::Serialize;
 
-use super::clusters::wait_with_progress;
+use super::follow::wait_with_progress;
 use super::sim::{self, E2E_LOCATION, sim_provider};
 use crate::cli::{DemoArgs, WaitArgs};
 use crate::error::{CliError, one_line};
 use crate::output;
-use crate::progress::{ProgressDisplay, elapsed};
+use crate::output::elapsed;
+use crate::progress::ProgressDisplay;
 use crate::sanitize::cell;
 
 /// What happened on one provider.

@@ -7,13 +7,13 @@ use gpucloud::{ClusterId, Error, ProviderKind};
 use gpucloud_ledger::{ClusterEntry, IntentState};
 use serde::Serialize;
 
-use super::clusters::wait_options;
+use super::follow::wait_options;
 use crate::cli::{ConnectionArgs, LedgerArgs, SweepArgs, TargetArgs};
 use crate::connect;
 use crate::error::{CliError, one_line};
 use crate::ledger::{Ledgers, resolve_earlier};
+use crate::output::elapsed;
 use crate::output::{self, render, table};
-use crate::progress::elapsed;
 use crate::sanitize::cell;
 
 /// One row of `gpucloud ledger --json`: the entry, its age and its cost so far.

@@ -6,6 +6,7 @@ mod clusters;
 pub mod completions;
 #[cfg(feature = "sim")]
 mod demo;
+mod follow;
 mod ledger;
 mod placement;
 mod plan;

@@ -13,7 +13,7 @@ pub async fn run(args: &PlanArgs, json: bool, ledgers: &Ledgers) -> Result<(), C
     let Some(target) = args.target.single() else {
         return super::placement::plan(&args.target, &spec, ledgers.best_effort(), json).await;
     };
-    let client = super::clusters::follower(&target, ledgers)?;
+    let client = super::follow::follower(&target, ledgers)?;
     let plan = client.plan(&spec).await?;
     if json {
         output::json(&plan)

@@ -72,13 +72,10 @@ pub(crate) fn scrub(mut error: Error, scrubber: &Scrubber) -> Error {
         }
         scrubber.scrub_in_place(&mut api.body);
     }
-    match &mut error {
-        Error::Decode(decode) => {
-            scrubber.scrub_in_place(&mut decode.message);
-            scrubber.scrub_in_place(&mut decode.body_excerpt);
-            scrubber.scrub_in_place(&mut decode.path);
-        }
-        _ => {}
+    if let Error::Decode(decode) = &mut error {
+        scrubber.scrub_in_place(&mut decode.message);
+        scrubber.scrub_in_place(&mut decode.body_excerpt);
+        scrubber.scrub_in_place(&mut decode.path);
     }
     error
 }

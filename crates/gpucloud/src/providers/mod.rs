@@ -2,9 +2,11 @@
 //!
 //! Each folder holds only what is truly that provider's: its operations on the generated
 //! client (`mod.rs`), its create request with the documented rules (`request.rs`), its status
-//! table (`state.rs`), its neutral view (`view.rs`) and its error rules (`errors.rs`). The
-//! steps all three share — the retried get, the paged list, delete semantics, reconcile-by-name,
-//! keyed creates and plans — are written once, in `ops.rs`, against its `Provider` trait.
+//! table (`state.rs`), its neutral view (`view.rs`), its error rules (`errors.rs`), its catalog
+//! (`catalog.rs`) and what it is and can do (`profile.rs`, a [`profile::Profile`]). The steps
+//! all three share — the retried get, the paged list, delete semantics, reconcile-by-name,
+//! keyed creates and plans — are written once, in `ops/`, against its `Provider` trait. This
+//! file is the registry: the one place that lists the providers' profiles.
 
 pub(crate) mod call;
 pub mod e2e;
@@ -12,6 +14,20 @@ pub(crate) mod ops;
 pub mod profile;
 pub mod runcrate;
 pub mod together;
+
+use crate::cluster::ProviderKind;
+use profile::Profile;
+
+impl ProviderKind {
+    /// What this provider is and can do.
+    pub fn profile(self) -> &'static Profile {
+        match self {
+            Self::Together => &together::PROFILE,
+            Self::Runcrate => &runcrate::PROFILE,
+            Self::E2e => &e2e::PROFILE,
+        }
+    }
+}
 
 impl crate::cluster::Cluster {
     /// The cluster's kubeconfig, as its provider's cluster object carries it: `Ok(None)` until

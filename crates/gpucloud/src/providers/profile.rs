@@ -1,4 +1,5 @@
-//! [`Profile`]: what a provider is and can do, stated once in its folder (`<name>/profile.rs`)
+//! [`Profile`]: what a provider is and can do, stated once in its folder (`<name>/profile.rs`,
+//! registered in `providers/mod.rs`)
 //! and read by everything that would otherwise match on a provider — the operation skeleton,
 //! the configuration, the lifecycle helpers, the ledger and the command line.
 
@@ -85,17 +86,6 @@ pub enum Kubeconfig {
     Unavailable,
     /// A field of the cluster object, once the cluster is ready.
     InClusterObject,
-}
-
-impl ProviderKind {
-    /// What this provider is and can do.
-    pub fn profile(self) -> &'static Profile {
-        match self {
-            Self::Together => &super::together::PROFILE,
-            Self::Runcrate => &super::runcrate::PROFILE,
-            Self::E2e => &super::e2e::PROFILE,
-        }
-    }
 }
 
 #[cfg(test)]
