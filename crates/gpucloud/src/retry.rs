@@ -177,7 +177,7 @@ mod tests {
     use crate::clock::Clock;
     use crate::clock::ManualClock;
     use crate::cluster::ProviderKind;
-    use crate::error::ApiError;
+    use crate::error::{ApiError, RetryKind};
     use crate::random::{FastRandom, FixedRandom};
 
     fn pacing<'a>(clock: &'a dyn Clock, budget: &'a RetryBudget) -> Pacing<'a> {
