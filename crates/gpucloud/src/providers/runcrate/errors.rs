@@ -1,4 +1,5 @@
-//! Runcrate's error answers: the `{error: {code, message, details}}` envelope, and the two
+//! Runcrate's error answers: the `{error: {code, message, details}}` envelope (and the three
+//! other shapes its Python SDK reads), and the two
 //! answers its docs give a meaning of their own — a 503 on create ("refused for lack of
 //! capacity, nothing was created") and the code `launch_refused` (final) are
 //! [`Error::NoCapacity`]. A 503 on a read is an ordinary unavailable service, retried like any
@@ -29,17 +30,43 @@ impl ErrorRules for Rules {
     }
 }
 
+/// The four shapes Runcrate's Python SDK reads, in its order: the documented
+/// `{error: {code, message, details}}`, `{error: "text"}`, `{message, code}` and `{detail}`.
 impl ErrorEnvelope for types::ErrorEnvelope {
     fn code(&self) -> Option<String> {
-        Some(self.error.code.clone())
+        match &self.error {
+            Some(types::ErrorEnvelopeError::ErrorBody(body)) if body.code.is_some() => {
+                body.code.clone()
+            }
+            _ => match &self.code {
+                Some(serde_json::Value::String(code)) => Some(code.clone()),
+                Some(serde_json::Value::Number(code)) => Some(code.to_string()),
+                _ => None,
+            },
+        }
     }
 
     fn message(&self) -> Option<String> {
-        Some(self.error.message.clone())
+        let documented = match &self.error {
+            Some(types::ErrorEnvelopeError::ErrorBody(body)) => body.message.clone(),
+            Some(types::ErrorEnvelopeError::String(text)) => Some(text.clone()),
+            None => None,
+        };
+        documented
+            .or_else(|| self.message.clone())
+            .or_else(|| match &self.detail {
+                Some(serde_json::Value::String(text)) => Some(text.clone()),
+                _ => None,
+            })
     }
 
     fn reason(&self) -> Option<String> {
-        self.error.details.as_ref().and_then(|d| d.reason.clone())
+        match &self.error {
+            Some(types::ErrorEnvelopeError::ErrorBody(body)) => {
+                body.details.as_ref().and_then(|d| d.reason.clone())
+            }
+            _ => None,
+        }
     }
 }
 
