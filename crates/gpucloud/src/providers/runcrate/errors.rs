@@ -88,4 +88,50 @@ mod tests {
         read.operation = "get_cluster";
         assert_eq!(kind(&Rules::classify(read, None)), "Api");
     }
+
+    #[test]
+    fn every_shape_the_python_sdk_reads_gives_its_code_and_message() {
+        let read = |body: serde_json::Value| {
+            let envelope: types::ErrorEnvelope = serde_json::from_value(body).unwrap();
+            (envelope.code(), envelope.message(), envelope.reason())
+        };
+        let some = |s: &str| Some(s.to_string());
+        assert_eq!(
+            read(
+                serde_json::json!({"error": {"code": "conflict", "message": "busy",
+                "details": {"reason": "idempotency_in_progress"}}})
+            ),
+            (
+                some("conflict"),
+                some("busy"),
+                some("idempotency_in_progress")
+            )
+        );
+        assert_eq!(
+            read(serde_json::json!({"error": "Invalid API key"})),
+            (None, some("Invalid API key"), None)
+        );
+        assert_eq!(
+            read(serde_json::json!({"message": "Key in use", "code": "conflict"})),
+            (some("conflict"), some("Key in use"), None)
+        );
+        assert_eq!(
+            read(serde_json::json!({"message": "slow down", "code": 429})),
+            (some("429"), some("slow down"), None)
+        );
+        assert_eq!(
+            read(serde_json::json!({"detail": "Not authenticated"})),
+            (None, some("Not authenticated"), None)
+        );
+        // FastAPI's validation list is not a message; the raw body still keeps it.
+        assert_eq!(
+            read(serde_json::json!({"detail": [{"msg": "required"}]})),
+            (None, None, None)
+        );
+        // The documented object without a code: the top-level one, if any.
+        assert_eq!(
+            read(serde_json::json!({"error": {"message": "x"}, "code": "late"})),
+            (some("late"), some("x"), None)
+        );
+    }
 }
