@@ -73,6 +73,8 @@ fn create_cluster_body() -> types::builder::GpuClusterCreateRequest {
             region: "us-central-8".into(),
             is_lifecycle_independent: Some(false),
             project_id: None,
+            // Newer than Together's document (the Python SDK 3.1.1 has it): not sent to Prism.
+            instance_cluster_id: None,
         }))
         .add_ons(vec![types::AddOnCreateRequest {
             name: "dash".into(),
@@ -168,6 +170,7 @@ pub async fn call(client: &Client, op: &str) -> Result<(), String> {
                 region: "us-central-8".into(),
                 is_lifecycle_independent: Some(true),
                 project_id: Some("proj-1".into()),
+                instance_cluster_id: None,
             };
             drop(
                 client
@@ -269,10 +272,10 @@ pub async fn call(client: &Client, op: &str) -> Result<(), String> {
                 .page_size(20_i64)
                 .page_token("p1")
                 .order_by("create_time desc")
-                .state(vec![
-                    types::RemediationState::Running,
-                    types::RemediationState::Pending,
-                ])
+                // One value per filter: the client comma-joins arrays as Together's SDKs do,
+                // and Prism, reading the document's default (exploded) style, would take
+                // `RUNNING,PENDING` for one value. With one value both forms are the same text.
+                .state(vec![types::RemediationState::Running])
                 .trigger(vec![types::RemediationTrigger::RemediationTriggerAutomated])
                 .mode(vec![types::RemediationMode::RemediationModeRebootVm]);
             drop(request.send().await.map_err(f())?)
@@ -338,10 +341,7 @@ pub async fn call(client: &Client, op: &str) -> Result<(), String> {
                 .page_token("p2")
                 .status(types::PhcAlertStatus::PhcAlertStatusAll)
                 .order_by(types::PhcAlertOrder::PhcAlertOrderStartedAtAsc)
-                .severity_filter(vec![
-                    types::PhcSeverity::PhcSeverityWarning,
-                    types::PhcSeverity::PhcSeverityCritical,
-                ]);
+                .severity_filter(vec![types::PhcSeverity::PhcSeverityCritical]);
             drop(request.send().await.map_err(f())?)
         }
         other => return Err(format!("no call written for operation {other}")),

@@ -1,12 +1,20 @@
 //! Documented and realistic error envelopes, undeclared statuses and bodies that are not JSON.
 
 use gpucloud_integration_tests::{error_response, fixture, mock_server};
-use gpucloud_runcrate::Error;
+use gpucloud_runcrate::{Error, types};
 use serde_json::{Value, json};
 use wiremock::ResponseTemplate;
 
 use crate::harness::{assert_no_key, client, create_cluster_answered, serve};
 use crate::{CLUSTER_ID, PROVIDER};
+
+/// The documented `error` object of an envelope (failing the test when it is not there).
+fn documented(envelope: types::ErrorEnvelope) -> types::ErrorBody {
+    match envelope.error {
+        Some(types::ErrorEnvelopeError::ErrorBody(body)) => body,
+        other => panic!("expected the documented error object, got {other:?}"),
+    }
+}
 
 #[tokio::test]
 async fn documented_error_fixture_decodes_for_every_declared_create_status() {
@@ -17,9 +25,9 @@ async fn documented_error_fixture_decodes_for_every_declared_create_status() {
         assert_no_key(result.as_ref().unwrap_err());
         let value = error_response(result);
         assert_eq!(value.status().as_u16(), status);
-        let error = value.into_inner().error;
-        assert_eq!(error.code, "<string>");
-        assert_eq!(error.message, "<string>");
+        let error = documented(value.into_inner());
+        assert_eq!(error.code.as_deref(), Some("<string>"));
+        assert_eq!(error.message.as_deref(), Some("<string>"));
         let details = error.details.unwrap();
         assert_eq!(details.reason, None);
         assert!(details.extra.is_empty());
@@ -103,11 +111,11 @@ async fn error_envelopes_decode_with_status_code_message_and_details() {
                 .unwrap(),
             "7"
         );
-        let error = value.into_inner().error;
-        assert_eq!(error.code, case.code);
+        let error = documented(value.into_inner());
+        assert_eq!(error.code.as_deref(), Some(case.code));
         assert_eq!(
-            error.message,
-            case.body["error"]["message"].as_str().unwrap()
+            error.message.as_deref(),
+            case.body["error"]["message"].as_str()
         );
         match case.extra {
             Value::Null => assert_eq!(error.details, None, "status {}", case.status),
@@ -144,12 +152,48 @@ async fn get_cluster_404_and_list_offers_401_are_error_responses() {
 
     let not_found = error_response(c.get_cluster().id(CLUSTER_ID).send().await);
     assert_eq!(not_found.status().as_u16(), 404);
-    assert_eq!(not_found.error.code, "not_found");
-    assert_eq!(not_found.error.message, "Cluster not found");
+    let error = documented(not_found.into_inner());
+    assert_eq!(error.code.as_deref(), Some("not_found"));
+    assert_eq!(error.message.as_deref(), Some("Cluster not found"));
 
     let unauthorized = error_response(c.list_offers().send().await);
     assert_eq!(unauthorized.status().as_u16(), 401);
-    assert_eq!(unauthorized.error.code, "unauthorized");
+    let error = documented(unauthorized.into_inner());
+    assert_eq!(error.code.as_deref(), Some("unauthorized"));
+}
+
+/// The three other error shapes Runcrate's Python SDK 0.5.0 reads (`_extract_error_info`)
+/// decode as the typed envelope, not as an undecodable payload.
+#[tokio::test]
+async fn the_other_error_shapes_the_python_sdk_reads_decode() {
+    let cases = [
+        (401, json!({"error": "Invalid API key"})),
+        (409, json!({"message": "Key in use", "code": "conflict"})),
+        (422, json!({"detail": "node_count: must be at least 2"})),
+        (
+            400,
+            json!({"detail": [{"loc": ["body", "name"], "msg": "required"}]}),
+        ),
+    ];
+    for (status, body) in cases {
+        let (_server, result) =
+            create_cluster_answered(ResponseTemplate::new(status).set_body_json(&body)).await;
+        let value = error_response(result);
+        assert_eq!(value.status().as_u16(), status);
+        let envelope = value.into_inner();
+        assert_eq!(serde_json::to_value(&envelope).unwrap(), body, "round trip");
+        match status {
+            401 => assert_eq!(
+                envelope.error,
+                Some(types::ErrorEnvelopeError::String("Invalid API key".into()))
+            ),
+            409 => {
+                assert_eq!(envelope.message.as_deref(), Some("Key in use"));
+                assert_eq!(envelope.code, Some(json!("conflict")));
+            }
+            _ => assert_eq!(envelope.detail.as_ref(), body.get("detail")),
+        }
+    }
 }
 
 #[tokio::test]

@@ -1,4 +1,4 @@
-//! Passive health-check alerts: the operation, its severity filter (one key per value), and unset
+//! Passive health-check alerts: the operation, its severity filter (comma-joined), and unset
 //! query parameters left out.
 
 use gpucloud_integration_tests::ts;
@@ -78,7 +78,7 @@ async fn op_list_passive_health_check_alerts() {
 }
 
 #[tokio::test]
-async fn list_passive_health_check_alerts_severity_filter_repeats_its_key() {
+async fn list_passive_health_check_alerts_severity_filter_is_comma_joined() {
     let p = "/compute/passive_health_check_alerts";
     let (server, client) = serve("GET", p, 200, json!({})).await;
     client
@@ -90,10 +90,11 @@ async fn list_passive_health_check_alerts_severity_filter_repeats_its_key() {
         .send()
         .await
         .unwrap();
-    let query = [
-        ("severity_filter", "PHC_SEVERITY_WARNING"),
-        ("severity_filter", "PHC_SEVERITY_CRITICAL"),
-    ];
+    // Comma-joined, as Together's official SDKs send array query parameters.
+    let query = [(
+        "severity_filter",
+        "PHC_SEVERITY_WARNING,PHC_SEVERITY_CRITICAL",
+    )];
     expect(&server, "GET", p, &query, None).await;
 }
 

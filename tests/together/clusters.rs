@@ -107,6 +107,7 @@ async fn op_create_cluster() {
             region: "us-central-8".into(),
             is_lifecycle_independent: Some(false),
             project_id: None,
+            instance_cluster_id: None,
         }))
         .acceptance_tests_params(Some(types::AcceptanceTestsParams {
             enabled: Some(true),

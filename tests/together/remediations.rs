@@ -1,4 +1,4 @@
-//! Node remediations: one test per operation, and the array filters, one key per value.
+//! Node remediations: one test per operation, and the array filters, comma-joined.
 
 use gpucloud_integration_tests::ts;
 use gpucloud_together::types;
@@ -45,7 +45,7 @@ fn remediation_path(suffix: &str) -> String {
 #[tokio::test]
 async fn op_list_remediations() {
     // `-` stands for every node of the cluster. One value per array filter: the exploded and the
-    // comma-joined forms coincide (see `list_remediations_array_filters_repeat_their_key`).
+    // comma-joined forms coincide (see `list_remediations_array_filters_are_comma_joined`).
     let p = "/compute/clusters/c-7f3a9b2e/instances/-/remediations";
     let page = json!({"remediations": [remediation_json("RUNNING")], "next_page_token": "p2", "has_next": true});
     let (server, client) = serve("GET", p, 200, page).await;
@@ -78,7 +78,7 @@ async fn op_list_remediations() {
 }
 
 #[tokio::test]
-async fn list_remediations_array_filters_repeat_their_key() {
+async fn list_remediations_array_filters_are_comma_joined() {
     let p = "/compute/clusters/c-7f3a9b2e/instances/-/remediations";
     let (server, client) = serve("GET", p, 200, json!({})).await;
     client
@@ -100,16 +100,41 @@ async fn list_remediations_array_filters_repeat_their_key() {
         .send()
         .await
         .unwrap();
-    // Exploded, as Together's OpenAPI document declares them (Prism rejects `state=A,B`).
+    // One key per filter, its values joined by commas: what Together's official SDKs send
+    // (the spec's `style: form, explode: false`), not the exploded form of its document.
     let query = [
-        ("mode", "REMEDIATION_MODE_VM_ONLY"),
-        ("mode", "REMEDIATION_MODE_HOST_AWARE"),
-        ("state", "PENDING_APPROVAL"),
-        ("state", "RUNNING"),
-        ("trigger", "REMEDIATION_TRIGGER_MANUAL"),
-        ("trigger", "REMEDIATION_TRIGGER_AUTOMATED"),
+        (
+            "mode",
+            "REMEDIATION_MODE_VM_ONLY,REMEDIATION_MODE_HOST_AWARE",
+        ),
+        ("state", "PENDING_APPROVAL,RUNNING"),
+        (
+            "trigger",
+            "REMEDIATION_TRIGGER_MANUAL,REMEDIATION_TRIGGER_AUTOMATED",
+        ),
     ];
     expect(&server, "GET", p, &query, None).await;
+}
+
+#[tokio::test]
+async fn create_remediation_sends_no_query_unless_asked() {
+    // The newest official SDK (Python 3.1.1) no longer sends `remediation_id`; ours sends it
+    // only when the caller sets it.
+    let p = "/compute/clusters/c-7f3a9b2e/instances/i-1/remediations";
+    let (server, client) = serve("POST", p, 200, remediation_json("PENDING")).await;
+    client
+        .create_remediation()
+        .cluster_id("c-7f3a9b2e")
+        .instance_id("i-1")
+        .body(types::CreateRemediationRequest {
+            mode: types::RemediationMode::RemediationModeRebootVm,
+            reason: None,
+        })
+        .send()
+        .await
+        .unwrap();
+    let sent = json!({"mode": "REMEDIATION_MODE_REBOOT_VM"});
+    expect(&server, "POST", p, &[], Some(sent)).await;
 }
 
 #[tokio::test]

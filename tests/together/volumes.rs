@@ -46,10 +46,12 @@ async fn op_create_volume() {
         region: "us-central-8".into(),
         is_lifecycle_independent: Some(true),
         project_id: Some("proj-1".into()),
+        // Python SDK 3.1.1: place the volume on the infrastructure of this cluster.
+        instance_cluster_id: Some("c-7f3a9b2e".into()),
     };
     let out = client.create_volume().body(body).send().await.unwrap();
     assert_volume(&out);
-    let sent = json!({"volume_name": "datasets", "size_tib": 4, "region": "us-central-8", "is_lifecycle_independent": true, "project_id": "proj-1"});
+    let sent = json!({"volume_name": "datasets", "size_tib": 4, "region": "us-central-8", "is_lifecycle_independent": true, "project_id": "proj-1", "instance_cluster_id": "c-7f3a9b2e"});
     expect(&server, "POST", p, &[], Some(sent)).await;
 }
 

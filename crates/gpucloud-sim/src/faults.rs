@@ -12,6 +12,9 @@
 //!   the case a client must reconcile.
 //! - **Doomed clusters** ([`FaultKind::FailProvisioning`]): a create is answered normally, then
 //!   the cluster walks into the provider's failed state while provisioning.
+//! - **Automated remediations** ([`FaultKind::AutomatedRemediation`]): a Together remediation
+//!   created through the API is recorded as one Together's own automation raised, waiting for
+//!   approval, so `approve_remediation` and `reject_remediation` can be driven.
 //!
 //! Faults can also be injected from outside the process, over HTTP: `POST /_sim/faults` on the
 //! simulator's port (see the crate's README).
@@ -23,6 +26,9 @@ use crate::provider::Provider;
 
 /// The only operation a [`FaultKind::FailProvisioning`] fault hits.
 pub(crate) const CREATE: &str = "create_cluster";
+
+/// The only operation a [`FaultKind::AutomatedRemediation`] fault hits (Together's).
+pub(crate) const CREATE_REMEDIATION: &str = "create_remediation";
 
 /// One injected fault.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -106,6 +112,11 @@ pub enum FaultKind {
     /// (Together: a failed acceptance-tests phase; Runcrate: `failed` with a `failure_reason`;
     /// E2E: `Failed`). Hits only `create_cluster` requests, whatever the fault's operation.
     FailProvisioning,
+    /// The remediation created is recorded as raised by Together's automation
+    /// (`REMEDIATION_TRIGGER_AUTOMATED`, `PENDING_APPROVAL`): only such a remediation can be
+    /// approved or rejected, and the API never creates one itself. Hits only Together's
+    /// `create_remediation` requests, whatever the fault's operation.
+    AutomatedRemediation,
 }
 
 impl FaultKind {
@@ -154,6 +165,8 @@ impl Faults {
             f.provider == provider
                 && f.operation.as_deref().is_none_or(|op| op == operation)
                 && (f.kind != FaultKind::FailProvisioning || operation == CREATE)
+                && (f.kind != FaultKind::AutomatedRemediation
+                    || (provider == Provider::Together && operation == CREATE_REMEDIATION))
         })?;
         let fault = &mut pending[index];
         fault.times -= 1;
@@ -202,6 +215,20 @@ mod tests {
         assert_eq!(
             faults.take(Provider::E2e, CREATE),
             Some(FaultKind::FailProvisioning)
+        );
+    }
+
+    #[test]
+    fn automated_remediation_waits_for_a_together_remediation_create() {
+        let faults = Faults::default();
+        faults.inject(Fault::new(
+            Provider::Together,
+            FaultKind::AutomatedRemediation,
+        ));
+        assert_eq!(faults.take(Provider::Together, CREATE), None);
+        assert_eq!(
+            faults.take(Provider::Together, CREATE_REMEDIATION),
+            Some(FaultKind::AutomatedRemediation)
         );
     }
 }

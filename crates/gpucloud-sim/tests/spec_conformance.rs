@@ -312,8 +312,9 @@ async fn every_answer_to_every_documented_operation_matches_the_spec() {
         ),
         (Provider::E2e, include_str!("../../../specs/e2e.yaml")),
     ] {
-        // Only remediations raised by Together itself await approval; the simulator raises
-        // none, so approving or rejecting one is always (correctly) refused.
+        // Only remediations raised by Together itself await approval, so approving or
+        // rejecting the manual ones here is (correctly) refused; `official_sdk_wire` raises
+        // automated ones (the `automated_remediation` fault) and approves and rejects them.
         let refused = ["approve_remediation", "reject_remediation"];
         let missing: Vec<_> = documented(spec)
             .difference(&succeeded(&sim, provider))

@@ -66,6 +66,7 @@ fn render(fault: &Fault) -> Value {
         FaultKind::OkWithErrorCode { code } => ("ok_with_error_code", "status", json!(code)),
         FaultKind::UnknownStatus { status } => ("unknown_status", "status", json!(status)),
         FaultKind::FailProvisioning => ("fail_provisioning", "", Value::Null),
+        FaultKind::AutomatedRemediation => ("automated_remediation", "", Value::Null),
     };
     let mut object = json!({
         "provider": fault.provider.as_str(),
@@ -111,6 +112,7 @@ const KINDS: &[(&str, &[&str])] = &[
     ("ok_with_error_code", &["status"]),
     ("unknown_status", &["status"]),
     ("fail_provisioning", &[]),
+    ("automated_remediation", &[]),
 ];
 
 fn fault(specs: &Specs, object: &Map<String, Value>, at: &str) -> Result<Fault, String> {
@@ -167,6 +169,17 @@ fn fault(specs: &Specs, object: &Map<String, Value>, at: &str) -> Result<Fault, 
             "fail_provisioning hits only create_cluster",
         ));
     }
+    if kind_name == "automated_remediation"
+        && (provider != Provider::Together
+            || operation
+                .as_deref()
+                .is_some_and(|op| op != crate::faults::CREATE_REMEDIATION))
+    {
+        return Err(err(
+            "operation",
+            "automated_remediation hits only together's create_remediation",
+        ));
+    }
     let times = match object.get("times") {
         None => 1,
         Some(v) => v
@@ -219,6 +232,7 @@ fn fault(specs: &Specs, object: &Map<String, Value>, at: &str) -> Result<Fault, 
                 ));
             }
         },
+        "automated_remediation" => FaultKind::AutomatedRemediation,
         _ => FaultKind::FailProvisioning,
     };
     Ok(Fault {

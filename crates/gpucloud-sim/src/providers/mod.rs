@@ -34,6 +34,8 @@ pub(crate) struct Call<'a> {
     pub(crate) now: Duration,
     /// A create hit by [`FaultKind::FailProvisioning`]: the cluster is doomed.
     pub(crate) fail_provisioning: bool,
+    /// A remediation create hit by [`FaultKind::AutomatedRemediation`]: Together's own.
+    pub(crate) automated: bool,
 }
 
 impl Call<'_> {

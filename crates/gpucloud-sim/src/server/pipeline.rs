@@ -188,6 +188,7 @@ fn answer(
                 body: checked.body.as_ref(),
                 now: shared.clock.elapsed(),
                 fail_provisioning: fault == Some(FaultKind::FailProvisioning),
+                automated: fault == Some(FaultKind::AutomatedRemediation),
             };
             match shared.state.lock() {
                 Ok(mut state) => providers::handle(provider, &mut state, &call),

@@ -413,19 +413,30 @@ impl E2eConfig {
 }
 settings_setters!(E2eConfig);
 
-/// The documented E2E locations, case-insensitively (`delhi` → `Delhi`).
+/// An E2E location: a documented one case-insensitively (`delhi` → `Delhi`), any other
+/// printable name as given, with a warning. The set is not closed (E2E's pages disagree on it,
+/// and regions get added), so the provider, not the client, refuses a location it lacks.
 pub(crate) fn parse_location(raw: &str) -> Result<gpucloud_e2e::types::Location, String> {
     use gpucloud_e2e::types::Location;
-    Location::KNOWN_VALUES
+    let name = raw.trim();
+    if let Some(known) = Location::KNOWN_VALUES
         .iter()
-        .find(|known| known.eq_ignore_ascii_case(raw.trim()))
-        .map(|known| Location::from(*known))
-        .ok_or_else(|| {
-            format!(
-                "{raw:?} is not one of {}",
-                Location::KNOWN_VALUES.join(", ")
-            )
-        })
+        .find(|known| known.eq_ignore_ascii_case(name))
+    {
+        return Ok(Location::from(*known));
+    }
+    if name.is_empty() || name.chars().any(char::is_control) {
+        return Err(format!(
+            "{raw:?} is not a location name (documented: {})",
+            Location::KNOWN_VALUES.join(", ")
+        ));
+    }
+    tracing::warn!(
+        location = name,
+        documented = Location::KNOWN_VALUES.join(", "),
+        "E2E location not among the documented ones; sent as given"
+    );
+    Ok(Location::from(name))
 }
 
 #[cfg(test)]

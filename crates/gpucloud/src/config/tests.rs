@@ -72,9 +72,16 @@ fn e2e_needs_all_four_and_checks_types() {
     );
     vars.insert("E2E_PROJECT_ID".into(), "1".into());
     vars.insert("E2E_LOCATION".into(), "Mumbai".into());
+    // Not documented, but the set is open: sent as given (with a warning).
+    let config = E2eConfig::from_lookup(&|k| vars.get(k).cloned()).unwrap();
+    assert_eq!(
+        config.location,
+        gpucloud_e2e::types::Location::Unknown("Mumbai".into())
+    );
+    vars.insert("E2E_LOCATION".into(), "\u{7}".into());
     assert_eq!(
         problem(E2eConfig::from_lookup(&|k| vars.get(k).cloned())),
-        "configuration: E2E_LOCATION: \"Mumbai\" is not one of Delhi, Chennai"
+        "configuration: E2E_LOCATION: \"\\u{7}\" is not a location name (documented: Delhi, Chennai)"
     );
     vars.remove("E2E_AUTH_TOKEN");
     assert_eq!(

@@ -281,3 +281,47 @@ async fn html_502_then_success() {
     assert_eq!(api.count("GET", &one()).await, 2);
     api.assert_all_matched();
 }
+
+/// E2E's own CLI (e2ectl 0.6.1) takes an HTTP 2xx as a failure when the body's `status_code`
+/// is ≥ 400, its `detail` is a non-empty string or `errors` is `true`; so does the facade.
+#[tokio::test]
+async fn get_http_200_with_the_cli_s_other_failure_signals_is_an_error() {
+    let cases = [
+        (
+            json!({"status_code": 404, "message": "Cluster not found"}),
+            "NotFound",
+            404,
+            "Cluster not found",
+        ),
+        (
+            json!({"detail": "Invalid token."}),
+            "Api",
+            200,
+            "Invalid token.",
+        ),
+        (
+            json!({"errors": true, "message": "Something failed"}),
+            "Api",
+            200,
+            "Something failed",
+        ),
+    ];
+    for (body, kind, status, message) in cases {
+        let api = Api::start().await;
+        mount(&api, "GET", &one(), json_response(200, &body)).await;
+        let error = api
+            .e2e()
+            .get(&ClusterId::new(ID.to_string()))
+            .await
+            .unwrap_err();
+        let (found, api_error) = match &error {
+            Error::NotFound(api_error) => ("NotFound", api_error),
+            Error::Api(api_error) => ("Api", api_error),
+            other => panic!("{body}: {other:?}"),
+        };
+        assert_eq!(found, kind, "{body}");
+        assert_eq!(api_error.status, status, "{body}");
+        assert_eq!(api_error.message.as_deref(), Some(message), "{body}");
+        assert_eq!(api.count("GET", &one()).await, 1, "{body}");
+    }
+}

@@ -80,7 +80,16 @@ fn remediations(
         r["cluster_id"] == cluster_id && (instance == "-" || r["instance_id"] == instance)
     };
     if call.operation == "list_remediations" {
-        let list: Vec<&Value> = all.iter().filter(|r| mine(r)).collect();
+        // Each array filter arrives typed, whether it was sent comma-joined (as Together's
+        // SDKs do, and the spec declares) or with its key repeated.
+        let wanted = |filter: &str, r: &Value| match call.params.get(filter) {
+            Some(Value::Array(values)) if !values.is_empty() => values.contains(&r[filter]),
+            _ => true,
+        };
+        let list: Vec<&Value> = all
+            .iter()
+            .filter(|r| mine(r) && ["state", "trigger", "mode"].iter().all(|f| wanted(f, r)))
+            .collect();
         return Reply::json(
             200,
             json!({"remediations": list, "next_page_token": "", "has_next": false}),
@@ -91,7 +100,8 @@ fn remediations(
             .param("remediation_id")
             .map(str::to_string)
             .unwrap_or_else(|| ids.uuid());
-        // The client-chosen id makes the create idempotent (reference).
+        // The client-chosen id makes the create idempotent (Together's document of 2026-08-19;
+        // its Python SDK 3.1.1 no longer sends one, and then every create is a new one).
         if let Some(existing) = all.iter().find(|r| r["id"] == id.as_str()) {
             return Reply::json(200, existing.clone());
         }
@@ -101,9 +111,9 @@ fn remediations(
             "instance_id": instance,
             "mode": call.field("mode"),
             "reason": call.field("reason"),
-            "trigger": "REMEDIATION_TRIGGER_MANUAL",
-            "state": "PENDING",
-            "requested_by": "sim-user",
+            "trigger": if call.automated { "REMEDIATION_TRIGGER_AUTOMATED" } else { "REMEDIATION_TRIGGER_MANUAL" },
+            "state": if call.automated { "PENDING_APPROVAL" } else { "PENDING" },
+            "requested_by": if call.automated { "together-automation" } else { "sim-user" },
             "create_time": at(call.now),
             "update_time": at(call.now),
             "linked_alerts": [],

@@ -1,7 +1,8 @@
 //! E2E's error answers. Its MyAccount API answers in several shapes — the
 //! `{code, data, errors, message}` envelope, Django's `{detail}`, `{status_code}` — and
 //! sometimes reports a failure inside an HTTP 200, with the real status in the envelope's
-//! `code`: such an answer is an error with that status, whichever way it arrives.
+//! `code` or `status_code` (or only a `detail`, or `errors: true`): such an answer is an error
+//! with that status, whichever way it arrives.
 
 use std::time::Duration;
 
@@ -36,7 +37,9 @@ fn error_code_in_success(status: u16, code: Option<&str>) -> Option<u16> {
     ((200..300).contains(&status) && (400..600).contains(&code)).then_some(code)
 }
 
-/// Checks the `code` of a decoded envelope: an HTTP 200 with `code` ≥ 400 is an error.
+/// Checks a decoded 2xx envelope the way E2E's own CLI does (e2ectl 0.6.1,
+/// `buildFallbackApiError`): `code` or `status_code` ≥ 400, a non-empty `detail` or
+/// `errors: true` make it an error. Its status is that code, else the answer's 200.
 pub(super) fn check_code(
     scrubber: &Scrubber,
     operation: &'static str,
@@ -44,25 +47,36 @@ pub(super) fn check_code(
     message: &Option<String>,
     envelope: &impl serde::Serialize,
 ) -> Result<(), Error> {
-    match code {
-        Some(code) if code >= 400 => Err(scrub(
-            Rules::classify(
-                ApiError {
-                    provider: PROVIDER,
-                    operation,
-                    status: u16::try_from(code).unwrap_or(u16::MAX),
-                    code: Some(code.to_string()),
-                    message: message.clone(),
-                    reason: None,
-                    retry_hint: None,
-                    body: serde_json::to_string(envelope).unwrap_or_default(),
-                },
-                None,
-            ),
-            scrubber,
-        )),
-        _ => Ok(()),
-    }
+    let body = serde_json::to_value(envelope).unwrap_or_default();
+    let error_code = |value: Option<i64>| value.filter(|code| *code >= 400);
+    let status_code = error_code(body.get("status_code").and_then(serde_json::Value::as_i64));
+    let detail = body
+        .get("detail")
+        .and_then(serde_json::Value::as_str)
+        .map(str::trim)
+        .filter(|detail| !detail.is_empty());
+    let errors_flag = body.get("errors") == Some(&serde_json::Value::Bool(true));
+    let status = match error_code(code).or(status_code) {
+        Some(code) => code,
+        None if detail.is_some() || errors_flag => 200,
+        None => return Ok(()),
+    };
+    Err(scrub(
+        Rules::classify(
+            ApiError {
+                provider: PROVIDER,
+                operation,
+                status: u16::try_from(status).unwrap_or(u16::MAX),
+                code: Some(status.to_string()),
+                message: message.clone().or_else(|| detail.map(str::to_string)),
+                reason: None,
+                retry_hint: None,
+                body: serde_json::to_string(envelope).unwrap_or_default(),
+            },
+            None,
+        ),
+        scrubber,
+    ))
 }
 
 impl ErrorEnvelope for types::E2eError {
@@ -120,5 +134,32 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(kind(&error), "Authentication");
+    }
+
+    #[test]
+    fn a_success_with_the_cli_s_other_failure_signals_is_an_error() {
+        let check = |body: serde_json::Value| {
+            check_code(&Scrubber::default(), "get_cluster", None, &None, &body)
+        };
+        let error = check(serde_json::json!({"status_code": 404, "message": "x"})).unwrap_err();
+        assert_eq!(
+            (kind(&error), error.status()),
+            ("NotFound".into(), Some(404))
+        );
+        let error = check(serde_json::json!({"detail": "Invalid token."})).unwrap_err();
+        assert_eq!((kind(&error), error.status()), ("Api".into(), Some(200)));
+        assert!(format!("{error}").contains("Invalid token."), "{error}");
+        assert_eq!(
+            check(serde_json::json!({"errors": true}))
+                .unwrap_err()
+                .status(),
+            Some(200)
+        );
+        for fine in [
+            serde_json::json!({"code": 200, "errors": {}, "detail": ""}),
+            serde_json::json!({"status_code": 200, "detail": null, "errors": false}),
+        ] {
+            assert!(check(fine.clone()).is_ok(), "{fine}");
+        }
     }
 }

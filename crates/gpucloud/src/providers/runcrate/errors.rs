@@ -1,4 +1,5 @@
-//! Runcrate's error answers: the `{error: {code, message, details}}` envelope, and the two
+//! Runcrate's error answers: the `{error: {code, message, details}}` envelope (and the three
+//! other shapes its Python SDK reads), and the two
 //! answers its docs give a meaning of their own — a 503 on create ("refused for lack of
 //! capacity, nothing was created") and the code `launch_refused` (final) are
 //! [`Error::NoCapacity`]. A 503 on a read is an ordinary unavailable service, retried like any
@@ -34,17 +35,43 @@ impl ErrorRules for Rules {
     }
 }
 
+/// The four shapes Runcrate's Python SDK reads, in its order: the documented
+/// `{error: {code, message, details}}`, `{error: "text"}`, `{message, code}` and `{detail}`.
 impl ErrorEnvelope for types::ErrorEnvelope {
     fn code(&self) -> Option<String> {
-        Some(self.error.code.clone())
+        match &self.error {
+            Some(types::ErrorEnvelopeError::ErrorBody(body)) if body.code.is_some() => {
+                body.code.clone()
+            }
+            _ => match &self.code {
+                Some(serde_json::Value::String(code)) => Some(code.clone()),
+                Some(serde_json::Value::Number(code)) => Some(code.to_string()),
+                _ => None,
+            },
+        }
     }
 
     fn message(&self) -> Option<String> {
-        Some(self.error.message.clone())
+        let documented = match &self.error {
+            Some(types::ErrorEnvelopeError::ErrorBody(body)) => body.message.clone(),
+            Some(types::ErrorEnvelopeError::String(text)) => Some(text.clone()),
+            None => None,
+        };
+        documented
+            .or_else(|| self.message.clone())
+            .or_else(|| match &self.detail {
+                Some(serde_json::Value::String(text)) => Some(text.clone()),
+                _ => None,
+            })
     }
 
     fn reason(&self) -> Option<String> {
-        self.error.details.as_ref().and_then(|d| d.reason.clone())
+        match &self.error {
+            Some(types::ErrorEnvelopeError::ErrorBody(body)) => {
+                body.details.as_ref().and_then(|d| d.reason.clone())
+            }
+            _ => None,
+        }
     }
 }
 
@@ -76,5 +103,51 @@ mod tests {
         assert_eq!(error.retry_kind(), Some(RetryKind::Throttling));
         let other = Rules::classify(api(ProviderKind::Runcrate, 409, Some("conflict")), None);
         assert_eq!(other.retry_kind(), None);
+    }
+
+    #[test]
+    fn every_shape_the_python_sdk_reads_gives_its_code_and_message() {
+        let read = |body: serde_json::Value| {
+            let envelope: types::ErrorEnvelope = serde_json::from_value(body).unwrap();
+            (envelope.code(), envelope.message(), envelope.reason())
+        };
+        let some = |s: &str| Some(s.to_string());
+        assert_eq!(
+            read(
+                serde_json::json!({"error": {"code": "conflict", "message": "busy",
+                "details": {"reason": "idempotency_in_progress"}}})
+            ),
+            (
+                some("conflict"),
+                some("busy"),
+                some("idempotency_in_progress")
+            )
+        );
+        assert_eq!(
+            read(serde_json::json!({"error": "Invalid API key"})),
+            (None, some("Invalid API key"), None)
+        );
+        assert_eq!(
+            read(serde_json::json!({"message": "Key in use", "code": "conflict"})),
+            (some("conflict"), some("Key in use"), None)
+        );
+        assert_eq!(
+            read(serde_json::json!({"message": "slow down", "code": 429})),
+            (some("429"), some("slow down"), None)
+        );
+        assert_eq!(
+            read(serde_json::json!({"detail": "Not authenticated"})),
+            (None, some("Not authenticated"), None)
+        );
+        // FastAPI's validation list is not a message; the raw body still keeps it.
+        assert_eq!(
+            read(serde_json::json!({"detail": [{"msg": "required"}]})),
+            (None, None, None)
+        );
+        // The documented object without a code: the top-level one, if any.
+        assert_eq!(
+            read(serde_json::json!({"error": {"message": "x"}, "code": "late"})),
+            (some("late"), some("x"), None)
+        );
     }
 }

@@ -16,6 +16,8 @@ pub fn status_state(status: &ClusterStatus) -> ClusterState {
         | ClusterStatus::InstallingDrivers
         | ClusterStatus::RunningAcceptanceTests => ClusterState::Provisioning,
         ClusterStatus::Paused | ClusterStatus::OnDemandComputePaused => ClusterState::Paused,
+        // Waiting for its reserved start, like `CLUSTER_PHASE_SCHEDULED`.
+        ClusterStatus::Scheduled => ClusterState::Pending,
         ClusterStatus::Ready => ClusterState::Ready,
         ClusterStatus::Degraded => ClusterState::Degraded,
         ClusterStatus::Deleting => ClusterState::Deleting,

@@ -46,14 +46,15 @@ fn every_documented_status_has_a_state() {
         ("Ready", ClusterState::Ready),
         ("Degraded", ClusterState::Degraded),
         ("Deleting", ClusterState::Deleting),
+        ("Scheduled", ClusterState::Pending),
     ];
     assert_eq!(expected.len(), ClusterStatus::KNOWN_VALUES.len());
     for (value, state) in expected {
         assert_eq!(status_state(&ClusterStatus::from(value)), state, "{value}");
     }
     assert_eq!(
-        status_state(&ClusterStatus::from("Scheduled")),
-        ClusterState::Unknown("Scheduled".into())
+        status_state(&ClusterStatus::from("Hibernating")),
+        ClusterState::Unknown("Hibernating".into())
     );
 }
 
