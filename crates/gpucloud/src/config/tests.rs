@@ -89,3 +89,38 @@ fn e2e_needs_all_four_and_checks_types() {
         "configuration: E2E_AUTH_TOKEN: is not set"
     );
 }
+
+#[test]
+fn every_config_reads_exactly_the_variables_its_profile_names() {
+    use crate::cluster::ProviderKind;
+    for provider in ProviderKind::ALL {
+        let asked = std::cell::RefCell::new(Vec::new());
+        let lookup = |name: &str| {
+            asked.borrow_mut().push(name.to_string());
+            Some(match name {
+                "E2E_PROJECT_ID" => "4242".to_string(),
+                "E2E_LOCATION" => "Delhi".to_string(),
+                n if n.ends_with("_BASE_URL") => "https://example.test/v1".to_string(),
+                _ => "a-long-enough-secret".to_string(),
+            })
+        };
+        match provider {
+            ProviderKind::Together => drop(TogetherConfig::from_lookup(&lookup).unwrap()),
+            ProviderKind::Runcrate => drop(RuncrateConfig::from_lookup(&lookup).unwrap()),
+            ProviderKind::E2e => drop(E2eConfig::from_lookup(&lookup).unwrap()),
+        }
+        let profile = provider.profile();
+        let mut named: Vec<String> = profile
+            .credential_variables
+            .iter()
+            .chain(profile.setting_variables)
+            .chain([&profile.base_url_variable])
+            .map(|v| v.to_string())
+            .collect();
+        let mut asked = asked.into_inner();
+        named.sort();
+        asked.sort();
+        asked.dedup();
+        assert_eq!(asked, named, "{provider}");
+    }
+}

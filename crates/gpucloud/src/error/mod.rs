@@ -158,6 +158,23 @@ pub enum Error {
     },
 }
 
+/// The [`ApiError`] of `$error` (an `&Error` or `&mut Error`), for every variant that carries
+/// one: the list of those variants, written once.
+macro_rules! api_error_of {
+    ($error:expr) => {
+        match $error {
+            Error::Authentication(e)
+            | Error::NotFound(e)
+            | Error::Conflict(e)
+            | Error::InsufficientFunds(e)
+            | Error::NoCapacity(e)
+            | Error::Api(e)
+            | Error::RateLimited { error: e, .. } => Some(e),
+            _ => None,
+        }
+    };
+}
+
 impl Error {
     /// Whether sending the same request again later may succeed. `false` means: change
     /// something first (the request, the credentials, the account).
@@ -205,30 +222,12 @@ impl Error {
 
     /// The provider's error answer, for every kind that carries one.
     pub fn api_error(&self) -> Option<&ApiError> {
-        match self {
-            Self::Authentication(e)
-            | Self::NotFound(e)
-            | Self::Conflict(e)
-            | Self::InsufficientFunds(e)
-            | Self::NoCapacity(e)
-            | Self::Api(e)
-            | Self::RateLimited { error: e, .. } => Some(e),
-            _ => None,
-        }
+        api_error_of!(self)
     }
 
     /// [`Self::api_error`], to change (the facade scrubs what the provider sent back).
     pub(crate) fn api_error_mut(&mut self) -> Option<&mut ApiError> {
-        match self {
-            Self::Authentication(e)
-            | Self::NotFound(e)
-            | Self::Conflict(e)
-            | Self::InsufficientFunds(e)
-            | Self::NoCapacity(e)
-            | Self::Api(e)
-            | Self::RateLimited { error: e, .. } => Some(e),
-            _ => None,
-        }
+        api_error_of!(self)
     }
 
     /// What kind of failure this is, without its data (see [`ErrorKind`]).

@@ -482,3 +482,44 @@ async fn together_s_recorded_transitions_are_the_timeline_sorted_and_bounded() {
     );
     assert_eq!(timeline.phases[0].took, Some(Duration::from_secs(1)));
 }
+
+#[tokio::test]
+async fn a_wait_that_must_see_a_cluster_fails_with_the_error_its_acceptor_would_accept() {
+    let clock = ManualClock::new();
+    let budget = RetryBudget::default();
+    let pacing = Pacing {
+        clock: &clock,
+        random: &FixedRandom::MAX,
+        budget: &budget,
+    };
+    // An acceptor that takes any answer, a 404 included, for success.
+    let anything = |_: Observation<'_>| Verdict::Success;
+    let mut polls = 0;
+    let report = wait_until_seen(
+        pacing,
+        &WaitOptions::default(),
+        &anything,
+        || {
+            polls += 1;
+            async { Err(not_found()) }
+        },
+        |_| {},
+    )
+    .await;
+    assert!(
+        matches!(report.result, Err(Error::NotFound(_))),
+        "{:?}",
+        report.result
+    );
+    assert_eq!(polls, 1);
+    // The same acceptor on a cluster: that cluster.
+    let report = wait_until_seen(
+        pacing,
+        &WaitOptions::default(),
+        &anything,
+        || async { Ok(cluster(ClusterState::Provisioning, "booting", 0)) },
+        |_| {},
+    )
+    .await;
+    assert_eq!(report.result.unwrap().state, ClusterState::Provisioning);
+}
