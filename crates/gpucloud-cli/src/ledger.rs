@@ -5,7 +5,8 @@
 use std::sync::{Arc, OnceLock};
 
 use gpucloud::ClusterClient;
-use gpucloud_ledger::{Ledger, ResolveOptions, Resolved, resolve_pending_with};
+use gpucloud::settle::{ResolveOptions, Resolved, resolve_pending_with};
+use gpucloud_ledger::Ledger;
 
 use crate::error::CliError;
 use crate::sanitize::cell;

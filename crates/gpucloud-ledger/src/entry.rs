@@ -208,12 +208,3 @@ pub struct DeleteEntry {
     /// When its outcome was recorded.
     pub finished_at: Option<DateTime<Utc>>,
 }
-
-/// What a later look-up found for an unresolved intent.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Lookup {
-    /// The cluster exists.
-    Found(ClusterId),
-    /// The provider has no such cluster: the create made nothing.
-    Gone,
-}

@@ -60,8 +60,6 @@ pub enum LedgerError {
     Corrupt(String),
     /// No intent with this id.
     NoSuchIntent(u64),
-    /// Looking clusters up at the provider failed.
-    Lookup(Box<gpucloud::Error>),
 }
 
 impl LedgerError {
@@ -147,7 +145,6 @@ impl fmt::Display for LedgerError {
             ),
             Self::Corrupt(what) => write!(f, "unreadable ledger row: {what}"),
             Self::NoSuchIntent(id) => write!(f, "no intent {id} in the ledger"),
-            Self::Lookup(error) => write!(f, "looking clusters up: {error}"),
         }
     }
 }
@@ -159,7 +156,6 @@ impl std::error::Error for LedgerError {
             Self::Sqlite { source, .. } => Some(source),
             #[cfg(feature = "postgres")]
             Self::Postgres { source, .. } => Some(source),
-            Self::Lookup(error) => Some(error.as_ref()),
             _ => None,
         }
     }

@@ -6,7 +6,9 @@
 
 use std::time::Duration;
 
-use gpucloud::journal::{Claim, CreateIntent, CreateRecord, IntentId, Journal, JournalError};
+use gpucloud::journal::{
+    Claim, CreateIntent, CreateRecord, IntentId, Journal, JournalError, Settlement, Unsettled,
+};
 use gpucloud::{Cluster, ClusterId, CreateOutcome, Error, ProviderKind};
 
 use crate::entry::{ErrorSummary, Outcome};
@@ -179,6 +181,32 @@ impl Journal for Ledger {
 
     fn cluster_gone(&self, provider: ProviderKind, id: &ClusterId) -> Result<(), JournalError> {
         self.record_gone(provider, id)
+            .map_err(|e| self.journal_error(e))
+    }
+
+    fn unsettled(&self, provider: ProviderKind) -> Result<Vec<Unsettled>, JournalError> {
+        let now = now_ms();
+        let entries = self
+            .unresolved(Some(provider))
+            .map_err(|e| self.journal_error(e))?;
+        Ok(entries
+            .into_iter()
+            .map(|entry| {
+                let age_ms = now.saturating_sub(entry.created_at.timestamp_millis());
+                Unsettled {
+                    intent: entry.intent,
+                    name: entry.name,
+                    scope: entry.scope,
+                    idempotency_key: entry.idempotency_key,
+                    // A row stamped after now (a clock stepped back) is new, not negative.
+                    age: Duration::from_millis(u64::try_from(age_ms).unwrap_or(0)),
+                }
+            })
+            .collect())
+    }
+
+    fn settle(&self, intent: IntentId, settlement: &Settlement) -> Result<bool, JournalError> {
+        self.resolve_pending(intent, settlement)
             .map_err(|e| self.journal_error(e))
     }
 }

@@ -8,7 +8,6 @@ mod observe;
 mod owner;
 mod path;
 mod query;
-mod resolve;
 mod rows;
 pub mod schema;
 mod store;
@@ -17,11 +16,10 @@ use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 pub use entry::{
-    ClusterEntry, DeleteEntry, DeleteState, ErrorSummary, IntentState, LastSeen, Lookup, Outcome,
+    ClusterEntry, DeleteEntry, DeleteState, ErrorSummary, IntentState, LastSeen, Outcome,
 };
 pub use error::LedgerError;
 pub use path::{LEDGER_ENV, default_path};
-pub use resolve::{ResolveOptions, Resolved, resolve_pending_with};
 
 use store::{Store, Tx};
 

@@ -2,11 +2,11 @@
 //! unknown, the deletes; and how an unknown outcome is settled after a look-up.
 
 use chrono::{DateTime, Utc};
-use gpucloud::journal::IntentId;
+use gpucloud::journal::{IntentId, Settlement};
 use gpucloud::{ClusterId, Price, ProviderKind};
 
 use crate::entry::{
-    ClusterEntry, DeleteEntry, DeleteState, ErrorSummary, IntentState, LastSeen, Lookup, Outcome,
+    ClusterEntry, DeleteEntry, DeleteState, ErrorSummary, IntentState, LastSeen, Outcome,
 };
 use crate::rows::{intent_id, row_id};
 use crate::store::{Row, Value, vals};
@@ -70,16 +70,20 @@ impl Ledger {
     /// (outcome [`Outcome::FoundByLookup`]), `Gone` marks it failed. Returns `false`, changing
     /// nothing, when the intent was no longer unresolved (its process finished it, or another
     /// process resolved it first).
-    pub fn resolve_pending(&self, intent: IntentId, lookup: &Lookup) -> Result<bool, LedgerError> {
+    pub fn resolve_pending(
+        &self,
+        intent: IntentId,
+        lookup: &Settlement,
+    ) -> Result<bool, LedgerError> {
         let (state, cluster, outcome, error, note) = match lookup {
-            Lookup::Found(id) => (
+            Settlement::Found(id) => (
                 IntentState::Completed,
                 Some(id.as_str()),
                 Some(Outcome::FoundByLookup.as_str()),
                 None,
                 "found by name in the provider's list",
             ),
-            Lookup::Gone => (
+            Settlement::Gone => (
                 IntentState::Failed,
                 None,
                 None,

@@ -11,8 +11,9 @@ use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use gpucloud::settle::{ResolveOptions, Resolved};
 use gpucloud::{CreateOutcome, TogetherConfig};
-use gpucloud_ledger::{IntentState, LEDGER_ENV, Ledger, ResolveOptions, Resolved};
+use gpucloud_ledger::{IntentState, LEDGER_ENV, Ledger};
 use gpucloud_sim::{Fault, FaultKind, Provider, credentials};
 use support::*;
 
@@ -87,7 +88,7 @@ async fn a_process_killed_after_its_post_leaves_an_intent_the_next_run_resolves(
     assert_eq!(pending[0].pid, child.id());
     let together = client(&sim, Provider::Together, Some(ledger.clone()));
     let resolved =
-        gpucloud_ledger::resolve_pending_with(&ledger, &together, &ResolveOptions::default())
+        gpucloud::settle::resolve_pending_with(&*ledger, &together, &ResolveOptions::default())
             .await
             .unwrap();
     let cluster = match &resolved[..] {

@@ -1,6 +1,7 @@
 //! Intents left pending (a process died between its POST and the answer) resolved by looking
 //! the clusters up in the simulator: found by name, gone once old enough, kept when the answer
-//! cannot be known (Runcrate: no list; two clusters of one name; too recent).
+//! cannot be known (Runcrate: no list; two clusters of one name; too recent). The workflow is
+//! the facade's (`gpucloud::settle`); the ledger is the journal it reads and writes.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -9,11 +10,10 @@ mod support;
 use std::sync::Arc;
 use std::time::Duration;
 
-use gpucloud::journal::{CreateRecord, Journal};
+use gpucloud::journal::{CreateRecord, Journal, Settlement};
+use gpucloud::settle::{ResolveOptions, Resolved, resolve_pending_with};
 use gpucloud::{ClusterId, CreateOutcome, ProviderKind};
-use gpucloud_ledger::{
-    IntentState, Ledger, Lookup, Outcome, ResolveOptions, Resolved, resolve_pending_with,
-};
+use gpucloud_ledger::{IntentState, Ledger, Outcome};
 use gpucloud_sim::Provider;
 use support::*;
 
@@ -190,9 +190,9 @@ fn the_facade_outcome_wins_over_an_earlier_guess() {
     let slow = ledger
         .create_started(&intent(ProviderKind::Together, "slow"))
         .unwrap();
-    assert!(ledger.resolve_pending(slow, &Lookup::Gone).unwrap());
+    assert!(ledger.resolve_pending(slow, &Settlement::Gone).unwrap());
     assert!(
-        !ledger.resolve_pending(slow, &Lookup::Gone).unwrap(),
+        !ledger.resolve_pending(slow, &Settlement::Gone).unwrap(),
         "settled once"
     );
     let id = ClusterId::new("c-slow");
@@ -211,7 +211,7 @@ fn the_facade_outcome_wins_over_an_earlier_guess() {
         (IntentState::Completed, Some(id), Some(Outcome::Created))
     );
     assert!(matches!(
-        ledger.resolve_pending(999, &Lookup::Gone),
+        ledger.resolve_pending(999, &Settlement::Gone),
         Err(gpucloud_ledger::LedgerError::NoSuchIntent(999))
     ));
 }

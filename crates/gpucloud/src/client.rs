@@ -141,12 +141,12 @@ impl ClusterClient {
         spec: &ClusterSpec,
         constraints: &Constraints,
     ) -> Result<Resolution, Error> {
-        let provider = self.provider();
-        if !crate::catalog::needs_catalog(provider, spec) {
-            return crate::catalog::resolve(provider, spec, &[], constraints);
+        let rules = self.provider().profile().catalog;
+        if !rules.needs_catalog(spec) {
+            return crate::catalog::resolve(rules, spec, &[], constraints);
         }
         let catalog = self.catalog().await?;
-        crate::catalog::resolve(provider, spec, &catalog, constraints)
+        crate::catalog::resolve(rules, spec, &catalog, constraints)
     }
 
     /// One cluster.

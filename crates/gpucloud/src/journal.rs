@@ -21,6 +21,7 @@ use serde::Serialize;
 
 use crate::cluster::{Cluster, ClusterId, CreateOutcome, ProviderKind};
 use crate::error::Error;
+pub use crate::error::JournalError;
 
 /// The id a journal gave an intent.
 pub type IntentId = u64;
@@ -104,6 +105,31 @@ pub struct TakenOver {
     pub age: Duration,
 }
 
+/// A create whose outcome the journal does not know: still pending (its process died between
+/// the request and the answer), or failed in a way that may have made a cluster anyway.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unsettled {
+    /// Its intent.
+    pub intent: IntentId,
+    /// The cluster name it asked for.
+    pub name: String,
+    /// Where the name is unique ([`CreateIntent::scope`]).
+    pub scope: Option<String>,
+    /// The idempotency key it was sent under (Runcrate).
+    pub idempotency_key: Option<String>,
+    /// How long ago it was recorded, by the journal's clock.
+    pub age: Duration,
+}
+
+/// What a look-up found for an [`Unsettled`] create.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Settlement {
+    /// The cluster exists.
+    Found(ClusterId),
+    /// The provider has no such cluster: the create made nothing.
+    Gone,
+}
+
 /// How a client holds and waits for claims in a shared journal.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClaimPolicy {
@@ -131,18 +157,6 @@ impl Default for ClaimPolicy {
         }
     }
 }
-
-/// A journal could not record an intent: the call is not made.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct JournalError(pub String);
-
-impl fmt::Display for JournalError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for JournalError {}
 
 /// Where a client records the calls that cost money (see the module docs).
 ///
@@ -207,6 +221,23 @@ pub trait Journal: fmt::Debug + Send + Sync {
     fn cluster_gone(&self, provider: ProviderKind, id: &ClusterId) -> Result<(), JournalError> {
         let _ = (provider, id);
         Ok(())
+    }
+
+    /// The creates of `provider` whose outcome is unknown, oldest first (see
+    /// [`crate::settle`]). Default: none, for a journal that keeps no history.
+    fn unsettled(&self, provider: ProviderKind) -> Result<Vec<Unsettled>, JournalError> {
+        let _ = provider;
+        Ok(Vec::new())
+    }
+
+    /// Records what a look-up found for an [`Unsettled`] create; `Ok(false)` when it was
+    /// settled already (by the create's own outcome, or another process's look-up), which
+    /// wins. Default: an error, since only a journal that lists unsettled creates is asked.
+    fn settle(&self, intent: IntentId, settlement: &Settlement) -> Result<bool, JournalError> {
+        let _ = settlement;
+        Err(JournalError(format!(
+            "this journal cannot settle intent {intent}: it lists no unsettled creates"
+        )))
     }
 }
 

@@ -45,6 +45,7 @@ mod plan;
 pub mod providers;
 pub mod random;
 pub mod retry;
+pub mod settle;
 mod spec;
 mod waiter;
 

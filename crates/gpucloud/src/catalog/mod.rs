@@ -15,6 +15,7 @@ mod cache;
 mod family;
 pub(crate) mod fields;
 pub mod resolve;
+mod rules;
 
 use serde::Serialize;
 
@@ -23,7 +24,8 @@ use crate::spec::SoftwareStack;
 
 pub(crate) use cache::CatalogCache;
 pub use family::{gpu_family, matches as gpu_matches};
-pub use resolve::{Choice, Constraints, PriceCeiling, Resolution, needs_catalog, resolve};
+pub use resolve::{Choice, Constraints, PriceCeiling, Resolution, resolve};
+pub use rules::{CatalogRules, Fill};
 
 /// How long a client keeps a fetched catalog before it fetches it again, by default.
 pub const DEFAULT_TTL: std::time::Duration = std::time::Duration::from_secs(5 * 60);

@@ -10,10 +10,12 @@ use std::time::Duration;
 use crate::cluster::ProviderKind;
 
 mod detail;
+mod journal;
 mod kind;
 
 pub(crate) use detail::excerpt;
 pub use detail::{ApiError, DecodeError, ValidationError};
+pub use journal::JournalError;
 pub use kind::ErrorKind;
 
 /// Everything that can go wrong in `gpucloud`.
@@ -132,7 +134,7 @@ pub enum Error {
 
     /// The client's journal could not record the intent of a call; nothing was sent.
     #[error("journal: {0}")]
-    Journal(crate::journal::JournalError),
+    Journal(JournalError),
 
     /// Another caller's create of the same name, recorded in the shared journal, holds the
     /// name: it was still in flight when this create stopped waiting for it, or it stopped

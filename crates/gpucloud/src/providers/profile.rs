@@ -3,6 +3,7 @@
 //! and read by everything that would otherwise match on a provider — the operation skeleton,
 //! the configuration, the lifecycle helpers, the ledger and the command line.
 
+use crate::catalog::CatalogRules;
 use crate::cluster::ProviderKind;
 
 /// What a provider is and can do.
@@ -43,6 +44,8 @@ pub struct Profile {
     pub kubeconfig: Kubeconfig,
     /// Where a person manages (and stops) clusters by hand, in words.
     pub console: &'static str,
+    /// How a request is resolved against its catalog (see [`crate::catalog::resolve()`]).
+    pub catalog: &'static dyn CatalogRules,
 }
 
 /// How a provider's API changes a cluster's size.
@@ -97,6 +100,7 @@ mod tests {
         for provider in ProviderKind::ALL {
             let profile = provider.profile();
             assert_eq!(profile.kind, provider);
+            assert_eq!(profile.catalog.provider(), provider);
             assert!(!profile.credential_variables.is_empty());
             assert!(profile.base_url_variable.ends_with("_BASE_URL"));
             assert!(profile.default_base_url.starts_with("https://"));

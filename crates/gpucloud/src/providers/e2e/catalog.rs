@@ -3,16 +3,19 @@
 //! shape is documented; the fields read are the ones the cluster object documents in
 //! `sku_details.specs` (`sku_id`, `name`, `gpu`, `gpu_card_type`) and `sku_details.plan`
 //! (`sku_item_price_id`, `sku_type`, `committed_days`, `unit_price`, `currency`), so every
-//! one is inferred, and an item without an id is left out.
+//! one is inferred, and an item without an id is left out. Its [`CatalogRules`] resolve a
+//! request to a node type, a plan and an image.
 
 use serde_json::{Map, Value};
 
 use super::PROVIDER;
 use crate::catalog::fields::{count, number, text};
 use crate::catalog::{
-    BillingKind, Image, NodeLimits, OfferPrice, Offering, OfferingIds, gpu_family,
+    BillingKind, CatalogRules, Fill, Image, NodeLimits, OfferPrice, Offering, OfferingIds,
+    gpu_family,
 };
-use crate::spec::SoftwareStack;
+use crate::cluster::ProviderKind;
+use crate::spec::{Billing, ClusterSize, ClusterSpec, SoftwareStack};
 
 /// The framework E2E's images are listed under for each stack it offers (the docs' example
 /// image is framework `Slurm`).
@@ -143,4 +146,112 @@ pub(crate) fn offerings(
         }
     }
     offerings
+}
+
+/// E2E's part of resolving a request: a node type (`sku_id`), its price plan
+/// (`sku_item_price_id`) and a deployment image fix the GPU, the billing and the stack, and a
+/// create takes those ids and a node count.
+#[derive(Debug)]
+pub(crate) struct Rules;
+
+impl CatalogRules for Rules {
+    fn provider(&self) -> ProviderKind {
+        PROVIDER
+    }
+
+    fn needs_catalog(&self, spec: &ClusterSpec) -> bool {
+        spec.options
+            .e2e
+            .as_ref()
+            .is_none_or(|o| o.sku_id == 0 || o.sku_item_price_id == 0 || o.image_version_id == 0)
+    }
+
+    fn completes(&self, spec: &ClusterSpec, offering: &Offering) -> Result<(), String> {
+        let OfferingIds::E2e {
+            sku_id,
+            sku_item_price_id,
+        } = &offering.ids
+        else {
+            return Err("is not an E2E plan".into());
+        };
+        let given = spec.options.e2e.clone().unwrap_or_default();
+        if (given.sku_id != 0 && given.sku_id != *sku_id)
+            || (given.sku_item_price_id != 0 && given.sku_item_price_id != *sku_item_price_id)
+        {
+            return Err("is another SKU or plan than the one given".into());
+        }
+        if given.image_version_id == 0 && image_for(spec.stack, offering).is_none() {
+            return Err("has no image for that stack".into());
+        }
+        Ok(())
+    }
+
+    fn fill(
+        &self,
+        offering: &Offering,
+        nodes: u32,
+        ranked: &str,
+        fill: &mut Fill<'_>,
+    ) -> Result<(), String> {
+        let OfferingIds::E2e {
+            sku_id,
+            sku_item_price_id,
+        } = &offering.ids
+        else {
+            return Err("is not an E2E plan".into());
+        };
+        let spec = fill.asked;
+        let mut options = spec.options.e2e.clone().unwrap_or_default();
+        if options.sku_id == 0 {
+            fill.choose(
+                "sku_id",
+                sku_id.to_string(),
+                format!(
+                    "{} nodes{ranked}",
+                    offering.gpu_model.as_deref().unwrap_or("CPU")
+                ),
+            );
+            options.sku_id = *sku_id;
+        }
+        if options.sku_item_price_id == 0 {
+            let kind = match offering.billing.first() {
+                Some(BillingKind::Reserved { .. }) => "committed",
+                _ => "hourly",
+            };
+            fill.choose(
+                "sku_item_price_id",
+                sku_item_price_id.to_string(),
+                format!(
+                    "the {kind} plan in {}",
+                    offering.region.as_deref().unwrap_or("?")
+                ),
+            );
+            options.sku_item_price_id = *sku_item_price_id;
+        }
+        if options.image_version_id == 0 {
+            let image = image_for(spec.stack, offering).ok_or("has no image for that stack")?;
+            fill.choose(
+                "image_version_id",
+                image.id.to_string(),
+                format!("the newest {:?} image ({})", image.stack, image.name),
+            );
+            options.image_version_id = image.id;
+        }
+        if let ClusterSize::Gpus(gpus) = spec.size {
+            fill.choose("no_of_nodes", nodes.to_string(), format!("{gpus} GPUs"));
+        }
+        fill.spec.options.e2e = Some(options);
+        // The SKU, plan and image fix them; E2E's create takes none of them.
+        fill.spec.gpu_model = None;
+        fill.spec.stack = None;
+        fill.spec.billing = Billing::OnDemand;
+        fill.spec.size = ClusterSize::Nodes(nodes);
+        Ok(())
+    }
+}
+
+/// The image for `stack` (Slurm when none is asked), newest first.
+fn image_for(stack: Option<SoftwareStack>, offering: &Offering) -> Option<&Image> {
+    let stack = stack.unwrap_or(SoftwareStack::Slurm);
+    offering.images.iter().find(|i| i.stack == stack)
 }

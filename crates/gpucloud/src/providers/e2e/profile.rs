@@ -21,4 +21,5 @@ pub(crate) const PROFILE: Profile = Profile {
     failed_start: FailedStart::KeepsBilling,
     kubeconfig: Kubeconfig::Unavailable,
     console: "E2E Networks' MyAccount console",
+    catalog: &super::catalog::Rules,
 };

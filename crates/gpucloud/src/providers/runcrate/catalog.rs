@@ -1,13 +1,17 @@
 //! Runcrate's catalog: `GET /clusters/offers`. Only the node limits and stacks are documented;
 //! the offer's id, GPU, GPUs per node, price and location are read from the rest of the
-//! object where present (and named in [`Offering::inferred`]).
+//! object where present (and named in [`Offering::inferred`]). Its [`CatalogRules`] resolve a
+//! request to an offer and a node count.
 
 use gpucloud_runcrate::types::{ClusterOffer, Stack};
 
 use super::PROVIDER;
 use crate::catalog::fields::{count, number, text};
-use crate::catalog::{BillingKind, NodeLimits, OfferPrice, Offering, OfferingIds, gpu_family};
-use crate::spec::SoftwareStack;
+use crate::catalog::{
+    BillingKind, CatalogRules, Fill, NodeLimits, OfferPrice, Offering, OfferingIds, gpu_family,
+};
+use crate::cluster::ProviderKind;
+use crate::spec::{ClusterSize, ClusterSpec, SoftwareStack};
 
 /// The offerings of a `list_offers` answer; an offer without an id (it cannot be created
 /// from) is left out.
@@ -85,4 +89,67 @@ fn offering(offer: ClusterOffer) -> Option<Offering> {
         ids: OfferingIds::Runcrate { offer_id },
         inferred,
     })
+}
+
+/// Runcrate's part of resolving a request: an offer fixes the GPU, the location and the stack
+/// choices, and a create takes only the offer and a node count.
+#[derive(Debug)]
+pub(crate) struct Rules;
+
+impl CatalogRules for Rules {
+    fn provider(&self) -> ProviderKind {
+        PROVIDER
+    }
+
+    fn needs_catalog(&self, spec: &ClusterSpec) -> bool {
+        spec.options
+            .runcrate
+            .as_ref()
+            .is_none_or(|o| o.offer_id.trim().is_empty())
+    }
+
+    fn admits(&self, spec: &ClusterSpec, offering: &Offering) -> Result<(), String> {
+        let allowed = spec
+            .options
+            .runcrate
+            .as_ref()
+            .and_then(|o| o.include_community)
+            == Some(true);
+        if offering.community_host && !allowed {
+            return Err("runs on community hosts (allow them with include_community)".into());
+        }
+        Ok(())
+    }
+
+    fn fill(
+        &self,
+        offering: &Offering,
+        nodes: u32,
+        ranked: &str,
+        fill: &mut Fill<'_>,
+    ) -> Result<(), String> {
+        let OfferingIds::Runcrate { offer_id } = &offering.ids else {
+            return Err("is not a Runcrate offer".into());
+        };
+        let mut options = fill.asked.options.runcrate.clone().unwrap_or_default();
+        fill.choose(
+            "offer_id",
+            offer_id.clone(),
+            format!(
+                "{} × {} nodes{ranked}",
+                offering.gpu_model.as_deref().unwrap_or("?"),
+                nodes
+            ),
+        );
+        if let ClusterSize::Gpus(gpus) = fill.asked.size {
+            fill.choose("node_count", nodes.to_string(), format!("{gpus} GPUs"));
+        }
+        options.offer_id = offer_id.clone();
+        fill.spec.options.runcrate = Some(options);
+        // The offer fixes them; Runcrate's create takes neither.
+        fill.spec.gpu_model = None;
+        fill.spec.region = None;
+        fill.spec.size = ClusterSize::Nodes(nodes);
+        Ok(())
+    }
 }

@@ -22,4 +22,5 @@ pub(crate) const PROFILE: Profile = Profile {
     failed_start: FailedStart::Released,
     kubeconfig: Kubeconfig::Unavailable,
     console: "the Runcrate dashboard (www.runcrate.ai)",
+    catalog: &super::catalog::Rules,
 };

@@ -22,4 +22,5 @@ pub(crate) const PROFILE: Profile = Profile {
     failed_start: FailedStart::KeepsBilling,
     kubeconfig: Kubeconfig::InClusterObject,
     console: "the Together AI web console",
+    catalog: &super::catalog::Rules,
 };

@@ -1,12 +1,15 @@
-//! Settling intents whose outcome is unknown by looking the clusters up at the provider.
+//! Settling creates whose outcome a journal does not know, by looking their clusters up at
+//! the provider: a process that died between its request and the answer leaves a pending
+//! intent, and the next run finds out whether it made a cluster. The journal only stores
+//! ([`Journal::unsettled`], [`Journal::settle`]); the decision is made here, once for every
+//! journal.
 
 use std::time::Duration;
 
-use gpucloud::journal::IntentId;
-use gpucloud::{ClusterClient, ClusterId};
-
-use crate::entry::Lookup;
-use crate::{Ledger, LedgerError, now_ms};
+use crate::client::ClusterClient;
+use crate::cluster::ClusterId;
+use crate::error::Error;
+use crate::journal::{IntentId, Journal, Settlement};
 
 /// How [`resolve_pending_with`] decides.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -61,20 +64,25 @@ pub enum Resolved {
 }
 
 /// Looks up every unresolved create of `client`'s provider (pending, or failed in a way that
-/// may have created a cluster) and settles it in `ledger`: one `list()` call, then each intent
-/// matched by name.
+/// may have created a cluster) and settles it in `journal`: one `list()` call, then each
+/// intent matched by name.
 ///
-/// Runcrate documents no list, so its intents stay pending with that reason; re-sending the
-/// create with the stored idempotency key would settle them, but a look-up must never be able
-/// to create a cluster, so it is not done here.
+/// A provider that documents no list keeps its intents pending with that reason; re-sending
+/// the create with the stored idempotency key would settle them, but a look-up must never be
+/// able to create a cluster, so it is not done here.
+///
+/// # Errors
+/// [`Error::Journal`] when the journal cannot be read or written; the list call's error when
+/// the look-up fails (nothing is settled then).
 pub async fn resolve_pending_with(
-    ledger: &Ledger,
+    journal: &dyn Journal,
     client: &ClusterClient,
     options: &ResolveOptions,
-) -> Result<Vec<Resolved>, LedgerError> {
+) -> Result<Vec<Resolved>, Error> {
     let provider = client.provider();
-    let intents: Vec<_> = ledger
-        .unresolved(Some(provider))?
+    let intents: Vec<_> = journal
+        .unsettled(provider)
+        .map_err(Error::Journal)?
         .into_iter()
         .filter(|e| options.scope.is_none() || e.scope == options.scope)
         .collect();
@@ -96,19 +104,14 @@ pub async fn resolve_pending_with(
             })
             .collect());
     }
-    let clusters = client
-        .list()
-        .await
-        .map_err(|e| LedgerError::Lookup(Box::new(e)))?;
-    let now = now_ms();
+    let clusters = client.list().await?;
     let mut report = Vec::with_capacity(intents.len());
     for entry in intents {
         let named: Vec<_> = clusters.iter().filter(|c| c.name == entry.name).collect();
-        let age_ms = now.saturating_sub(entry.created_at.timestamp_millis());
-        let age = Duration::from_millis(u64::try_from(age_ms).unwrap_or(0));
+        let age = entry.age;
         let lookup = match named.as_slice() {
-            [one] => Lookup::Found(one.id.clone()),
-            [] if age >= options.min_age_for_gone => Lookup::Gone,
+            [one] => Settlement::Found(one.id.clone()),
+            [] if age >= options.min_age_for_gone => Settlement::Gone,
             [] => {
                 report.push(Resolved::StillPending {
                     intent: entry.intent,
@@ -137,16 +140,18 @@ pub async fn resolve_pending_with(
                 continue;
             }
         };
-        let changed = ledger.resolve_pending(entry.intent, &lookup)?;
+        let changed = journal
+            .settle(entry.intent, &lookup)
+            .map_err(Error::Journal)?;
         report.push(match (changed, lookup) {
             (false, _) => Resolved::AlreadySettled {
                 intent: entry.intent,
             },
-            (true, Lookup::Found(cluster)) => Resolved::Found {
+            (true, Settlement::Found(cluster)) => Resolved::Found {
                 intent: entry.intent,
                 cluster,
             },
-            (true, Lookup::Gone) => Resolved::Gone {
+            (true, Settlement::Gone) => Resolved::Gone {
                 intent: entry.intent,
             },
         });
