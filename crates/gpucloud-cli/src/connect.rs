@@ -3,10 +3,7 @@
 use std::sync::Arc;
 
 use gpucloud::journal::Journal;
-use gpucloud::{
-    ClusterClient, E2eConfig, Error, ProviderKind, ReconcilePolicy, RetryPolicy, RuncrateConfig,
-    TogetherConfig,
-};
+use gpucloud::{ClusterClient, Error, ProviderKind};
 
 use crate::cli::TargetArgs;
 use crate::secrets;
@@ -32,53 +29,17 @@ pub fn client(
         }
     }
     let connection = &target.connection;
-    let base_url = connection.base_url.as_deref();
-    let timeout = connection.request_timeout;
-    let retry = RetryPolicy {
-        max_attempts: connection.max_attempts,
-        ..RetryPolicy::default()
-    };
-    let reconcile = ReconcilePolicy {
-        settle_window: connection.settle_window,
-        ..ReconcilePolicy::default()
-    };
-    macro_rules! journaled {
-        ($config:expr) => {
-            match journal {
-                Some(journal) => $config.with_journal(journal),
-                None => $config,
+    ClusterClient::from_vars(
+        target.provider,
+        &|name| std::env::var(name).ok(),
+        |settings| {
+            if let Some(url) = &connection.base_url {
+                settings.base_url.clone_from(url);
             }
-        };
-    }
-    match target.provider {
-        ProviderKind::Together => {
-            let config = journaled!(TogetherConfig::from_env()?)
-                .with_timeout(timeout)
-                .with_retry_policy(retry)
-                .with_reconcile_policy(reconcile);
-            ClusterClient::together(match base_url {
-                Some(url) => config.with_base_url(url),
-                None => config,
-            })
-        }
-        ProviderKind::Runcrate => {
-            let config = journaled!(RuncrateConfig::from_env()?)
-                .with_timeout(timeout)
-                .with_retry_policy(retry);
-            ClusterClient::runcrate(match base_url {
-                Some(url) => config.with_base_url(url),
-                None => config,
-            })
-        }
-        ProviderKind::E2e => {
-            let config = journaled!(E2eConfig::from_env()?)
-                .with_timeout(timeout)
-                .with_retry_policy(retry)
-                .with_reconcile_policy(reconcile);
-            ClusterClient::e2e(match base_url {
-                Some(url) => config.with_base_url(url),
-                None => config,
-            })
-        }
-    }
+            settings.timeout = connection.request_timeout;
+            settings.retry.max_attempts = connection.max_attempts;
+            settings.reconcile.settle_window = connection.settle_window;
+            settings.journal = journal;
+        },
+    )
 }

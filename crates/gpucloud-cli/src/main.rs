@@ -39,6 +39,7 @@ mod ledger;
 mod logging;
 mod output;
 mod progress;
+mod providers;
 mod request;
 mod sanitize;
 mod secrets;

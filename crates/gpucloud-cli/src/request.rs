@@ -6,12 +6,9 @@
 
 use std::path::Path;
 
-use gpucloud::{
-    Billing, ClusterSize, ClusterSpec, E2eOptions, ProviderKind, RuncrateOptions, SharedStorage,
-    TogetherOptions,
-};
+use gpucloud::{Billing, ClusterSize, ClusterSpec, ProviderKind, SharedStorage};
 
-use crate::cli::{E2eFlags, RequestArgs, RuncrateFlags, SpecFlags, TogetherFlags};
+use crate::cli::{RequestArgs, SpecFlags};
 use crate::error::CliError;
 use crate::input;
 
@@ -99,9 +96,9 @@ fn from_flags(providers: &[ProviderKind], args: &RequestArgs) -> Result<ClusterS
     };
     for provider in providers {
         spec = match provider {
-            ProviderKind::Together => spec.with_options(together(&args.together)),
-            ProviderKind::Runcrate => spec.with_options(runcrate(&args.runcrate)),
-            ProviderKind::E2e => spec.with_options(e2e(&args.e2e)?),
+            ProviderKind::Together => spec.with_options(args.together.options()),
+            ProviderKind::Runcrate => spec.with_options(args.runcrate.options()),
+            ProviderKind::E2e => spec.with_options(args.e2e.options()?),
         };
     }
     Ok(spec)
@@ -117,51 +114,6 @@ fn billing(flags: &SpecFlags) -> Billing {
         (None, Some(start), Some(end)) => Billing::Scheduled { start, end },
         _ => Billing::OnDemand,
     }
-}
-
-fn together(flags: &TogetherFlags) -> TogetherOptions {
-    TogetherOptions {
-        slurm_shm_size_gib: flags.slurm_shm_size_gib,
-        auto_scale: flags.auto_scale_max_gpus.is_some(),
-        auto_scale_max_gpus: flags.auto_scale_max_gpus,
-        nvidia_version_id: flags.nvidia_version_id.clone(),
-        cuda_version: flags.cuda_version.clone(),
-        nvidia_driver_version: flags.nvidia_driver_version.clone(),
-        capacity_pool_id: flags.capacity_pool_id.clone(),
-        num_capacity_pool_gpus: flags.num_capacity_pool_gpus,
-        num_preemptible_gpus: flags.num_preemptible_gpus,
-        num_reserved_gpus: flags.num_reserved_gpus,
-        project_id: flags.project_id.clone(),
-        install_traefik: flags.install_traefik,
-        slurm_image: flags.slurm_image.clone(),
-    }
-}
-
-fn runcrate(flags: &RuncrateFlags) -> RuncrateOptions {
-    RuncrateOptions {
-        // Unset: resolved from the catalog (GPU model, size, stack).
-        offer_id: flags.offer_id.clone().unwrap_or_default(),
-        include_community: flags.include_community.then_some(true),
-        idempotency_key: flags.idempotency_key.clone(),
-        environment: flags.environment.clone(),
-    }
-}
-
-fn e2e(flags: &E2eFlags) -> Result<E2eOptions, CliError> {
-    let lifecycle_script = match &flags.lifecycle_script {
-        None => None,
-        Some(path) => Some(input::read_text(path, "lifecycle script")?),
-    };
-    // An unset catalog id stays 0: resolved from the catalog. The security group is the
-    // account's, not the catalog's: 0 is refused by the facade's rules.
-    Ok(E2eOptions {
-        image_version_id: flags.image_version_id.unwrap_or_default(),
-        sku_id: flags.sku_id.unwrap_or_default(),
-        sku_item_price_id: flags.sku_item_price_id.unwrap_or_default(),
-        security_group_id: flags.security_group_id.unwrap_or_default(),
-        lifecycle_script,
-        sfs_mounts: flags.sfs_mounts.clone(),
-    })
 }
 
 /// An option of a provider not asked for is a mistake (a copied command line), not

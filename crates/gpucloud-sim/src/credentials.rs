@@ -18,6 +18,10 @@ pub const E2E_AUTH_TOKEN: &str = "sim-e2e-auth-token-0000";
 /// E2E: the one project (`project_id` query parameter) the simulated account owns.
 pub const E2E_PROJECT_ID: i64 = 4242;
 
+/// The E2E location the simulated account's clients name (any location is accepted; this is
+/// the one the environment sets).
+pub const E2E_LOCATION: &str = "Delhi";
+
 /// The token of an `Authorization: Bearer <token>` header, if that is what was sent.
 pub(crate) fn bearer(headers: &http::HeaderMap) -> Option<&str> {
     let value = headers.get(http::header::AUTHORIZATION)?.to_str().ok()?;

@@ -133,6 +133,25 @@ impl RunningSim {
         format!("http://{}{}", self.addr, provider.path_prefix())
     }
 
+    /// The environment that points every provider's client at this simulator: each provider's
+    /// documented variables (base URL, credentials and settings, as the facade's configs and
+    /// the providers' own tools read them), with the simulator's fixed test credentials, which
+    /// are not secrets.
+    pub fn environment(&self) -> Vec<(&'static str, String)> {
+        use crate::credentials as sim;
+        vec![
+            ("TOGETHER_BASE_URL", self.base_url(Provider::Together)),
+            ("TOGETHER_API_KEY", sim::TOGETHER_API_KEY.into()),
+            ("RUNCRATE_BASE_URL", self.base_url(Provider::Runcrate)),
+            ("RUNCRATE_API_KEY", sim::RUNCRATE_API_KEY.into()),
+            ("E2E_BASE_URL", self.base_url(Provider::E2e)),
+            ("E2E_API_KEY", sim::E2E_API_KEY.into()),
+            ("E2E_AUTH_TOKEN", sim::E2E_AUTH_TOKEN.into()),
+            ("E2E_PROJECT_ID", sim::E2E_PROJECT_ID.to_string()),
+            ("E2E_LOCATION", sim::E2E_LOCATION.into()),
+        ]
+    }
+
     /// The control API's base URL, `http://127.0.0.1:PORT/_sim` (faults at
     /// `{control_url}/faults`, capacity at `{control_url}/capacity`); the operator's, so it
     /// takes no provider credentials.

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use crate::catalog::{Constraints, Offering, Resolution};
 use crate::cluster::{Cluster, ClusterId, Created, ProviderKind};
-use crate::config::{ClientSettings, E2eConfig, RuncrateConfig, TogetherConfig};
+use crate::config::ClientSettings;
 use crate::error::Error;
 use crate::plan::PlannedRequest;
 use crate::providers::e2e::E2eClusters;
@@ -16,6 +16,7 @@ use crate::waiter::{
     self, Acceptor, ClusterReport, Deleted, Progress, Ready, SizeReached, WaitEnd, WaitOptions,
     WaitReport,
 };
+use crate::{E2eConfig, RuncrateConfig, TogetherConfig};
 
 /// A provider-neutral cluster client.
 ///
@@ -66,12 +67,47 @@ macro_rules! with_provider {
 }
 
 impl ClusterClient {
-    /// A client for `provider` configured from the environment (see [`crate::config`]).
+    /// A client for `provider` configured from the environment: the variables its
+    /// [`Profile`](crate::Profile) names (see [`crate::config`]).
     pub fn from_env(provider: ProviderKind) -> Result<Self, Error> {
+        Self::from_vars(provider, &|name| std::env::var(name).ok(), |_| {})
+    }
+
+    /// A client for `provider` from the variables its [`Profile`](crate::Profile) names, as
+    /// `vars` reads them (the process environment, or a simulator's), with `adjust` applied to
+    /// its shared settings: the one way to build any provider's client alike, without naming
+    /// its config type.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use gpucloud::{ClusterClient, ProviderKind};
+    ///
+    /// let vars = |name: &str| (name == "TOGETHER_API_KEY").then(|| "tg-example-key".to_string());
+    /// let client = ClusterClient::from_vars(ProviderKind::Together, &vars, |settings| {
+    ///     settings.timeout = Duration::from_secs(30);
+    /// })?;
+    /// assert_eq!(client.provider(), ProviderKind::Together);
+    /// # Ok::<(), gpucloud::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::Configuration`] naming the variable that is missing or malformed.
+    pub fn from_vars(
+        provider: ProviderKind,
+        vars: &dyn Fn(&str) -> Option<String>,
+        adjust: impl FnOnce(&mut ClientSettings),
+    ) -> Result<Self, Error> {
+        macro_rules! build {
+            ($config:ty, $constructor:ident) => {{
+                let mut config = <$config>::from_lookup(vars)?;
+                adjust(config.settings_mut());
+                Self::$constructor(config)
+            }};
+        }
         match provider {
-            ProviderKind::Together => Self::together(TogetherConfig::from_env()?),
-            ProviderKind::Runcrate => Self::runcrate(RuncrateConfig::from_env()?),
-            ProviderKind::E2e => Self::e2e(E2eConfig::from_env()?),
+            ProviderKind::Together => build!(TogetherConfig, together),
+            ProviderKind::Runcrate => build!(RuncrateConfig, runcrate),
+            ProviderKind::E2e => build!(E2eConfig, e2e),
         }
     }
 

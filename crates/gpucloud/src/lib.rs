@@ -54,13 +54,16 @@ pub use cluster::{
     Cluster, ClusterId, ClusterState, CreateOutcome, Created, Node, Price, ProviderCluster,
     ProviderKind,
 };
-pub use config::{ClientSettings, E2eConfig, RuncrateConfig, TogetherConfig};
+pub use config::ClientSettings;
 pub use error::{ApiError, DecodeError, Error, ErrorKind, Result, RetryKind, ValidationError};
 pub use lifecycle::{Cleanup, CreateAndWait, CreateAndWaitError, CreatedReady, Deletion};
 pub use pacing::Pacing;
 pub use placement::{Attempt, AttemptOutcome, Candidate, Placed, Placement, PlacementError};
 pub use plan::PlannedRequest;
+pub use providers::e2e::E2eConfig;
 pub use providers::profile::{CreateSafetyKind, FailedStart, Kubeconfig, Profile, Resize};
+pub use providers::runcrate::RuncrateConfig;
+pub use providers::together::TogetherConfig;
 pub use retry::{ReconcilePolicy, RetryBudget, RetryPolicy};
 pub use spec::{
     Billing, ClusterSize, ClusterSpec, E2eOptions, E2eSfsMount, ProviderOptions, RuncrateOptions,

@@ -12,6 +12,10 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
+pub use crate::providers::e2e::{E2eOptions, E2eSfsMount};
+pub use crate::providers::runcrate::RuncrateOptions;
+pub use crate::providers::together::TogetherOptions;
+
 /// A cluster to create.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -184,126 +188,41 @@ pub enum SoftwareStack {
     None,
 }
 
-/// Options only one provider has, per provider. A request may carry several providers'
-/// options at once (for a placement across providers); each provider reads only its own.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(default, deny_unknown_fields)]
-pub struct ProviderOptions {
-    /// Together's options.
-    pub together: Option<TogetherOptions>,
-    /// Runcrate's options.
-    pub runcrate: Option<RuncrateOptions>,
-    /// E2E's options.
-    pub e2e: Option<E2eOptions>,
-}
-
-/// Together-only create options (names as in `GPUClusterCreateRequest`).
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(default, deny_unknown_fields)]
-pub struct TogetherOptions {
-    /// Shared memory (GiB) for SLURM clusters; required with the Slurm stack.
-    pub slurm_shm_size_gib: Option<u32>,
-    /// Scale GPU workers between `num_gpus` and `auto_scale_max_gpus`.
-    pub auto_scale: bool,
-    /// Upper bound for autoscaling; required and ≥ `num_gpus` when `auto_scale`.
-    pub auto_scale_max_gpus: Option<u32>,
-    /// Driver/CUDA catalog id from `GET /compute/regions`.
-    pub nvidia_version_id: Option<String>,
-    /// Legacy selector; must come with `nvidia_driver_version`.
-    pub cuda_version: Option<String>,
-    /// Legacy selector; must come with `cuda_version`.
-    pub nvidia_driver_version: Option<String>,
-    /// Capacity pool to draw from.
-    pub capacity_pool_id: Option<String>,
-    /// GPUs from the capacity pool: a multiple of 8, ≤ the cluster's GPUs.
-    pub num_capacity_pool_gpus: Option<u32>,
-    /// Preemptible GPUs: a multiple of 8, ≤ the cluster's GPUs.
-    pub num_preemptible_gpus: Option<u32>,
-    /// Prepaid reserved GPUs.
-    pub num_reserved_gpus: Option<u32>,
-    /// Project to create in.
-    pub project_id: Option<String>,
-    /// Install Traefik (Kubernetes only).
-    pub install_traefik: bool,
-    /// Custom Slurm image.
-    pub slurm_image: Option<String>,
-}
-
-/// Runcrate-only create options.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(default, deny_unknown_fields)]
-pub struct RuncrateOptions {
-    /// The offer from `GET /clusters/offers` (required).
-    pub offer_id: String,
-    /// Allow an offer on community hosts.
-    pub include_community: Option<bool>,
-    /// The idempotency key for this logical create; one is generated when unset. Reuse it to
-    /// make a re-run of your program find the cluster instead of starting another.
-    pub idempotency_key: Option<String>,
-    /// The Runcrate environment to create in.
-    pub environment: Option<String>,
-}
-
-/// E2E-only create options (names as in the create body).
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(default, deny_unknown_fields)]
-pub struct E2eOptions {
-    /// Image version for the nodes (from the deployment images endpoint).
-    pub image_version_id: i64,
-    /// Node type.
-    pub sku_id: i64,
-    /// Plan price id; region-specific.
-    pub sku_item_price_id: i64,
-    /// Security group.
-    pub security_group_id: i64,
-    /// A script run on each node after start (`script_added` is derived from it).
-    pub lifecycle_script: Option<String>,
-    /// SFS volumes to mount.
-    pub sfs_mounts: Vec<E2eSfsMount>,
-}
-
-/// An SFS volume mount.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(deny_unknown_fields)]
-pub struct E2eSfsMount {
-    /// SFS id.
-    pub id: i64,
-    /// SFS name.
-    pub name: String,
-    /// Mount path on the nodes.
-    pub mount_path: String,
-}
-
-impl From<TogetherOptions> for ProviderOptions {
-    fn from(value: TogetherOptions) -> Self {
-        Self {
-            together: Some(value),
-            ..Self::default()
+/// Defines [`ProviderOptions`] with one field per provider, and a `From` of each provider's
+/// options type, so that a provider's options are one line here (their type is in the
+/// provider's folder).
+macro_rules! provider_options {
+    ($($field:ident: $options:ty, $doc:literal;)*) => {
+        /// Options only one provider has, per provider. A request may carry several
+        /// providers' options at once (for a placement across providers); each provider reads
+        /// only its own.
+        #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+        #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+        #[serde(default, deny_unknown_fields)]
+        pub struct ProviderOptions {
+            $(
+                #[doc = $doc]
+                pub $field: Option<$options>,
+            )*
         }
-    }
+
+        $(
+            impl From<$options> for ProviderOptions {
+                fn from(value: $options) -> Self {
+                    Self {
+                        $field: Some(value),
+                        ..Self::default()
+                    }
+                }
+            }
+        )*
+    };
 }
 
-impl From<RuncrateOptions> for ProviderOptions {
-    fn from(value: RuncrateOptions) -> Self {
-        Self {
-            runcrate: Some(value),
-            ..Self::default()
-        }
-    }
-}
-
-impl From<E2eOptions> for ProviderOptions {
-    fn from(value: E2eOptions) -> Self {
-        Self {
-            e2e: Some(value),
-            ..Self::default()
-        }
-    }
+provider_options! {
+    together: TogetherOptions, "Together's options.";
+    runcrate: RuncrateOptions, "Runcrate's options.";
+    e2e: E2eOptions, "E2E's options.";
 }
 
 /// The README's examples, compiled (and the runnable ones run) as doctests.

@@ -15,7 +15,7 @@ use gpucloud::ProviderKind;
 pub use lifecycle_args::{
     CatalogArgs, DeleteArgs, KubeconfigArgs, LedgerArgs, ResizeArgs, SshArgs, SweepArgs,
 };
-pub use request_flags::{E2eFlags, RequestArgs, RuncrateFlags, SpecFlags, TogetherFlags};
+pub use request_flags::{RequestArgs, SpecFlags};
 
 /// The help's closing text. A macro of literals, so that each build says at compile time what
 /// exit code 1 covers and whether a simulator is built in.

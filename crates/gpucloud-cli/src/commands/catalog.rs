@@ -2,7 +2,7 @@
 //! a table or as the facade's `Offering`s in JSON.
 
 use gpucloud::ProviderKind;
-use gpucloud::catalog::{Offering, OfferingIds, gpu_matches};
+use gpucloud::catalog::{Offering, gpu_matches};
 use serde::Serialize;
 
 use crate::cli::{CatalogArgs, ConnectionArgs, TargetArgs};
@@ -108,18 +108,13 @@ fn show(offerings: &[Offering]) {
             |p| format!("{:.2} {}/node", p.per_node_hour, cell(&p.currency)),
         );
         let mut ids = cell(o.ids.label());
-        match &o.ids {
-            OfferingIds::Together { .. } => {
-                if let Some(driver) = o.drivers.first() {
-                    ids.push_str(&format!(" nvidia_version_id={}", cell(&driver.id)));
-                }
-            }
-            OfferingIds::E2e { .. } => {
-                if let Some(image) = o.images.first() {
-                    ids.push_str(&format!(" image {}", image.id));
-                }
-            }
-            OfferingIds::Runcrate { .. } => {}
+        // The entry a create would take by default, where the offering lists any (driver
+        // entries and images are listed only by the providers whose create names one).
+        if let Some(driver) = o.drivers.first() {
+            ids.push_str(&format!(" nvidia_version_id={}", cell(&driver.id)));
+        }
+        if let Some(image) = o.images.first() {
+            ids.push_str(&format!(" image {}", image.id));
         }
         list.add_row([
             o.provider.to_string(),

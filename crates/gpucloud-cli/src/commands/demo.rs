@@ -10,14 +10,14 @@ use std::time::Duration;
 
 use gpucloud::catalog::Constraints;
 use gpucloud::{
-    AttemptOutcome, Candidate, ClusterClient, ClusterSize, ClusterSpec, E2eConfig, E2eOptions,
-    Error, Placement, ProviderKind, RuncrateConfig, SoftwareStack, TogetherConfig,
+    AttemptOutcome, Candidate, ClusterClient, ClusterSize, ClusterSpec, E2eOptions, Error,
+    Placement, ProviderKind, SoftwareStack,
 };
-use gpucloud_sim::{CapacityFilter, Provider, RunningSim, credentials};
+use gpucloud_sim::{CapacityFilter, Provider, RunningSim};
 use serde::Serialize;
 
 use super::follow::wait_with_progress;
-use super::sim::{self, E2E_LOCATION, sim_provider};
+use super::sim;
 use crate::cli::{DemoArgs, WaitArgs};
 use crate::error::{CliError, one_line};
 use crate::output;
@@ -128,25 +128,17 @@ async fn failover(sim: &RunningSim, json: bool) -> Result<(), Error> {
     Ok(())
 }
 
+/// A client of `provider` pointed at `sim` exactly as a user's shell would point it: from the
+/// environment `gpucloud sim` prints.
 fn client(sim: &RunningSim, provider: ProviderKind) -> Result<ClusterClient, Error> {
-    let base_url = sim.base_url(sim_provider(provider));
-    match provider {
-        ProviderKind::Together => ClusterClient::together(
-            TogetherConfig::new(credentials::TOGETHER_API_KEY).with_base_url(base_url),
-        ),
-        ProviderKind::Runcrate => ClusterClient::runcrate(
-            RuncrateConfig::new(credentials::RUNCRATE_API_KEY).with_base_url(base_url),
-        ),
-        ProviderKind::E2e => ClusterClient::e2e(
-            E2eConfig::new(
-                credentials::E2E_API_KEY,
-                credentials::E2E_AUTH_TOKEN,
-                credentials::E2E_PROJECT_ID,
-                gpucloud::e2e::types::Location::from(E2E_LOCATION),
-            )
-            .with_base_url(base_url),
-        ),
-    }
+    let environment = sim::environment(sim);
+    let vars = |name: &str| {
+        environment
+            .iter()
+            .find(|(variable, _)| *variable == name)
+            .map(|(_, value)| value.clone())
+    };
+    ClusterClient::from_vars(provider, &vars, |_| {})
 }
 
 /// A request for each provider that names no catalog id: a GPU model, a size and a stack

@@ -2,25 +2,12 @@
 
 use std::net::SocketAddr;
 
-use gpucloud::ProviderKind;
-use gpucloud_sim::{Provider, RunningSim, SimConfig, Simulator, credentials};
+use gpucloud_sim::{RunningSim, SimConfig, Simulator};
 use serde::Serialize;
 
 use crate::cli::SimArgs;
 use crate::error::CliError;
 use crate::output;
-
-/// The simulator's provider for a facade provider.
-pub fn sim_provider(provider: ProviderKind) -> Provider {
-    match provider {
-        ProviderKind::Together => Provider::Together,
-        ProviderKind::Runcrate => Provider::Runcrate,
-        ProviderKind::E2e => Provider::E2e,
-    }
-}
-
-/// The location the simulated E2E clients use.
-pub const E2E_LOCATION: &str = "Delhi";
 
 /// Starts a simulator.
 pub async fn start(bind: SocketAddr, time_scale: f64, seed: u64) -> Result<RunningSim, CliError> {
@@ -35,20 +22,10 @@ pub async fn start(bind: SocketAddr, time_scale: f64, seed: u64) -> Result<Runni
         .map_err(|e| CliError::Other(format!("cannot start the simulator on {bind}: {e}")))
 }
 
-/// The environment that points every provider's client at `sim`. These are the simulator's
-/// own fixed test credentials, not secrets: printing them is the point.
+/// The environment that points every provider's client at `sim` (the simulator's own fixed
+/// test credentials, not secrets: printing them is the point).
 pub fn environment(sim: &RunningSim) -> Vec<(&'static str, String)> {
-    vec![
-        ("TOGETHER_BASE_URL", sim.base_url(Provider::Together)),
-        ("TOGETHER_API_KEY", credentials::TOGETHER_API_KEY.into()),
-        ("RUNCRATE_BASE_URL", sim.base_url(Provider::Runcrate)),
-        ("RUNCRATE_API_KEY", credentials::RUNCRATE_API_KEY.into()),
-        ("E2E_BASE_URL", sim.base_url(Provider::E2e)),
-        ("E2E_API_KEY", credentials::E2E_API_KEY.into()),
-        ("E2E_AUTH_TOKEN", credentials::E2E_AUTH_TOKEN.into()),
-        ("E2E_PROJECT_ID", credentials::E2E_PROJECT_ID.to_string()),
-        ("E2E_LOCATION", E2E_LOCATION.into()),
-    ]
+    sim.environment()
 }
 
 /// `--json` output of `sim`.

@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use super::*;
+use crate::{E2eConfig, RuncrateConfig, TogetherConfig};
 
 fn env(pairs: &[(&str, &str)]) -> HashMap<String, String> {
     pairs

@@ -29,6 +29,27 @@ impl ProviderKind {
     }
 }
 
+impl crate::cluster::ProviderCluster {
+    /// The node count the provider's own object states, where it states one (the neutral
+    /// view counts the machines it lists, which a provider may list late).
+    pub(crate) fn stated_node_count(&self) -> Option<usize> {
+        match self {
+            Self::Together(_) => None,
+            Self::Runcrate(raw) => runcrate::stated_node_count(raw),
+            Self::E2e(raw) => e2e::stated_node_count(raw),
+        }
+    }
+
+    /// The phase changes the provider's own object records, as it lists them; `None` where
+    /// it records none.
+    pub(crate) fn phase_changes(&self) -> Option<Vec<(chrono::DateTime<chrono::Utc>, String)>> {
+        match self {
+            Self::Together(info) => Some(together::phase_changes(info)),
+            Self::Runcrate(_) | Self::E2e(_) => None,
+        }
+    }
+}
+
 impl crate::cluster::Cluster {
     /// The cluster's kubeconfig, as its provider's cluster object carries it: `Ok(None)` until
     /// the provider has set it (once the cluster is ready); [`crate::Error::Unsupported`] on a

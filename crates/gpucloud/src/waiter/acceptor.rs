@@ -112,15 +112,7 @@ fn has_size(cluster: &Cluster, size: crate::spec::ClusterSize) -> bool {
                 .iter()
                 .filter(|n| n.gpus.is_some_and(|g| g > 0))
                 .count();
-            let counted = match &cluster.raw {
-                crate::cluster::ProviderCluster::E2e(raw) => {
-                    raw.no_of_nodes.and_then(|n| usize::try_from(n).ok())
-                }
-                crate::cluster::ProviderCluster::Runcrate(raw) => {
-                    raw.node_count.and_then(|n| usize::try_from(n).ok())
-                }
-                crate::cluster::ProviderCluster::Together(_) => None,
-            };
+            let counted = cluster.raw.stated_node_count();
             counted.unwrap_or(workers) == nodes as usize
         }
     }

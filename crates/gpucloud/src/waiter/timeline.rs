@@ -10,7 +10,7 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use crate::cluster::{Cluster, ProviderCluster};
+use crate::cluster::Cluster;
 
 /// The most phases a timeline keeps (the latest ones): a provider's history is bounded here,
 /// whatever it sends.
@@ -93,18 +93,11 @@ impl Timeline {
     }
 }
 
-/// Together's recorded phase changes, oldest first: entries without a phase or a time are
-/// skipped, the order is the times' (a provider's list may come unsorted), and a change
-/// dated before the previous one counts as taking no time.
+/// The provider's recorded phase changes, oldest first: the order is the times' (a provider's
+/// list may come unsorted), and a change dated before the previous one counts as taking no
+/// time.
 fn provider_phases(cluster: &Cluster) -> Option<Vec<PhaseSpan>> {
-    let ProviderCluster::Together(info) = &cluster.raw else {
-        return None;
-    };
-    let mut changes: Vec<(DateTime<Utc>, String)> = info
-        .phase_transitions
-        .iter()
-        .filter_map(|t| Some((t.transition_time?, t.phase.as_ref()?.as_str().to_string())))
-        .collect();
+    let mut changes: Vec<(DateTime<Utc>, String)> = cluster.raw.phase_changes()?;
     changes.sort_by_key(|(at, _)| *at);
     let start = changes.len().saturating_sub(MAX_PHASES);
     let kept = &changes[start..];

@@ -4,6 +4,8 @@
 //! (`CreateSafety::ReconcileByName`). Its MyAccount API sometimes reports failure inside an
 //! HTTP 200 (`code` ≥ 400 in the envelope); every answer's `code` is checked (`errors.rs`).
 
+mod config;
+mod options;
 mod profile;
 pub(crate) use profile::PROFILE;
 pub(crate) mod catalog;
@@ -16,17 +18,21 @@ use gpucloud_core::RequestCapture;
 use gpucloud_e2e::types::{self, Location};
 use progenitor_client::ClientInfo;
 
+pub use config::E2eConfig;
+pub use options::{E2eOptions, E2eSfsMount};
 pub use request::{create_request, validate};
 pub use state::status_state;
+pub(crate) use view::stated_node_count;
 pub use view::view;
 
 use crate::cluster::{Cluster, ClusterId, Created, ProviderKind};
-use crate::config::{ClientSettings, E2eConfig, parse_location};
+use crate::config::ClientSettings;
 use crate::error::{DecodeError, Error};
 use crate::journal::{CreateIntent, body_sha256};
 use crate::providers::call::call;
 use crate::providers::ops::{self, CreateSafety, Page, Provider, Sent};
 use crate::spec::{ClusterSize, ClusterSpec};
+use config::parse_location;
 use errors::check_code;
 use request::invalid;
 

@@ -72,3 +72,9 @@ pub fn view(cluster: types::TrainingCluster) -> Cluster {
         raw: ProviderCluster::E2e(Box::new(cluster)),
     }
 }
+
+/// The node count the cluster object states (`no_of_nodes`); `None` when it states none, or one
+/// no machine could have.
+pub(crate) fn stated_node_count(cluster: &types::TrainingCluster) -> Option<usize> {
+    cluster.no_of_nodes.and_then(|n| usize::try_from(n).ok())
+}

@@ -5,6 +5,8 @@
 //! instead of starting another (`CreateSafety::Keyed`). Runcrate documents no list or delete
 //! endpoint for clusters, so those are [`Error::Unsupported`].
 
+mod config;
+mod options;
 mod profile;
 pub(crate) use profile::PROFILE;
 pub(crate) mod catalog;
@@ -16,12 +18,15 @@ mod view;
 use gpucloud_core::RequestCapture;
 use progenitor_client::ClientInfo;
 
+pub use config::RuncrateConfig;
+pub use options::RuncrateOptions;
 pub use request::{RuncrateCreate, create_request, validate};
 pub use state::{state_of, status_state};
+pub(crate) use view::stated_node_count;
 pub use view::view;
 
 use crate::cluster::{Cluster, ClusterId, Created, ProviderKind};
-use crate::config::{ClientSettings, RuncrateConfig};
+use crate::config::ClientSettings;
 use crate::error::{Error, ValidationError};
 use crate::journal::{CreateIntent, body_sha256};
 use crate::providers::call::call;

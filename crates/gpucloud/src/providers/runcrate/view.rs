@@ -47,3 +47,9 @@ pub fn view(cluster: types::Cluster) -> Cluster {
         raw: ProviderCluster::Runcrate(Box::new(cluster)),
     }
 }
+
+/// The node count the cluster object states (`node_count`); `None` when it states none, or one
+/// no machine could have.
+pub(crate) fn stated_node_count(cluster: &types::Cluster) -> Option<usize> {
+    cluster.node_count.and_then(|n| usize::try_from(n).ok())
+}

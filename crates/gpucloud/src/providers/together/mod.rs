@@ -4,9 +4,11 @@
 //! start a second cluster); creates here are reconciled by name instead
 //! (`CreateSafety::ReconcileByName`, within the project when one is given).
 
+mod config;
+mod options;
 mod profile;
 pub(crate) use profile::PROFILE;
-pub(crate) use view::kubeconfig;
+pub(crate) use view::{kubeconfig, phase_changes};
 pub(crate) mod catalog;
 mod errors;
 mod request;
@@ -17,12 +19,14 @@ use gpucloud_core::RequestCapture;
 use gpucloud_together::types;
 use progenitor_client::ClientInfo;
 
+pub use config::TogetherConfig;
+pub use options::TogetherOptions;
 pub use request::{create_request, validate};
 pub use state::{phase_state, state_of, status_state};
 pub use view::view;
 
 use crate::cluster::{Cluster, ClusterId, Created, ProviderKind};
-use crate::config::{ClientSettings, TogetherConfig};
+use crate::config::ClientSettings;
 use crate::error::Error;
 use crate::journal::{CreateIntent, body_sha256};
 use crate::providers::call::call;

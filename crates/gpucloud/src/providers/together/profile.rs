@@ -3,13 +3,16 @@
 use crate::cluster::ProviderKind;
 use crate::providers::profile::{CreateSafetyKind, FailedStart, Kubeconfig, Profile, Resize};
 
+/// The variable that holds the API key.
+pub(crate) const API_KEY: &str = "TOGETHER_API_KEY";
+
 /// Together AI Instant Clusters: `GET`/`DELETE /compute/clusters[/{id}]` and
 /// `PUT /compute/clusters/{id}` with an absolute `num_gpus` are documented; creates carry no
 /// idempotency key; `kube_config` is part of the cluster object.
 pub(crate) const PROFILE: Profile = Profile {
     kind: ProviderKind::Together,
     display_name: "Together AI",
-    credential_variables: &["TOGETHER_API_KEY"],
+    credential_variables: &[API_KEY],
     setting_variables: &[],
     base_url_variable: "TOGETHER_BASE_URL",
     default_base_url: gpucloud_together::DEFAULT_BASE_URL,

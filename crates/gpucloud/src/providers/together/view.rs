@@ -1,5 +1,6 @@
 //! The neutral view of a Together cluster.
 
+use chrono::{DateTime, Utc};
 use gpucloud_together::types;
 
 use super::PROVIDER;
@@ -54,4 +55,13 @@ pub fn view(info: types::GpuClusterInfo) -> Cluster {
 /// The kubeconfig in Together's cluster object (`kube_config`), as sent.
 pub(crate) fn kubeconfig(info: &types::GpuClusterInfo) -> Option<&str> {
     info.kube_config.as_deref()
+}
+
+/// The phase changes Together's cluster object records (`phase_transitions`), as listed:
+/// entries without a phase or a time are left out, and the order is the provider's.
+pub(crate) fn phase_changes(info: &types::GpuClusterInfo) -> Vec<(DateTime<Utc>, String)> {
+    info.phase_transitions
+        .iter()
+        .filter_map(|t| Some((t.transition_time?, t.phase.as_ref()?.as_str().to_string())))
+        .collect()
 }

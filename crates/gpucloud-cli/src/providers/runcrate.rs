@@ -1,0 +1,48 @@
+//! Runcrate's part of the command line: its create options as flags.
+
+use clap::Args;
+use gpucloud::RuncrateOptions;
+
+use super::first_given;
+
+/// Runcrate-only options.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Runcrate options")]
+pub struct RuncrateFlags {
+    /// The offer, from `gpucloud catalog` (default: resolved from --gpu-model, size and
+    /// --stack).
+    #[arg(long, value_name = "ID")]
+    pub offer_id: Option<String>,
+    /// Allow an offer on community hosts.
+    #[arg(long)]
+    pub include_community: bool,
+    /// Idempotency key of this create; reuse it to make a re-run find the same cluster.
+    #[arg(long, value_name = "KEY")]
+    pub idempotency_key: Option<String>,
+    /// The Runcrate environment to create in.
+    #[arg(long, value_name = "NAME")]
+    pub environment: Option<String>,
+}
+
+impl RuncrateFlags {
+    /// The first Runcrate option given, if any.
+    pub fn first_given(&self) -> Option<&'static str> {
+        first_given([
+            ("--offer-id", self.offer_id.is_some()),
+            ("--include-community", self.include_community),
+            ("--idempotency-key", self.idempotency_key.is_some()),
+            ("--environment", self.environment.is_some()),
+        ])
+    }
+
+    /// The Runcrate options these flags give.
+    pub fn options(&self) -> RuncrateOptions {
+        RuncrateOptions {
+            // Unset: resolved from the catalog (GPU model, size, stack).
+            offer_id: self.offer_id.clone().unwrap_or_default(),
+            include_community: self.include_community.then_some(true),
+            idempotency_key: self.idempotency_key.clone(),
+            environment: self.environment.clone(),
+        }
+    }
+}
