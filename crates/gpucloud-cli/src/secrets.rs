@@ -2,135 +2,51 @@
 //!
 //! `connect` registers each credential it reads from the environment before it builds a client;
 //! from then on every line written to stdout or stderr (tables, JSON, plans, progress, errors,
-//! log lines) has each registered value replaced by `REDACTED` — in the forms a server may echo
-//! it back: as is, URL-encoded (a query string quoted in an error message) and JSON-escaped.
-//! Matching ignores ASCII case, so `%2b` and `%2B` are both caught. The facade never puts a
-//! credential in its own text; this is the guard against a server that does.
+//! log lines) has each registered value replaced by `REDACTED`, by the same
+//! [`gpucloud_core::Scrubber`] every client uses on what its provider sends: in the forms a
+//! server may echo a value back (as is, URL-encoded, JSON-escaped), whatever its ASCII case.
+//! The facade never puts a credential in its own text; this is the guard against a server
+//! that does. The registry is the binary's, for the one process it runs; the library crates
+//! keep none.
 
 use std::borrow::Cow;
-use std::sync::{PoisonError, RwLock};
+use std::sync::{LazyLock, PoisonError, RwLock};
 
-/// What replaces a credential.
-pub const REDACTED: &str = "REDACTED";
+use gpucloud_core::Scrubber;
 
-/// Every form of every registered credential, ASCII-lowercased, longest first.
-static FORMS: RwLock<Vec<String>> = RwLock::new(Vec::new());
+/// The credentials registered so far, in every form.
+static SCRUBBER: LazyLock<RwLock<Scrubber>> = LazyLock::new(|| RwLock::new(Scrubber::default()));
 
 /// Scrubs `secret` (and its encoded forms) from all output from now on.
 pub fn register(secret: &str) {
-    let mut forms = FORMS.write().unwrap_or_else(PoisonError::into_inner);
-    for value in [secret, secret.trim()] {
-        if value.is_empty() {
-            continue;
-        }
-        let json = serde_json::to_string(value).unwrap_or_default();
-        let candidates = [
-            value.to_string(),
-            url::form_urlencoded::byte_serialize(value.as_bytes()).collect(),
-            percent_encoded(value),
-            json.trim_matches('"').to_string(),
-        ];
-        for form in candidates {
-            let form = form.to_ascii_lowercase();
-            if !form.is_empty() && !forms.contains(&form) {
-                forms.push(form);
-            }
-        }
-    }
-    forms.sort_by_key(|form| std::cmp::Reverse(form.len()));
+    SCRUBBER
+        .write()
+        .unwrap_or_else(PoisonError::into_inner)
+        .add(secret);
 }
 
-/// Every byte outside RFC 3986's unreserved set as `%XX`.
-fn percent_encoded(value: &str) -> String {
-    value
-        .bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
-                char::from(b).to_string()
-            }
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
-}
-
-/// `text` with every registered credential replaced by [`REDACTED`]; borrowed when it holds
-/// none. One pass, longest form first at each position, so a replacement is never re-scanned.
+/// `text` with every registered credential replaced by `REDACTED`; borrowed when it holds
+/// none.
 pub fn scrub(text: &str) -> Cow<'_, str> {
-    let forms = FORMS.read().unwrap_or_else(PoisonError::into_inner);
-    if forms.is_empty() {
-        return Cow::Borrowed(text);
-    }
-    // ASCII lowercasing keeps every byte offset (and every UTF-8 boundary) where it was.
-    let lowered = text.to_ascii_lowercase();
-    let first = forms
-        .iter()
-        .filter_map(|form| lowered.find(form.as_str()))
-        .min();
-    let Some(first) = first else {
-        return Cow::Borrowed(text);
-    };
-    let mut scrubbed = String::with_capacity(text.len());
-    scrubbed.push_str(&text[..first]);
-    let mut at = first;
-    while at < text.len() {
-        let rest = &lowered[at..];
-        if let Some(form) = forms.iter().find(|form| rest.starts_with(form.as_str())) {
-            scrubbed.push_str(REDACTED);
-            at += form.len();
-        } else {
-            let c = text[at..].chars().next().unwrap_or_default();
-            scrubbed.push(c);
-            at += c.len_utf8().max(1);
-        }
-    }
-    Cow::Owned(scrubbed)
+    SCRUBBER
+        .read()
+        .unwrap_or_else(PoisonError::into_inner)
+        .scrub(text)
 }
 
-/// A JSON document with every registered credential replaced inside its strings: each string
-/// literal is decoded, scrubbed and encoded again, so the document stays exact, valid JSON.
+/// A JSON document with every registered credential replaced inside its strings, still exact,
+/// valid JSON.
 pub fn scrub_json(json: &str) -> Cow<'_, str> {
-    if matches!(scrub(json), Cow::Borrowed(_)) {
-        return Cow::Borrowed(json);
-    }
-    let mut out = String::with_capacity(json.len());
-    let mut rest = json;
-    while let Some(start) = rest.find('"') {
-        out.push_str(&rest[..start]);
-        let literal = &rest[start..start + literal_len(&rest[start..])];
-        out.push_str(&scrub_literal(literal));
-        rest = &rest[start + literal.len()..];
-    }
-    out.push_str(rest);
-    Cow::Owned(out)
-}
-
-/// The length of the string literal `text` starts with (its quotes included).
-fn literal_len(text: &str) -> usize {
-    let mut escaped = false;
-    for (i, b) in text.bytes().enumerate().skip(1) {
-        match b {
-            _ if escaped => escaped = false,
-            b'\\' => escaped = true,
-            b'"' => return i + 1,
-            _ => {}
-        }
-    }
-    text.len()
-}
-
-fn scrub_literal(literal: &str) -> Cow<'_, str> {
-    let Ok(value) = serde_json::from_str::<String>(literal) else {
-        // Not a literal serde_json wrote; scrub its text as it stands.
-        return scrub(literal);
-    };
-    match scrub(&value) {
-        Cow::Borrowed(_) => Cow::Borrowed(literal),
-        Cow::Owned(clean) => Cow::Owned(serde_json::to_string(&clean).unwrap_or_default()),
-    }
+    SCRUBBER
+        .read()
+        .unwrap_or_else(PoisonError::into_inner)
+        .scrub_json(json)
 }
 
 #[cfg(test)]
 mod tests {
+    use gpucloud_core::REDACTED;
+
     use super::*;
 
     // One registry per process: the tests register distinct values and never clear it.

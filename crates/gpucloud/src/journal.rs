@@ -160,7 +160,9 @@ impl Default for ClaimPolicy {
 
 /// Where a client records the calls that cost money (see the module docs).
 ///
-/// Methods are synchronous and should be quick (a local database write); a `*_started` error
+/// Methods are synchronous and should be quick (a local database write); the facade calls them
+/// off the runtime's workers (see `OffWorker` in this module's source), so one that waits on a
+/// lock does not stall the client's other tasks. A `*_started` error
 /// stops the call before any request is sent, a `*_finished` error is logged and otherwise
 /// ignored (the outcome is already real).
 pub trait Journal: fmt::Debug + Send + Sync {
@@ -241,6 +243,73 @@ pub trait Journal: fmt::Debug + Send + Sync {
     }
 }
 
+/// A journal whose every call is kept off the runtime's workers: the facade calls its journal
+/// through this. The [`Journal`] trait is synchronous on purpose — a journal is a local write
+/// (SQLite) or a bounded statement (PostgreSQL), an async trait would box every call and every
+/// implementation would need a runtime — but such a call can wait for seconds (a busy
+/// timeout, a slow disk, a lock held by another process). On a multi-thread Tokio runtime
+/// each call therefore runs under `block_in_place`: the worker hands its other tasks to a new
+/// thread while the call waits, so the client's other requests and timers go on. On a
+/// current-thread runtime (or none) there is no other worker to hand them to, and the call
+/// runs as it is.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct OffWorker<'a>(pub(crate) &'a dyn Journal);
+
+/// Runs `call` without blocking a runtime worker (see [`OffWorker`]).
+fn off_worker<R>(call: impl FnOnce() -> R) -> R {
+    use tokio::runtime::{Handle, RuntimeFlavor};
+    match Handle::try_current() {
+        Ok(handle) if handle.runtime_flavor() == RuntimeFlavor::MultiThread => {
+            tokio::task::block_in_place(call)
+        }
+        _ => call(),
+    }
+}
+
+impl Journal for OffWorker<'_> {
+    fn create_started(&self, intent: &CreateIntent) -> Result<IntentId, JournalError> {
+        off_worker(|| self.0.create_started(intent))
+    }
+    fn create_finished(
+        &self,
+        intent: IntentId,
+        record: &CreateRecord<'_>,
+    ) -> Result<(), JournalError> {
+        off_worker(|| self.0.create_finished(intent, record))
+    }
+    fn delete_started(
+        &self,
+        provider: ProviderKind,
+        cluster: &ClusterId,
+    ) -> Result<IntentId, JournalError> {
+        off_worker(|| self.0.delete_started(provider, cluster))
+    }
+    fn delete_finished(&self, intent: IntentId, error: Option<&Error>) -> Result<(), JournalError> {
+        off_worker(|| self.0.delete_finished(intent, error))
+    }
+    fn claim_create(&self, intent: &CreateIntent, lease: Duration) -> Result<Claim, JournalError> {
+        off_worker(|| self.0.claim_create(intent, lease))
+    }
+    fn renew_claim(&self, intent: IntentId, lease: Duration) -> Result<(), JournalError> {
+        off_worker(|| self.0.renew_claim(intent, lease))
+    }
+    fn earlier_key(&self, intent: &CreateIntent) -> Result<Option<String>, JournalError> {
+        off_worker(|| self.0.earlier_key(intent))
+    }
+    fn cluster_seen(&self, cluster: &Cluster) -> Result<(), JournalError> {
+        off_worker(|| self.0.cluster_seen(cluster))
+    }
+    fn cluster_gone(&self, provider: ProviderKind, id: &ClusterId) -> Result<(), JournalError> {
+        off_worker(|| self.0.cluster_gone(provider, id))
+    }
+    fn unsettled(&self, provider: ProviderKind) -> Result<Vec<Unsettled>, JournalError> {
+        off_worker(|| self.0.unsettled(provider))
+    }
+    fn settle(&self, intent: IntentId, settlement: &Settlement) -> Result<bool, JournalError> {
+        off_worker(|| self.0.settle(intent, settlement))
+    }
+}
+
 /// SHA-256 (hex) of `body` as compact JSON.
 pub(crate) fn body_sha256(body: &serde_json::Value) -> String {
     use sha2::Digest as _;
@@ -249,4 +318,98 @@ pub(crate) fn body_sha256(body: &serde_json::Value) -> String {
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU32, Ordering};
+
+    use super::*;
+
+    /// A journal whose every call holds its thread, as a busy SQLite file does.
+    #[derive(Debug)]
+    struct Stalled(Duration);
+
+    impl Journal for Stalled {
+        fn create_started(&self, _: &CreateIntent) -> Result<IntentId, JournalError> {
+            std::thread::sleep(self.0);
+            Ok(7)
+        }
+        fn create_finished(&self, _: IntentId, _: &CreateRecord<'_>) -> Result<(), JournalError> {
+            Ok(())
+        }
+        fn delete_started(&self, _: ProviderKind, _: &ClusterId) -> Result<IntentId, JournalError> {
+            Ok(1)
+        }
+        fn delete_finished(&self, _: IntentId, _: Option<&Error>) -> Result<(), JournalError> {
+            Ok(())
+        }
+    }
+
+    fn intent() -> CreateIntent {
+        CreateIntent {
+            provider: ProviderKind::Together,
+            name: "n".into(),
+            scope: None,
+            idempotency_key: None,
+            request_sha256: String::new(),
+        }
+    }
+
+    /// Ticks of a 5 ms timer that ran while a stalled journal call held its caller's thread,
+    /// on a runtime of one worker.
+    fn ticks_during_a_stalled_call(offloaded: bool) -> u32 {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_time()
+            .build()
+            .unwrap_or_else(|e| panic!("{e}"));
+        runtime.block_on(async {
+            let ticks = Arc::new(AtomicU32::new(0));
+            let counter = ticks.clone();
+            let ticker = tokio::spawn(async move {
+                loop {
+                    tokio::time::sleep(Duration::from_millis(5)).await;
+                    counter.fetch_add(1, Ordering::SeqCst);
+                }
+            });
+            // Let the ticker start on the one worker before the call takes it.
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            let journal = Stalled(Duration::from_millis(300));
+            let during = tokio::spawn(async move {
+                let before = ticks.load(Ordering::SeqCst);
+                let id = if offloaded {
+                    OffWorker(&journal).create_started(&intent())
+                } else {
+                    journal.create_started(&intent())
+                };
+                assert_eq!(id, Ok(7), "the call's answer comes back as it was");
+                ticks.load(Ordering::SeqCst) - before
+            })
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+            ticker.abort();
+            during
+        })
+    }
+
+    #[test]
+    fn a_stalled_journal_call_does_not_stall_the_other_tasks() {
+        // Held directly, the one worker runs nothing else for 300 ms; offloaded, the timer
+        // keeps ticking (about 60 times; any is proof it ran).
+        assert_eq!(ticks_during_a_stalled_call(false), 0);
+        assert!(ticks_during_a_stalled_call(true) > 0);
+    }
+
+    #[test]
+    fn outside_a_runtime_or_on_a_current_thread_one_the_call_runs_as_it_is() {
+        let journal = Stalled(Duration::ZERO);
+        assert_eq!(OffWorker(&journal).create_started(&intent()), Ok(7));
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let answer = runtime.block_on(async { OffWorker(&journal).create_started(&intent()) });
+        assert_eq!(answer, Ok(7));
+    }
 }

@@ -9,7 +9,7 @@ use std::time::Duration;
 use crate::client::ClusterClient;
 use crate::cluster::ClusterId;
 use crate::error::Error;
-use crate::journal::{IntentId, Journal, Settlement};
+use crate::journal::{IntentId, Journal, OffWorker, Settlement};
 
 /// How [`resolve_pending_with`] decides.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -79,6 +79,7 @@ pub async fn resolve_pending_with(
     client: &ClusterClient,
     options: &ResolveOptions,
 ) -> Result<Vec<Resolved>, Error> {
+    let journal = OffWorker(journal);
     let provider = client.provider();
     let intents: Vec<_> = journal
         .unsettled(provider)

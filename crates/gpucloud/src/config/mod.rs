@@ -67,6 +67,11 @@ impl ClientSettings {
         }
     }
 
+    /// The journal, if any, called off the runtime's workers (see the journal module).
+    pub(crate) fn journal(&self) -> Option<crate::journal::OffWorker<'_>> {
+        self.journal.as_deref().map(crate::journal::OffWorker)
+    }
+
     /// The clock, randomness and retry budget, borrowed together.
     pub fn pacing(&self) -> Pacing<'_> {
         Pacing {

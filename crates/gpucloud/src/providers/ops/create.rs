@@ -21,12 +21,12 @@ pub(crate) async fn create<P: Provider>(
     create: &P::Create,
 ) -> Result<Created, Error> {
     let settings = provider.settings();
-    let Some(journal) = &settings.journal else {
+    let Some(journal) = settings.journal() else {
         return create_unjournaled(provider, create).await;
     };
     // Boxed: the claim, the lease and a take-over make this future large, and an unjournaled
     // create should not carry its size (nor a debug build's stack).
-    Box::pin(create_journaled(provider, create, journal.as_ref())).await
+    Box::pin(create_journaled(provider, create, &journal)).await
 }
 
 async fn create_journaled<P: Provider>(

@@ -13,7 +13,7 @@ use gpucloud_core::RequestCapture;
 use crate::cluster::{Cluster, ClusterId, ProviderKind};
 use crate::config::ClientSettings;
 use crate::error::Error;
-use crate::journal::CreateIntent;
+use crate::journal::{CreateIntent, Journal as _};
 
 mod create;
 
@@ -174,7 +174,7 @@ pub(crate) async fn get<P: Provider>(provider: &P, id: &ClusterId) -> Result<Clu
         .run(settings.pacing(), |_| provider.get_once(id))
         .await
         .and_then(|cluster| with_id::<P>("get_cluster", cluster));
-    if let Some(journal) = &settings.journal {
+    if let Some(journal) = settings.journal() {
         let noted = match &answer {
             Ok(cluster) => journal.cluster_seen(cluster),
             Err(Error::NotFound(_)) => journal.cluster_gone(P::KIND, id),
@@ -236,7 +236,7 @@ pub(crate) async fn delete<P: Provider>(provider: &P, id: &ClusterId) -> Result<
         return Err(unsupported::<P>("deleting clusters"));
     }
     let settings = provider.settings();
-    let Some(journal) = &settings.journal else {
+    let Some(journal) = settings.journal() else {
         return delete_unjournaled(provider, id).await;
     };
     let intent = journal

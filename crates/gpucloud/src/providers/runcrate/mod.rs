@@ -28,7 +28,7 @@ pub use view::view;
 use crate::cluster::{Cluster, ClusterId, Created, ProviderKind};
 use crate::config::ClientSettings;
 use crate::error::{Error, ValidationError};
-use crate::journal::{CreateIntent, body_sha256};
+use crate::journal::{CreateIntent, Journal as _, body_sha256};
 use crate::providers::call::call;
 use crate::providers::ops::{self, CreateSafety, Page, Provider, Sent};
 use crate::spec::{ClusterSize, ClusterSpec};
@@ -121,7 +121,7 @@ impl Provider for RuncrateClusters {
             .runcrate
             .as_ref()
             .is_some_and(|o| o.idempotency_key.is_some());
-        if let (false, Some(journal)) = (own_key, &self.settings.journal)
+        if let (false, Some(journal)) = (own_key, self.settings.journal())
             && let Some(key) = journal
                 .earlier_key(&self.intent(&create))
                 .map_err(Error::Journal)?
