@@ -13,7 +13,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-#[path = "../tests/support/postgres.rs"]
+#[path = "../tests/support/postgres/mod.rs"]
 mod postgres;
 #[path = "../tests/support/mod.rs"]
 mod support;

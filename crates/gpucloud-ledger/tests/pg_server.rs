@@ -1,11 +1,11 @@
-//! The throwaway PostgreSQL server of `support/postgres.rs` itself: it starts, answers over TCP
+//! The throwaway PostgreSQL server of `support/postgres/` itself: it starts, answers over TCP
 //! with its password, goes away when stopped and comes back on the same URL when restarted.
 //! Skipped (with a line on stderr) where no PostgreSQL server binaries are installed, unless
 //! `CI` is set.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-#[path = "support/postgres.rs"]
+#[path = "support/postgres/mod.rs"]
 mod postgres;
 
 use std::process::Output;

@@ -59,13 +59,14 @@ mod running;
 mod server;
 
 pub use capacity::{
-    Capacity, CapacityFilter, CapacityUnit, E2E_DEFAULT_NODES, NoSuchOffering, Offering,
-    OfferingKey, RUNCRATE_DEFAULT_NODES, TOGETHER_DEFAULT_GPUS, gpu_family,
+    CapacityFilter, CapacityUnit, E2E_DEFAULT_NODES, NoSuchOffering, Offering, OfferingKey,
+    RUNCRATE_DEFAULT_NODES, TOGETHER_DEFAULT_GPUS, gpu_family,
 };
 pub use clock::SimClock;
 pub use exchange::{ClusterSummary, Exchange};
 pub use faults::{Fault, FaultKind, Faults};
 pub use provider::{Provider, UnknownProvider};
+pub use providers::capacity::Capacity;
 pub use running::{RunningSim, SimConfig, SimError, Simulator};
 
 /// The README's examples, compiled (and the runnable ones run) as doctests.

@@ -8,12 +8,12 @@ use std::time::Duration;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
-use crate::capacity::Capacity;
 use crate::clock::SimClock;
 use crate::exchange::{ClusterSummary, Exchange};
 use crate::faults::Faults;
 use crate::openapi::Specs;
 use crate::provider::Provider;
+use crate::providers::capacity::Capacity;
 use crate::providers::{self, State};
 use crate::server::{self, Limits, Shared};
 

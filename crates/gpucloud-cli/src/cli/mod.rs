@@ -1,9 +1,11 @@
 //! The command line's shape: commands, flags and help (clap derive). The flags that describe a
-//! create request are in `request_flags`.
+//! create request are in `request_flags`, those of the commands after a create in
+//! `lifecycle_args`, those of `schema` and `completions` in `tooling_args`.
 
 mod bounds;
 mod lifecycle_args;
 mod request_flags;
+mod tooling_args;
 
 #[cfg(feature = "sim")]
 use std::net::IpAddr;
@@ -16,6 +18,7 @@ pub use lifecycle_args::{
     CatalogArgs, DeleteArgs, KubeconfigArgs, LedgerArgs, ResizeArgs, SshArgs, SweepArgs,
 };
 pub use request_flags::{RequestArgs, SpecFlags};
+pub use tooling_args::{CompletionsArgs, SchemaArgs, SchemaKind};
 
 /// The help's closing text. A macro of literals, so that each build says at compile time what
 /// exit code 1 covers and whether a simulator is built in.
@@ -95,9 +98,9 @@ pub enum Command {
     /// a create needs.
     Catalog(CatalogArgs),
     /// Print the JSON Schema of request files, for editors and checks.
-    Schema(crate::commands::schema::SchemaArgs),
+    Schema(SchemaArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell).
-    Completions(crate::commands::completions::CompletionsArgs),
+    Completions(CompletionsArgs),
 }
 
 #[derive(Debug, Subcommand)]

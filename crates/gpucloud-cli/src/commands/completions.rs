@@ -1,27 +1,12 @@
 //! `gpucloud completions SHELL`: a completion script for bash, zsh, fish or PowerShell, generated
 //! by clap_complete from the same command definition the parser uses, so it cannot drift.
 
-use clap::{Args, CommandFactory};
+use clap::CommandFactory;
 use clap_complete::Shell;
 
-use crate::cli::Cli;
+use crate::cli::{Cli, CompletionsArgs};
 use crate::error::CliError;
 use crate::output;
-
-/// Which shell to complete for.
-#[derive(Debug, Args)]
-#[command(after_help = "\
-Load it for this shell session, or install it:
-  bash  source <(gpucloud completions bash)
-        gpucloud completions bash > ~/.local/share/bash-completion/completions/gpucloud
-  zsh   gpucloud completions zsh > \"${fpath[1]}/_gpucloud\"
-  fish  gpucloud completions fish > ~/.config/fish/completions/gpucloud.fish
-  powershell  gpucloud completions powershell | Out-String | Invoke-Expression")]
-pub struct CompletionsArgs {
-    /// The shell.
-    #[arg(value_enum)]
-    pub shell: Shell,
-}
 
 /// The completion script for `shell`.
 pub fn script(shell: Shell) -> Result<String, CliError> {

@@ -3,14 +3,14 @@
 mod access;
 mod catalog;
 mod clusters;
-pub mod completions;
+mod completions;
 #[cfg(feature = "sim")]
 mod demo;
 mod follow;
 mod ledger;
 mod placement;
 mod plan;
-pub mod schema;
+mod schema;
 #[cfg(feature = "sim")]
 mod sim;
 

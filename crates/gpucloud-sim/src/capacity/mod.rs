@@ -1,27 +1,20 @@
-//! How much of each offering the providers still have, so a test can make a create fail for
-//! want of capacity (and a placement across providers choose another one).
+//! What capacity is, in words every provider shares: the unit an offering is counted in, which
+//! offering ([`OfferingKey`]), what is left of it ([`Offering`]), which offerings a setting
+//! names ([`CapacityFilter`]), and each provider's default total.
 //!
-//! Each provider keeps a total per offering, in the unit it sells: Together per (region, GPU
-//! type) in GPUs, Runcrate per offer in machines, E2E per (SKU, location) in nodes. What live
-//! clusters hold is not stored but counted from them at every question, like everything else
-//! in the simulator: a create takes its size, a resize takes or gives the difference, and the
-//! cluster gives it all back once it is gone (after its deleting state) or, on Runcrate, once
-//! its all-or-nothing start has failed. A create that does not fit is refused in the
-//! provider's own error shape and creates nothing.
+//! This is the layer below the providers and knows none of them: each provider counts its own
+//! offerings in `providers/<name>/capacity.rs` in these words, and the [`Capacity`] handle
+//! that reads and sets them all stands above the providers, in `providers/capacity.rs`. Data
+//! flows one way: from the providers' clusters up to the handle, never from here into them.
 //!
-//! Setting an offering's *available* amount (what creates may still take) stores a total of
-//! that plus what its clusters hold now, so capacity handed back later adds to it.
+//! [`Capacity`]: crate::Capacity
 
 mod family;
-
-use std::sync::{Arc, Mutex, MutexGuard};
 
 pub use family::gpu_family;
 pub(crate) use family::names_a_family;
 
-use crate::clock::SimClock;
 use crate::provider::Provider;
-use crate::providers::{self, State};
 
 /// Together's default total per (region, GPU type), in GPUs.
 pub const TOGETHER_DEFAULT_GPUS: u32 = 1024;
@@ -111,7 +104,7 @@ pub struct Offering {
     pub in_use: u32,
 }
 
-/// Which offerings a [`Capacity::set`] changes: those of `provider` whose model is
+/// Which offerings a [`Capacity::set`](crate::Capacity::set) changes: those of `provider` whose model is
 /// `gpu_model` — the provider's own word, or a family name matching every offering of that
 /// family — narrowed by whichever ids are given.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -210,7 +203,7 @@ impl CapacityFilter {
     }
 }
 
-/// A [`Capacity::set`] that matched no offering; nothing was changed.
+/// A [`Capacity::set`](crate::Capacity::set) that matched no offering; nothing was changed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{} has no offering matching {}; it has {}", .filter.provider, .filter.describe(), existing(.offerings))]
 pub struct NoSuchOffering {
@@ -226,75 +219,6 @@ fn existing(offerings: &[Offering]) -> String {
         .map(|o| format!("{} ({})", o.key.label(), o.gpu_model))
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-/// The providers' capacity; a cheap handle to clone into tests, like [`crate::Faults`].
-#[derive(Clone)]
-pub struct Capacity {
-    state: Arc<Mutex<State>>,
-    clock: SimClock,
-}
-
-impl std::fmt::Debug for Capacity {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Capacity").finish_non_exhaustive()
-    }
-}
-
-impl Capacity {
-    pub(crate) fn new(state: Arc<Mutex<State>>, clock: SimClock) -> Self {
-        Self { state, clock }
-    }
-
-    /// A handler that panicked cannot have left the capacity half-changed (it is counted from
-    /// the clusters), so a poisoned lock is taken over rather than failing every later call.
-    fn lock(&self) -> MutexGuard<'_, State> {
-        self.state
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
-    /// Every offering of every provider, at the simulated now.
-    pub fn list(&self) -> Vec<Offering> {
-        providers::offerings(&self.lock(), self.clock.elapsed())
-    }
-
-    /// Sets what creates may still take from every offering `filter` names, and answers those
-    /// offerings as they are now.
-    pub fn set(
-        &self,
-        filter: &CapacityFilter,
-        available: u32,
-    ) -> Result<Vec<Offering>, NoSuchOffering> {
-        let now = self.clock.elapsed();
-        let mut state = self.lock();
-        let all = providers::offerings(&state, now);
-        let matched: Vec<&Offering> = all.iter().filter(|o| filter.matches(o)).collect();
-        if matched.is_empty() {
-            return Err(NoSuchOffering {
-                filter: Box::new(filter.clone()),
-                offerings: all
-                    .iter()
-                    .filter(|o| o.key.provider() == filter.provider)
-                    .cloned()
-                    .collect(),
-            });
-        }
-        for offering in &matched {
-            let total = offering.in_use.saturating_add(available);
-            providers::set_total(&mut state, &offering.key, total);
-        }
-        let keys: Vec<&OfferingKey> = matched.iter().map(|o| &o.key).collect();
-        Ok(providers::offerings(&state, now)
-            .into_iter()
-            .filter(|o| keys.contains(&&o.key))
-            .collect())
-    }
-
-    /// Puts every offering back to its provider's default total.
-    pub fn reset(&self) {
-        providers::reset_capacity(&mut self.lock());
-    }
 }
 
 /// `total - in_use`, never below zero, as the `u32` the API speaks.

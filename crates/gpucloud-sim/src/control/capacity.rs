@@ -12,8 +12,9 @@
 use serde_json::{Map, Value, json};
 
 use super::method_not_allowed;
-use crate::capacity::{Capacity, CapacityFilter, Offering, OfferingKey};
+use crate::capacity::{CapacityFilter, Offering, OfferingKey};
 use crate::provider::Provider;
+use crate::providers::capacity::Capacity;
 use crate::reply::Reply;
 
 /// The capacity resource.

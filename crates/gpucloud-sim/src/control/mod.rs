@@ -14,9 +14,9 @@ mod faults;
 
 use serde_json::json;
 
-use crate::capacity::Capacity;
 use crate::faults::Faults;
 use crate::openapi::Specs;
+use crate::providers::capacity::Capacity;
 use crate::reply::Reply;
 
 /// Where the control API lives.

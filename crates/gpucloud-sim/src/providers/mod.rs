@@ -1,10 +1,12 @@
 //! The three simulated control planes. Each provider module answers in that provider's own
-//! envelopes and error shapes and keeps its clusters; this module only dispatches to them.
+//! envelopes and error shapes and keeps its clusters; this module only dispatches to them, and
+//! `capacity` holds the one handle that reads and sets the offerings of all three.
 //!
 //! A cluster's visible state is computed from simulated time at every read (created at T, so
 //! at T+x it is in this phase): nothing runs in the background and a test that moves the clock
 //! sees the cluster move with it.
 
+pub(crate) mod capacity;
 pub(crate) mod e2e;
 pub(crate) mod runcrate;
 pub(crate) mod together;
@@ -13,7 +15,6 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use crate::capacity::{Offering, OfferingKey};
 use crate::exchange::ClusterSummary;
 use crate::faults::FaultKind;
 use crate::ids::Ids;
@@ -182,30 +183,4 @@ pub(crate) fn clusters(provider: Provider, state: &State, now: Duration) -> Vec<
         Provider::Runcrate => state.runcrate.summaries(now),
         Provider::E2e => state.e2e.summaries(now),
     }
-}
-
-/// Every offering of every provider with what is left of it at `now`, Together's first.
-pub(crate) fn offerings(state: &State, now: Duration) -> Vec<Offering> {
-    let mut all = state.together.offerings(now);
-    all.extend(state.runcrate.offerings(now));
-    all.extend(state.e2e.offerings(now));
-    all
-}
-
-/// Sets the total of one offering (what it holds plus what creates may still take).
-pub(crate) fn set_total(state: &mut State, key: &OfferingKey, total: u32) {
-    match key {
-        OfferingKey::Together { region, gpu_type } => {
-            state.together.set_total(region, gpu_type, total);
-        }
-        OfferingKey::Runcrate { offer_id } => state.runcrate.set_total(offer_id, total),
-        OfferingKey::E2e { sku_id, location } => state.e2e.set_total(*sku_id, location, total),
-    }
-}
-
-/// Every offering back to its provider's default total.
-pub(crate) fn reset_capacity(state: &mut State) {
-    state.together.reset_capacity();
-    state.runcrate.reset_capacity();
-    state.e2e.reset_capacity();
 }

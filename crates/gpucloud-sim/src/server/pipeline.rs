@@ -13,13 +13,13 @@ use hyper::body::Body as _;
 
 use super::Shared;
 use super::wire::{Wire, response};
-use crate::capacity::Capacity;
 use crate::control;
 use crate::exchange::Exchange;
 use crate::faults::FaultKind;
 use crate::openapi::Route;
 use crate::openapi::request::{self, RawRequest};
 use crate::provider::Provider;
+use crate::providers::capacity::Capacity;
 use crate::providers::{self, Call};
 use crate::reply::Reply;
 

@@ -1,7 +1,7 @@
 //! A private, throwaway PostgreSQL server for integration tests: its own data directory in a
 //! temporary directory, its own free TCP port on 127.0.0.1, a `gpucloud` superuser with a
 //! per-run password (SCRAM only) and a `gpucloud` database. Included by a test with
-//! `#[path = "support/postgres.rs"] mod postgres;`.
+//! `#[path = "support/postgres/mod.rs"] mod postgres;`.
 //!
 //! The binaries (`initdb`, `pg_ctl`) are looked for in `GPUCLOUD_PG_BIN` when it is set (and
 //! only there), else on `PATH`, else in the newest `/usr/lib/postgresql/*/bin/` (Debian's
@@ -11,16 +11,24 @@
 //!
 //! initdb and postgres refuse to run as root; as root every server command is run as the
 //! `postgres` system user (`runuser -u postgres --`), which owns the data directory.
+//!
+//! This file starts, stops and talks to the server; `bins` finds its binaries; `command` runs
+//! each of them bounded, with its output kept for the failure message.
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
+mod bins;
+mod command;
+
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
-use std::io::Read;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use bins::{Bins, find_bins};
+use command::{output_text, run_bounded};
 
 /// Overrides the search for the server binaries: only this directory is used.
 pub const PG_BIN_ENV: &str = "GPUCLOUD_PG_BIN";
@@ -33,9 +41,6 @@ pub const DATABASE: &str = "gpucloud";
 const PG_CTL_WAIT_SECS: u64 = 30;
 /// psql's `connect_timeout`, in seconds.
 const CONNECT_TIMEOUT_SECS: u64 = 10;
-/// The outer bound on any one command, past which it is killed (pg_ctl and psql have their
-/// own, shorter bounds; initdb has none).
-const COMMAND_DEADLINE: Duration = Duration::from_secs(90);
 
 /// A running PostgreSQL server, stopped (`-m immediate`) and deleted when dropped.
 #[derive(Debug)]
@@ -48,14 +53,6 @@ pub struct PgServer {
     password: String,
     /// Last field: removed after `Drop::drop` has stopped the server.
     dir: tempfile::TempDir,
-}
-
-#[derive(Debug, Clone)]
-struct Bins {
-    dir: PathBuf,
-    initdb: PathBuf,
-    pg_ctl: PathBuf,
-    psql: PathBuf,
 }
 
 impl PgServer {
@@ -334,68 +331,6 @@ fn skip(why: &str) -> Option<PgServer> {
     None
 }
 
-fn find_bins() -> Result<Bins, String> {
-    if let Some(dir) = std::env::var_os(PG_BIN_ENV).filter(|dir| !dir.is_empty()) {
-        let dir = PathBuf::from(dir);
-        return bins_in(&dir).ok_or_else(|| {
-            format!(
-                "no initdb and pg_ctl in {} (from {PG_BIN_ENV})",
-                dir.display()
-            )
-        });
-    }
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    if let Some(bins) = std::env::split_paths(&path).find_map(|dir| bins_in(&dir)) {
-        return Ok(bins);
-    }
-    let mut versions: Vec<(Vec<u64>, PathBuf)> = std::fs::read_dir("/usr/lib/postgresql")
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|entry| {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            let version = name
-                .split('.')
-                .map(|part| part.parse::<u64>().ok())
-                .collect::<Option<Vec<u64>>>()?;
-            Some((version, entry.path().join("bin")))
-        })
-        .collect();
-    versions.sort();
-    versions
-        .iter()
-        .rev()
-        .find_map(|(_, dir)| bins_in(dir))
-        .ok_or_else(|| {
-            "initdb and pg_ctl found neither on PATH nor in /usr/lib/postgresql/*/bin".to_owned()
-        })
-}
-
-/// Both server binaries in `dir`; psql from there too, else from `PATH`.
-fn bins_in(dir: &Path) -> Option<Bins> {
-    let initdb = dir.join("initdb");
-    let pg_ctl = dir.join("pg_ctl");
-    if !is_executable(&initdb) || !is_executable(&pg_ctl) {
-        return None;
-    }
-    let psql = dir.join("psql");
-    let psql = if is_executable(&psql) {
-        psql
-    } else {
-        PathBuf::from("psql")
-    };
-    Some(Bins {
-        dir: dir.to_owned(),
-        initdb,
-        pg_ctl,
-        psql,
-    })
-}
-
-fn is_executable(path: &Path) -> bool {
-    std::fs::metadata(path).is_ok_and(|meta| meta.is_file() && meta.mode() & 0o111 != 0)
-}
-
 /// The `postgres` user's uid and gid, from /etc/passwd.
 fn postgres_user() -> Option<(u32, u32)> {
     let passwd = std::fs::read_to_string("/etc/passwd").ok()?;
@@ -441,67 +376,4 @@ fn free_port() -> u16 {
 /// pg_ctl hands `-o` to a shell: a path in it is quoted.
 fn shell_quote(path: &Path) -> String {
     format!("'{}'", path.display().to_string().replace('\'', r"'\''"))
-}
-
-/// Runs `command` to completion with its output captured, killing it past
-/// [`COMMAND_DEADLINE`]. Panics (naming `what`) if it cannot be started or runs too long.
-fn run_bounded(command: &mut Command, what: &str) -> Output {
-    command
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = command
-        .spawn()
-        .unwrap_or_else(|err| panic!("could not run {what} ({}): {err}", describe(command)));
-    let stdout = reader(child.stdout.take());
-    let stderr = reader(child.stderr.take());
-    let deadline = Instant::now() + COMMAND_DEADLINE;
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break status,
-            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(10)),
-            Ok(None) => {
-                let _ = child.kill();
-                let _ = child.wait();
-                panic!(
-                    "{what} ({}) still running after {COMMAND_DEADLINE:?}: killed",
-                    describe(command)
-                );
-            }
-            Err(err) => panic!("could not wait for {what} ({}): {err}", describe(command)),
-        }
-    };
-    Output {
-        status,
-        stdout: stdout.join().unwrap_or_default(),
-        stderr: stderr.join().unwrap_or_default(),
-    }
-}
-
-/// The program and its arguments, without the environment (`Command`'s `Debug` would show
-/// `PGPASSWORD`).
-fn describe(command: &Command) -> String {
-    std::iter::once(command.get_program())
-        .chain(command.get_args())
-        .map(|part| part.to_string_lossy())
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-fn reader(pipe: Option<impl Read + Send + 'static>) -> std::thread::JoinHandle<Vec<u8>> {
-    std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        if let Some(mut pipe) = pipe {
-            let _ = pipe.read_to_end(&mut bytes);
-        }
-        bytes
-    })
-}
-
-fn output_text(out: &Output) -> String {
-    format!(
-        "--- stdout ---\n{}\n--- stderr ---\n{}",
-        String::from_utf8_lossy(&out.stdout).trim_end(),
-        String::from_utf8_lossy(&out.stderr).trim_end()
-    )
 }

@@ -1,0 +1,78 @@
+//! Deletes that are verified (`--wait` returns once the provider no longer has the cluster)
+//! and creates that fail while waiting, deleted unless kept on purpose.
+
+use gpucloud_sim::{Fault, FaultKind, Provider};
+
+use super::bench::{Bench, create_args};
+use crate::simulated::json;
+
+#[test]
+fn delete_wait_returns_once_the_cluster_is_gone_and_again_says_it_was_already_gone() {
+    let bench = Bench::new();
+    for provider in [Provider::Together, Provider::E2e] {
+        let id = bench.create(provider, "short-lived");
+        let run = bench.run(
+            provider,
+            &["clusters", "delete", &id, "--wait", "--interval", "1s"],
+        );
+        run.expect_code(0);
+        assert!(
+            run.stdout.contains("the provider confirmed it gone after"),
+            "{}",
+            run.stdout
+        );
+        assert_eq!(
+            bench.clusters_named(provider, "short-lived"),
+            0,
+            "gone at the provider"
+        );
+
+        let again = bench.run(provider, &["--json", "clusters", "delete", &id, "--wait"]);
+        again.expect_code(0);
+        assert_eq!(json(&again)["already_gone"], true, "{}", again.stdout);
+    }
+    // Both deletes are in the ledger, and nothing it knows of may still be billing.
+    assert!(bench.ledger_json(false).is_empty());
+    let all = bench.ledger_json(true);
+    assert_eq!(all.len(), 2);
+    assert!(all.iter().all(|e| e["gone_at"].is_string()), "{all:?}");
+}
+
+#[test]
+fn create_wait_deletes_a_cluster_that_fails_and_keeps_it_when_asked() {
+    let bench = Bench::new();
+    for provider in [Provider::Together, Provider::E2e] {
+        let faults = bench.sim.sim().faults();
+        faults.inject(Fault::new(provider, FaultKind::FailProvisioning));
+        let mut args = create_args(provider, "doomed");
+        args.extend(["--wait", "--interval", "1s"].map(str::to_string));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let run = bench.run(provider, &args);
+        run.expect_code(5);
+        assert!(
+            run.stderr
+                .contains("was deleted; the provider confirmed it gone after"),
+            "{}",
+            run.stderr
+        );
+        assert_eq!(bench.clusters_named(provider, "doomed"), 0);
+
+        faults.inject(Fault::new(provider, FaultKind::FailProvisioning));
+        let mut kept_args = create_args(provider, "doomed-kept");
+        kept_args.extend(["--wait", "--interval", "1s", "--keep-on-failure"].map(str::to_string));
+        let kept_args: Vec<&str> = kept_args.iter().map(String::as_str).collect();
+        let kept = bench.run(provider, &kept_args);
+        kept.expect_code(5);
+        assert!(
+            kept.stderr.contains("was kept and may be billing"),
+            "{}",
+            kept.stderr
+        );
+        assert!(
+            kept.stderr.contains("clusters delete -p"),
+            "{}",
+            kept.stderr
+        );
+        assert_eq!(bench.clusters_named(provider, "doomed-kept"), 1);
+    }
+}
