@@ -71,6 +71,7 @@ mod schema;
 mod security;
 mod shape;
 mod source;
+mod vocab;
 
 pub use error::Error;
 pub use finding::{ClientImpact, Direction, Finding, Level};

@@ -11,6 +11,8 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::vocab::{Ctx, is_annotation_keyword};
+
 /// Rewrites `tree` in place if it is a 3.1 document; returns whether it was one.
 pub fn normalise(tree: &mut Value) -> bool {
     let is_31 = tree
@@ -18,7 +20,7 @@ pub fn normalise(tree: &mut Value) -> bool {
         .and_then(Value::as_str)
         .is_some_and(|v| v.starts_with("3.1"));
     if is_31 {
-        rewrite(tree);
+        rewrite(tree, Ctx::Keywords);
         if let Some(map) = tree.as_object_mut() {
             map.insert("openapi".into(), json!("3.0.3"));
         }
@@ -26,12 +28,18 @@ pub fn normalise(tree: &mut Value) -> bool {
     is_31
 }
 
-fn rewrite(value: &mut Value) {
+/// Rewrites the objects of keywords under `value`; names (a property called `const`) and
+/// literals (an `enum` of objects) are left as written.
+fn rewrite(value: &mut Value, ctx: Ctx) {
     match value {
-        Value::Array(items) => items.iter_mut().for_each(rewrite),
+        Value::Array(items) => items.iter_mut().for_each(|v| rewrite(v, ctx.item())),
         Value::Object(map) => {
-            rewrite_object(map);
-            map.values_mut().for_each(rewrite);
+            if ctx == Ctx::Keywords {
+                rewrite_object(map);
+            }
+            for (key, child) in map.iter_mut() {
+                rewrite(child, ctx.child(key));
+            }
         }
         _ => {}
     }
@@ -39,9 +47,7 @@ fn rewrite(value: &mut Value) {
 
 fn rewrite_object(map: &mut Map<String, Value>) {
     if map.contains_key("$ref") && map.len() > 1 {
-        map.retain(|k, _| {
-            k == "$ref" || !(k == "description" || k == "summary" || k.starts_with("x-"))
-        });
+        map.retain(|k, _| k == "$ref" || !is_annotation_keyword(k));
         if map.len() > 1 {
             let reference = map.remove("$ref").unwrap_or(Value::Null);
             map.insert("allOf".into(), json!([{ "$ref": reference }]));
@@ -137,6 +143,20 @@ mod tests {
         assert_eq!(s["D"]["allOf"][0]["$ref"], json!("#/components/schemas/A"));
         assert_eq!(s["E"]["minimum"], json!(0));
         assert_eq!(s["E"]["exclusiveMinimum"], json!(true));
+    }
+
+    #[test]
+    fn names_and_literals_are_not_rewritten() {
+        let mut tree = json!({
+            "openapi": "3.1.0",
+            "components": {"schemas": {
+                "A": {"type": "object", "properties": {"const": {"type": "string"}}},
+                "B": {"enum": [{"const": 1}]}
+            }}
+        });
+        let before = tree["components"].clone();
+        assert!(normalise(&mut tree));
+        assert_eq!(tree["components"], before);
     }
 
     #[test]

@@ -130,7 +130,8 @@ corpus! {
     any_of_kind_and_constraint, discriminator, security_scheme_swapped,
     security_scheme_renamed, security_alternative_added, security_scopes,
     became_authenticated, openapi_3_1_equivalent, openapi_3_1_nullable_ref,
-    property_deprecation, request_null_dropped_3_1, client_impact,
+    property_deprecation, request_null_dropped_3_1, client_impact, annotation_named_properties,
+    pattern_matches_everything,
 }
 
 #[test]
