@@ -86,6 +86,8 @@ pub fn compare_request_body<'a>(w: &mut Walker<'a, '_>, b: &Operation<'a>, r: &O
             let media = MediaRules {
                 added: Rule::RequestMediaTypeAdded,
                 removed: Rule::RequestMediaTypeRemoved,
+                schema_added: Rule::RequestMediaTypeSchemaAdded,
+                schema_removed: Rule::RequestMediaTypeSchemaRemoved,
             };
             compare_content(
                 w,
@@ -99,10 +101,14 @@ pub fn compare_request_body<'a>(w: &mut Walker<'a, '_>, b: &Operation<'a>, r: &O
     }
 }
 
-/// The media-type rules of one direction (their guards come with the rule).
+/// The media-type rules of one direction (their guards come with the rule). A media type
+/// without a schema (`application/json: {}`) allows any content: gaining a schema narrows it,
+/// losing one widens it.
 struct MediaRules {
     added: Rule,
     removed: Rule,
+    schema_added: Rule,
+    schema_removed: Rule,
 }
 
 fn compare_content<'a>(
@@ -125,8 +131,31 @@ fn compare_content<'a>(
             );
             continue;
         };
-        let (Some(bs), Some(rs)) = (bentry.get("schema"), rentry.get("schema")) else {
-            continue;
+        let (bs, rs) = match (bentry.get("schema"), rentry.get("schema")) {
+            (Some(bs), Some(rs)) => (bs, rs),
+            (None, None) => continue,
+            (None, Some(_)) => {
+                w.out.rule(
+                    rules.schema_added,
+                    None,
+                    Loc::Rev(format!("{rptr}/schema")),
+                    media,
+                    format!(
+                        "{root}: media type `{media}` gained a schema (it allowed any content)"
+                    ),
+                );
+                continue;
+            }
+            (Some(_), None) => {
+                w.out.rule(
+                    rules.schema_removed,
+                    None,
+                    Loc::Base(format!("{bptr}/schema")),
+                    media,
+                    format!("{root}: media type `{media}` lost its schema (any content allowed)"),
+                );
+                continue;
+            }
         };
         let at = At {
             direction,
@@ -138,6 +167,7 @@ fn compare_content<'a>(
             },
             path: String::new(),
             optional: false,
+            required: false,
         };
         let bs = Schema::new(w.base, bs, &format!("{bptr}/schema"));
         let rs = Schema::new(w.rev, rs, &format!("{rptr}/schema"));
@@ -190,6 +220,8 @@ pub fn compare_responses<'a>(w: &mut Walker<'a, '_>, b: &Operation<'a>, r: &Oper
         let media = MediaRules {
             added: Rule::ResponseMediaTypeAdded,
             removed: Rule::ResponseMediaTypeRemoved,
+            schema_added: Rule::ResponseMediaTypeSchemaAdded,
+            schema_removed: Rule::ResponseMediaTypeSchemaRemoved,
         };
         let root = format!("response body ({status})");
         compare_content(w, Direction::Response, &root, &media, (bv, bp), (rv, rp));
@@ -283,6 +315,7 @@ fn compare_headers<'a>(
                 root: "response header".into(),
                 path: rname.to_string(),
                 optional: false,
+                required: false,
             };
             let (bs, rs) = (
                 Schema::new(w.base, bs, &format!("{bp}/schema")),

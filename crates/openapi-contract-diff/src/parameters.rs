@@ -142,6 +142,7 @@ pub fn compare<'a>(w: &mut Walker<'a, '_>, b: &Operation<'a>, r: &Operation<'a>)
                 root: format!("{} parameter", q.location),
                 path: q.name.to_string(),
                 optional: false,
+                required: p.required() && q.required(),
             };
             let (bs, rs) = (
                 Schema::new(w.base, bs, &bptr),

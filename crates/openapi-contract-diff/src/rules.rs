@@ -157,6 +157,10 @@ slug_rules! {
         OneOfBecameAnyOf = "one-of-became-any-of" => Widen,
         AnyOfBecameOneOf = "any-of-became-one-of" => Narrow,
         DiscriminatorChanged = "discriminator-property-name-changed" => Incomparable,
+        AllOfAdded = "all-of-added" => Narrow,
+        AllOfRemoved = "all-of-removed" => Widen,
+        XExtensibleEnumValueAdded = "x-extensible-enum-value-added" => None,
+        XExtensibleEnumValueRemoved = "x-extensible-enum-value-removed" => Narrow,
     }
 }
 
@@ -241,11 +245,17 @@ api_rules! {
     RequestBodyBecameRequired = "request-body-became-required" => Request Narrow,
     RequestBodyBecameOptional = "request-body-became-optional" => Request Widen,
     RequestMediaTypeAdded = "request-body-media-type-added" => Request Widen,
+    RequestMediaTypeSchemaAdded = "request-body-media-type-schema-added" => Request Narrow,
+    RequestMediaTypeSchemaRemoved = "request-body-media-type-schema-removed" => Request Widen,
+    ResponseMediaTypeSchemaAdded = "response-body-media-type-schema-added" => Response Narrow,
+    ResponseMediaTypeSchemaRemoved = "response-body-media-type-schema-removed" => Response Widen,
     RequestMediaTypeRemoved = "request-body-media-type-removed" => Request Narrow,
     ResponseMediaTypeAdded = "response-media-type-added" => Response Widen Negotiated,
     ResponseMediaTypeRemoved = "response-media-type-removed" => Response Incomparable,
     SuccessStatusAdded = "response-success-status-added" => Response Widen,
-    SuccessStatusRemoved = "response-success-status-removed" => Response Narrow,
+    // Incomparable: the answer a client was built for is gone (usually moved to a status it
+    // does not know), whatever other statuses remain.
+    SuccessStatusRemoved = "response-success-status-removed" => Response Incomparable,
     NonSuccessStatusAdded = "response-non-success-status-added" => Response Widen NonSuccess,
     NonSuccessStatusRemoved = "response-non-success-status-removed" => Response Narrow,
     HeaderAdded = "response-header-added" => Response None,

@@ -14,11 +14,14 @@ use crate::rules::{Bound, BoundChange, Keyword, SchemaRule};
 pub fn compare(out: &mut Emitter, at: &At, b: &Schema, r: &Schema) -> bool {
     let mut k = Keywords { out, at, b, r };
     if !k.types() {
+        // The values listed change too, and a client reads both (oasdiff reports only the type).
+        k.enums();
         return false;
     }
     k.nullable();
     k.format();
     k.enums();
+    k.extensible_enum();
     k.default();
     for bound in Bound::ALL {
         k.bound(bound);
@@ -37,7 +40,7 @@ struct Keywords<'x, 'a> {
     r: &'x Schema<'a>,
 }
 
-impl Keywords<'_, '_> {
+impl<'a> Keywords<'_, 'a> {
     fn emit(&mut self, rule: Keyword, loc: Loc, detail: &str, what: String) {
         self.emit_guarded(SchemaRule::Keyword(rule), None, loc, detail, what);
     }
@@ -76,8 +79,15 @@ impl Keywords<'_, '_> {
             return true;
         }
         let (bt, rt) = (self.b.type_name(), self.r.type_name());
+        // A response header is text on the wire: a client that read a string still reads the
+        // digits or `true` it now gets, so string → integer there narrows (oasdiff's finer rule).
+        let header_text = self.at.subject == crate::rules::Subject::Header
+            && self.at.direction == Direction::Response;
+        let scalar = |t: Option<&str>| matches!(t, Some("integer" | "number" | "boolean"));
         let rule = match (bt, rt) {
             (x, y) if x == y => return true,
+            (Some("string"), y) if header_text && scalar(y) => Keyword::TypeSpecialized,
+            (x, Some("string")) if header_text && scalar(x) => Keyword::TypeGeneralized,
             (Some("integer"), Some("number")) | (Some(_), None) => Keyword::TypeGeneralized,
             (Some("number"), Some("integer")) | (None, Some(_)) => Keyword::TypeSpecialized,
             _ => Keyword::TypeChanged,
@@ -185,7 +195,11 @@ impl Keywords<'_, '_> {
         );
     }
 
+    /// A default on something required on both sides never applies (oasdiff's finer rule).
     fn default(&mut self) {
+        if self.at.required {
+            return;
+        }
         let (bd, rd) = (self.b.get("default"), self.r.get("default"));
         match (bd, rd) {
             (Some((x, _)), Some((y, p))) if x != y => {
@@ -211,6 +225,45 @@ impl Keywords<'_, '_> {
                 );
             }
             _ => {}
+        }
+    }
+
+    /// `x-extensible-enum: [..]` lists the values known today and promises more: removing one
+    /// narrows what a client may send, adding one is what the marker announced.
+    fn extensible_enum(&mut self) {
+        let list = |found: Option<(&'a Value, String)>| {
+            found.and_then(|(v, p)| v.as_array().map(|a| (a, p)))
+        };
+        let (b, r) = (
+            self.b.get("x-extensible-enum"),
+            self.r.get("x-extensible-enum"),
+        );
+        let (Some((bv, bp)), Some((rv, rp))) = (list(b), list(r)) else {
+            return;
+        };
+        for (i, value) in rv.iter().enumerate() {
+            if !bv.contains(value) {
+                let what = format!("x-extensible-enum value {value} added");
+                let loc = Loc::Rev(format!("{rp}/{i}"));
+                self.emit(
+                    Keyword::XExtensibleEnumValueAdded,
+                    loc,
+                    &value.to_string(),
+                    what,
+                );
+            }
+        }
+        for (i, value) in bv.iter().enumerate() {
+            if !rv.contains(value) {
+                let what = format!("x-extensible-enum value {value} removed");
+                let loc = Loc::Base(format!("{bp}/{i}"));
+                self.emit(
+                    Keyword::XExtensibleEnumValueRemoved,
+                    loc,
+                    &value.to_string(),
+                    what,
+                );
+            }
         }
     }
 

@@ -9,6 +9,7 @@
 //! schema (`$ref`s resolved, `allOf` flattened), `keywords` compares the keywords of one level,
 //! and `composition` pairs the `oneOf`/`anyOf` branches and walks each pair with the [`Walker`].
 
+mod all_of;
 mod composition;
 mod keywords;
 mod view;
@@ -34,6 +35,8 @@ pub struct At {
     pub path: String,
     /// An optional property on both sides (a client may leave it out).
     pub optional: bool,
+    /// A property or parameter required on both sides: its default never applies.
+    pub required: bool,
 }
 
 impl At {
@@ -58,6 +61,7 @@ impl At {
             subject: Subject::Property,
             path,
             optional: false,
+            required: false,
             ..self.clone()
         }
     }
@@ -99,6 +103,7 @@ impl<'a, 'e> Walker<'a, 'e> {
         if (bb.is_some() || rb.is_some()) && composition::compare(self, at, (b, bb), (r, rb)) {
             return; // one side is only a wrapper of alternatives: judged branch by branch
         }
+        all_of::compare(self, at, b, r);
         if !keywords::compare(self.out, at, b, r) {
             return; // incomparable types: nothing below means the same thing any more
         }
@@ -121,6 +126,7 @@ impl<'a, 'e> Walker<'a, 'e> {
             let bs = Schema::union(self.base, defs);
             let mut child = at.property(name);
             child.optional = !breq.contains(name) && !rreq.contains(name);
+            child.required = breq.contains(name) && rreq.contains(name);
             let label = child.label();
             let Some(rdefs) = rprops.get(name) else {
                 // Gone from REVISION.
@@ -171,13 +177,25 @@ impl<'a, 'e> Walker<'a, 'e> {
                         name,
                         format!("{label} became read-only"),
                     ),
-                    (true, false) => self.out.rule(
-                        Rule::RequestPropertyBecameNotReadOnly,
-                        None,
-                        loc.clone(),
-                        name,
-                        format!("{label} is no longer read-only"),
-                    ),
+                    (true, false) => {
+                        self.out.rule(
+                            Rule::RequestPropertyBecameNotReadOnly,
+                            None,
+                            loc.clone(),
+                            name,
+                            format!("{label} is no longer read-only"),
+                        );
+                        // `required` never applied to it in requests; now it does.
+                        if rreq.contains(name) {
+                            self.out.rule(
+                                Rule::RequestPropertyBecameRequired,
+                                None,
+                                loc.clone(),
+                                name,
+                                format!("{label} is no longer read-only and is required: clients must now send it"),
+                            );
+                        }
+                    }
                     _ => {}
                 }
                 match (breq.contains(name), rreq.contains(name)) {
