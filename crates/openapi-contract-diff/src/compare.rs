@@ -5,10 +5,10 @@ use std::collections::HashSet;
 
 use crate::doc::Doc;
 use crate::finding::{self, Change, Finding, Level};
-use crate::operations;
 use crate::policy::Policy;
 use crate::render::Section;
 use crate::rules::Rule;
+use crate::{completeness, operations};
 
 /// BASE → REVISION, named after REVISION.
 pub fn pair(base: &Doc, rev: &Doc, policy: &Policy) -> Section {
@@ -16,9 +16,15 @@ pub fn pair(base: &Doc, rev: &Doc, policy: &Policy) -> Section {
     section(rev.name.clone(), title, findings(base, rev), policy)
 }
 
-/// Every change between two documents, judged, deduplicated and sorted.
+/// Every change between two documents, judged, deduplicated and sorted; differences no rule
+/// claims become `unclassified-change` findings (see `completeness`).
 pub fn findings(base: &Doc, rev: &Doc) -> Vec<Finding> {
-    finish(operations::diff(base, rev))
+    let outcome = operations::diff(base, rev);
+    let reported = completeness::Reported::new(&outcome.changes, &outcome.claims);
+    let unclaimed = completeness::unclaimed(base, rev, &reported);
+    let mut changes = outcome.changes;
+    changes.extend(unclaimed);
+    finish(changes)
 }
 
 /// Drift: the provider's document `reference` read as REVISION of `ours`. With ours as BASE, the
@@ -28,6 +34,7 @@ pub fn findings(base: &Doc, rev: &Doc) -> Vec<Finding> {
 /// own error responses, say): drift is what the provider has that we lack or contradict.
 pub fn drift(ours: &Doc, reference: &Doc, policy: &Policy) -> Section {
     let changes: Vec<Change> = operations::diff(ours, reference)
+        .changes
         .into_iter()
         // operationIds only name generated methods; the provider's naming is not contract.
         // Paths ours does not cover are not drift (`endpoint-added` with the detail `path`).

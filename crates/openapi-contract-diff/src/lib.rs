@@ -46,11 +46,13 @@
 //! 1 an unacknowledged breaking finding, 2 the diff could not be made.
 //!
 //! Inside, the pipeline is: load both sides (every `$ref` checked) → match operations → walk
-//! parameters, bodies, responses and security with the direction carried down → judge each change
-//! with the level table → apply the policy → render.
+//! parameters, bodies, responses and security with the direction carried down → the
+//! completeness pass (every difference no rule claims becomes an `unclassified-change`, WARN)
+//! → judge each change with the level table → apply the policy → render.
 
 pub mod cli;
 mod compare;
+mod completeness;
 mod doc;
 mod emit;
 mod error;

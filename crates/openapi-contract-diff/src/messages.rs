@@ -15,7 +15,7 @@ use crate::schema::{At, Schema, Walker};
 
 /// Media type → (media type object, pointer); keys lower-cased without parameters, so
 /// `application/json; charset=utf-8` is `application/json`.
-fn content<'v>(node: &'v Value, ptr: &str) -> BTreeMap<String, (&'v Value, String)> {
+pub(crate) fn content<'v>(node: &'v Value, ptr: &str) -> BTreeMap<String, (&'v Value, String)> {
     let mut out = BTreeMap::new();
     if let Some(Value::Object(map)) = node.get("content") {
         for (media, entry) in map {
@@ -186,7 +186,10 @@ fn compare_content<'a>(
     }
 }
 
-fn responses<'a>(doc: &'a Doc, op: &Operation<'a>) -> BTreeMap<String, (&'a Value, String)> {
+pub(crate) fn responses<'a>(
+    doc: &'a Doc,
+    op: &Operation<'a>,
+) -> BTreeMap<String, (&'a Value, String)> {
     let mut out = BTreeMap::new();
     if let Some(Value::Object(map)) = op.node.get("responses") {
         for (status, v) in map {
@@ -248,7 +251,7 @@ pub fn compare_responses<'a>(w: &mut Walker<'a, '_>, b: &Operation<'a>, r: &Oper
     }
 }
 
-fn headers<'a>(
+pub(crate) fn headers<'a>(
     doc: &'a Doc,
     (v, ptr): (&'a Value, &str),
 ) -> BTreeMap<String, (&'a str, &'a Value, String)> {

@@ -14,14 +14,31 @@ use crate::rules::Rule;
 use crate::schema::Walker;
 use crate::{messages, parameters, security};
 
+/// What the rules found: every change, unjudged, and the subtrees they judged (per operation
+/// label) for the completeness pass.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    pub changes: Vec<Change>,
+    pub claims: Vec<(String, String)>,
+}
+
+impl Outcome {
+    fn take(&mut self, out: Emitter) {
+        let op = out.operation;
+        self.claims
+            .extend(out.claims.into_iter().map(|c| (op.clone(), c)));
+        self.changes.extend(out.changes);
+    }
+}
+
 /// Compares two specs: every change, unjudged.
-pub fn diff(base: &Doc, rev: &Doc) -> Vec<Change> {
+pub fn diff(base: &Doc, rev: &Doc) -> Outcome {
     let (bops, rops) = (operations(base), operations(rev));
     let paths = |ops: &BTreeMap<String, Operation>| -> BTreeSet<String> {
         ops.values().map(|o| normalise_path(o.path)).collect()
     };
     let (bpaths, rpaths) = (paths(&bops), paths(&rops));
-    let mut changes = Vec::new();
+    let mut outcome = Outcome::default();
     for (key, b) in &bops {
         let mut out = Emitter::new(b.label());
         match rops.get(key) {
@@ -50,7 +67,7 @@ pub fn diff(base: &Doc, rev: &Doc) -> Vec<Change> {
                 );
             }
         }
-        changes.extend(out.changes);
+        outcome.take(out);
     }
     for (key, r) in &rops {
         if bops.contains_key(key) {
@@ -71,9 +88,9 @@ pub fn diff(base: &Doc, rev: &Doc) -> Vec<Change> {
             detail,
             format!("{what} {} added", r.label()),
         );
-        changes.extend(out.changes);
+        outcome.take(out);
     }
-    changes
+    outcome
 }
 
 fn compare_operation<'a>(

@@ -15,20 +15,20 @@ use crate::pointer;
 use crate::rules::{Rule, Subject};
 use crate::schema::{At, Schema, Walker};
 
-struct Param<'a> {
-    name: &'a str,
-    location: &'a str,
-    node: &'a Value,
-    ptr: String,
+pub(crate) struct Param<'a> {
+    pub name: &'a str,
+    pub location: &'a str,
+    pub node: &'a Value,
+    pub ptr: String,
 }
 
 impl<'a> Param<'a> {
-    fn required(&self) -> bool {
+    pub fn required(&self) -> bool {
         self.location == "path" || self.node.get("required").and_then(Value::as_bool) == Some(true)
     }
 
     /// `schema`, or the schema of the first `content` entry.
-    fn schema(&self) -> Option<(&'a Value, String)> {
+    pub fn schema(&self) -> Option<(&'a Value, String)> {
         if let Some(s) = self.node.get("schema") {
             return Some((s, format!("{}/schema", self.ptr)));
         }
@@ -39,7 +39,10 @@ impl<'a> Param<'a> {
     }
 }
 
-fn params<'a>(doc: &'a Doc, op: &Operation<'a>) -> BTreeMap<(String, String), Param<'a>> {
+pub(crate) fn params<'a>(
+    doc: &'a Doc,
+    op: &Operation<'a>,
+) -> BTreeMap<(String, String), Param<'a>> {
     let template: Vec<&str> = op
         .path
         .split('{')

@@ -290,6 +290,11 @@ api_rules! {
     SecurityScopeRemoved = "api-security-scope-removed" => Request Widen,
 }
 
+/// The id of a difference in a wire-constraining keyword that no rule claims (the
+/// completeness pass): reported with both values and its pointer, at WARN, in the direction of
+/// the place it was found.
+pub const UNCLASSIFIED: &str = "unclassified-change";
+
 /// Every id the diff can emit, with its direction and effect (for `--list-rules` and tests).
 pub fn catalogue() -> Vec<(String, Direction, Effect)> {
     let mut out: Vec<(String, Direction, Effect)> = Rule::ALL
@@ -323,6 +328,7 @@ pub fn catalogue() -> Vec<(String, Direction, Effect)> {
             out.push((rule.id(direction, subject), direction, rule.effect()));
         }
     }
+    out.push((UNCLASSIFIED.to_string(), Direction::None, Effect::Unknown));
     // Rules that share an oasdiff id (a path and an operation added; a format and a type
     // specialised) are listed once: they share direction and effect too (tested).
     let mut seen = std::collections::HashSet::new();

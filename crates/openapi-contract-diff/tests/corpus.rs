@@ -132,7 +132,7 @@ corpus! {
     became_authenticated, openapi_3_1_equivalent, openapi_3_1_nullable_ref,
     property_deprecation, request_null_dropped_3_1, client_impact, annotation_named_properties,
     pattern_matches_everything, judgements_success_status, all_of_members, judgements_values,
-    media_type_schema, required_parameter_default,
+    media_type_schema, required_parameter_default, unclassified_changes,
 }
 
 #[test]

@@ -198,6 +198,11 @@ impl<'a> Keywords<'_, 'a> {
     /// A default on something required on both sides never applies (oasdiff's finer rule).
     fn default(&mut self) {
         if self.at.required {
+            for s in [self.b, self.r] {
+                if let Some((_, p)) = s.get("default") {
+                    self.out.claim(&p);
+                }
+            }
             return;
         }
         let (bd, rd) = (self.b.get("default"), self.r.get("default"));
@@ -358,7 +363,7 @@ impl<'a> Keywords<'_, 'a> {
     /// A pattern that matches every string (`""`, `.*`) constrains nothing: setting it is no
     /// change, and replacing a real pattern by it removes the pattern.
     fn pattern(&mut self) {
-        let (bp, rp) = (real_pattern(self.b), real_pattern(self.r));
+        let (bp, rp) = (self.b.pattern(), self.r.pattern());
         let (rule, loc, what) = match (bp, rp) {
             (Some((x, _)), Some((y, p))) if x != y => (
                 Keyword::PatternChanged,
@@ -398,54 +403,8 @@ impl<'a> Keywords<'_, 'a> {
     }
 }
 
-/// The schema's `pattern` unless it matches every string.
-fn real_pattern<'a>(s: &Schema<'a>) -> Option<(&'a Value, String)> {
-    s.get("pattern")
-        .filter(|(v, _)| !v.as_str().is_some_and(matches_everything))
-}
-
-/// Whether an ECMA-262 pattern, applied unanchored as JSON Schema does, matches every string:
-/// the empty pattern, `.*` (with at most one anchor: `^.*$` refuses line breaks), or
-/// `[\s\S]*` with any anchors; each optionally in a group.
-pub fn matches_everything(pattern: &str) -> bool {
-    let (start, p) = match pattern.strip_prefix('^') {
-        Some(p) => (true, p),
-        None => (false, pattern),
-    };
-    let (end, p) = match p.strip_suffix('$') {
-        Some(p) => (true, p),
-        None => (false, p),
-    };
-    let p = p
-        .strip_prefix("(?:")
-        .or_else(|| p.strip_prefix('('))
-        .and_then(|q| q.strip_suffix(')'))
-        .unwrap_or(p);
-    match p {
-        "" => !(start && end),
-        ".*" => !(start && end),
-        "[\\s\\S]*" | "[\\S\\s]*" => true,
-        _ => false,
-    }
-}
-
 fn list(values: &[&Value]) -> String {
     let shown: Vec<String> = values.iter().take(8).map(|v| v.to_string()).collect();
     let more = if values.len() > 8 { ", …" } else { "" };
     format!("[{}{more}]", shown.join(", "))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::matches_everything;
-
-    #[test]
-    fn patterns_that_constrain_nothing() {
-        for p in ["", ".*", "^.*", ".*$", "(.*)", "(?:.*)", "^[\\s\\S]*$"] {
-            assert!(matches_everything(p), "{p}");
-        }
-        for p in ["^.*$", "^$", "a*", "^[a-z]+$", ".+", "^(.*)$"] {
-            assert!(!matches_everything(p), "{p}");
-        }
-    }
 }

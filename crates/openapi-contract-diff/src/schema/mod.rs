@@ -105,7 +105,10 @@ impl<'a, 'e> Walker<'a, 'e> {
         }
         all_of::compare(self, at, b, r);
         if !keywords::compare(self.out, at, b, r) {
-            return; // incomparable types: nothing below means the same thing any more
+            // Incomparable types: nothing below means the same thing any more.
+            self.out.claim(&b.ptr);
+            self.out.claim(&r.ptr);
+            return;
         }
         self.properties(at, b, r);
         self.additional(at, b, r);
@@ -131,6 +134,7 @@ impl<'a, 'e> Walker<'a, 'e> {
             let Some(rdefs) = rprops.get(name) else {
                 // Gone from REVISION.
                 if (request && bs.read_only()) || (!request && bs.write_only()) {
+                    self.out.claim(&defs[0].1); // never sent (received) in this direction
                     continue;
                 }
                 let guard = bs.deprecated().then_some(Guard::Deprecated);
@@ -167,6 +171,7 @@ impl<'a, 'e> Walker<'a, 'e> {
             }
             if request {
                 if bs.read_only() && rs.read_only() {
+                    claim_both(self.out, defs, rdefs, &bs, &rs);
                     continue; // never sent
                 }
                 match (bs.read_only(), rs.read_only()) {
@@ -217,6 +222,7 @@ impl<'a, 'e> Walker<'a, 'e> {
                 }
             } else {
                 if bs.write_only() && rs.write_only() {
+                    claim_both(self.out, defs, rdefs, &bs, &rs);
                     continue; // never received
                 }
                 match (bs.write_only(), rs.write_only()) {
@@ -262,6 +268,7 @@ impl<'a, 'e> Walker<'a, 'e> {
             }
             let rs = Schema::union(self.rev, defs);
             if (request && rs.read_only()) || (!request && rs.write_only()) {
+                self.out.claim(&defs[0].1);
                 continue;
             }
             let label = at.property(name).label();
@@ -287,12 +294,10 @@ impl<'a, 'e> Walker<'a, 'e> {
         let (ba, ra) = (b.additional(), r.additional());
         let restricted = SchemaRule::Keyword(Keyword::AdditionalPropertiesRestricted);
         let relaxed = SchemaRule::Keyword(Keyword::AdditionalPropertiesRelaxed);
-        let rev_loc = || {
-            Loc::Rev(
-                r.get("additionalProperties")
-                    .map(|(_, p)| p)
-                    .unwrap_or_else(|| r.ptr.clone()),
-            )
+        let rev_loc = || match (r.get("additionalProperties"), b.get("additionalProperties")) {
+            (Some((_, p)), _) => Loc::Rev(p),
+            (None, Some((_, p))) => Loc::Base(p),
+            (None, None) => Loc::Rev(r.ptr.clone()),
         };
         let describe = |a: &Additional| match a {
             Additional::Any => "any",
@@ -338,4 +343,20 @@ impl<'a, 'e> Walker<'a, 'e> {
             ),
         }
     }
+}
+
+/// Claims a property on both sides, where it is used and where its schema is: one that is never
+/// sent (or never received) in this direction constrains nothing there.
+fn claim_both(
+    out: &mut Emitter,
+    bdefs: &[(&serde_json::Value, String)],
+    rdefs: &[(&serde_json::Value, String)],
+    bs: &Schema,
+    rs: &Schema,
+) {
+    for (_, ptr) in bdefs.iter().chain(rdefs) {
+        out.claim(ptr);
+    }
+    out.claim(&bs.ptr);
+    out.claim(&rs.ptr);
 }

@@ -136,6 +136,12 @@ impl<'a> Schema<'a> {
         }
     }
 
+    /// `pattern` and its pointer, unless it matches every string (then it constrains nothing).
+    pub fn pattern(&self) -> Option<(&'a Value, String)> {
+        self.get("pattern")
+            .filter(|(v, _)| !v.as_str().is_some_and(matches_everything))
+    }
+
     pub fn format(&self) -> Option<&'a str> {
         self.get("format").and_then(|(v, _)| v.as_str())
     }
@@ -291,6 +297,46 @@ impl<'a> Schema<'a> {
                 }
                 h.finish()
             }
+        }
+    }
+}
+
+/// Whether an ECMA-262 pattern, applied unanchored as JSON Schema does, matches every string:
+/// the empty pattern, `.*` (with at most one anchor: `^.*$` refuses line breaks), or
+/// `[\s\S]*` with any anchors; each optionally in a group.
+pub fn matches_everything(pattern: &str) -> bool {
+    let (start, p) = match pattern.strip_prefix('^') {
+        Some(p) => (true, p),
+        None => (false, pattern),
+    };
+    let (end, p) = match p.strip_suffix('$') {
+        Some(p) => (true, p),
+        None => (false, p),
+    };
+    let p = p
+        .strip_prefix("(?:")
+        .or_else(|| p.strip_prefix('('))
+        .and_then(|q| q.strip_suffix(')'))
+        .unwrap_or(p);
+    match p {
+        "" => !(start && end),
+        ".*" => !(start && end),
+        "[\\s\\S]*" | "[\\S\\s]*" => true,
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::matches_everything;
+
+    #[test]
+    fn patterns_that_constrain_nothing() {
+        for p in ["", ".*", "^.*", ".*$", "(.*)", "(?:.*)", "^[\\s\\S]*$"] {
+            assert!(matches_everything(p), "{p}");
+        }
+        for p in ["^.*$", "^$", "a*", "^[a-z]+$", ".+", "^(.*)$"] {
+            assert!(!matches_everything(p), "{p}");
         }
     }
 }
