@@ -91,7 +91,7 @@ pub fn compare_request_body<'a>(w: &mut Walker<'a, '_>, b: &Operation<'a>, r: &O
             };
             compare_content(
                 w,
-                Direction::Request,
+                w.direction(Direction::Request),
                 "request body",
                 &media,
                 (bv, &bp),
@@ -227,7 +227,8 @@ pub fn compare_responses<'a>(w: &mut Walker<'a, '_>, b: &Operation<'a>, r: &Oper
             schema_removed: Rule::ResponseMediaTypeSchemaRemoved,
         };
         let root = format!("response body ({status})");
-        compare_content(w, Direction::Response, &root, &media, (bv, bp), (rv, rp));
+        let direction = w.direction(Direction::Response);
+        compare_content(w, direction, &root, &media, (bv, bp), (rv, rp));
         compare_headers(w, status, (bv, bp), (rv, rp));
     }
     for (status, (_, rp)) in &rr {
@@ -313,7 +314,7 @@ fn compare_headers<'a>(
         }
         if let (Some(bs), Some(rs)) = (bv.get("schema"), rv.get("schema")) {
             let at = At {
-                direction: Direction::Response,
+                direction: w.direction(Direction::Response),
                 subject: Subject::Header,
                 root: "response header".into(),
                 path: rname.to_string(),

@@ -2,9 +2,9 @@
 //!
 //! Only the constructs that change what the diff sees are rewritten, and every rewrite keeps the
 //! JSON pointers of schemas and properties, so locations still point into the original file:
-//! - `type: [T, "null"]` → `type: T` + `nullable: true` (several non-null types → `anyOf`);
+//! - `type: [T, "null"]` → `type: T` + `nullable: true` (several non-null types stay a list,
+//!   compared as a set of types);
 //! - a `{type: "null"}` branch of `anyOf`/`oneOf` → `nullable: true` on the parent;
-//! - `const: v` → `enum: [v]`;
 //! - numeric `exclusiveMinimum`/`exclusiveMaximum` → `minimum`/`maximum` + boolean;
 //! - `$ref` with meaningful siblings (3.1 applies them, 3.0 ignores them) → `allOf: [{$ref}]` +
 //!   the siblings. Documentation siblings (`description`, `summary`) are dropped.
@@ -68,10 +68,7 @@ fn rewrite_object(map: &mut Map<String, Value>) {
                 map.insert("type".into(), others.remove(0));
             }
             _ => {
-                map.remove("type");
-                let branches: Vec<Value> =
-                    others.into_iter().map(|t| json!({ "type": t })).collect();
-                map.insert("anyOf".into(), Value::Array(branches));
+                map.insert("type".into(), Value::Array(others));
             }
         }
     }
@@ -83,10 +80,6 @@ fn rewrite_object(map: &mut Map<String, Value>) {
                 map.insert("nullable".into(), Value::Bool(true));
             }
         }
-    }
-    if let Some(constant) = map.remove("const") {
-        map.entry("enum")
-            .or_insert_with(|| Value::Array(vec![constant]));
     }
     for (exclusive, bound) in [
         ("exclusiveMinimum", "minimum"),
@@ -135,7 +128,7 @@ mod tests {
         let s = &tree["components"]["schemas"];
         assert_eq!(
             s["A"],
-            json!({"type": "string", "nullable": true, "enum": ["x"]})
+            json!({"type": "string", "nullable": true, "const": "x"})
         );
         assert_eq!(s["B"]["nullable"], json!(true));
         assert_eq!(s["B"]["anyOf"].as_array().map(Vec::len), Some(1));

@@ -35,7 +35,10 @@ impl Outcome {
 pub fn diff(base: &Doc, rev: &Doc) -> Outcome {
     let (bops, rops) = (operations(base), operations(rev));
     let paths = |ops: &BTreeMap<String, Operation>| -> BTreeSet<String> {
-        ops.values().map(|o| normalise_path(o.path)).collect()
+        ops.values()
+            .filter(|o| !o.webhook)
+            .map(|o| normalise_path(o.path))
+            .collect()
     };
     let (bpaths, rpaths) = (paths(&bops), paths(&rops));
     let mut outcome = Outcome::default();
@@ -47,6 +50,7 @@ pub fn diff(base: &Doc, rev: &Doc) -> Outcome {
                 let whole_path = !rpaths.contains(&normalise_path(b.path));
                 let deprecated = b.deprecated();
                 let rule = match (whole_path, deprecated) {
+                    _ if b.webhook => Rule::WebhookRemoved,
                     (true, false) => Rule::PathRemovedWithoutDeprecation,
                     (true, true) => Rule::PathRemovedWithDeprecation,
                     (false, false) => Rule::RemovedWithoutDeprecation,
@@ -74,7 +78,9 @@ pub fn diff(base: &Doc, rev: &Doc) -> Outcome {
             continue;
         }
         let mut out = Emitter::new(r.label());
-        let (rule, what) = if bpaths.contains(&normalise_path(r.path)) {
+        let (rule, what) = if r.webhook {
+            (Rule::WebhookAdded, "webhook")
+        } else if bpaths.contains(&normalise_path(r.path)) {
             (Rule::OperationAdded, "operation")
         } else {
             (Rule::PathAdded, "path")
@@ -140,6 +146,7 @@ fn compare_operation<'a>(
     }
     security::compare(base, rev, out, b, r);
     let mut walker = Walker::new(base, rev, out);
+    walker.reversed = r.webhook;
     parameters::compare(&mut walker, b, r);
     messages::compare_request_body(&mut walker, b, r);
     messages::compare_responses(&mut walker, b, r);

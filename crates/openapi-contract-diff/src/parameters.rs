@@ -140,7 +140,7 @@ pub fn compare<'a>(w: &mut Walker<'a, '_>, b: &Operation<'a>, r: &Operation<'a>)
         }
         if let (Some((bs, bptr)), Some((rs, rptr))) = (p.schema(), q.schema()) {
             let at = At {
-                direction: Direction::Request,
+                direction: w.direction(Direction::Request),
                 subject: Subject::Parameter,
                 root: format!("{} parameter", q.location),
                 path: q.name.to_string(),

@@ -44,10 +44,12 @@ pub enum Bound {
     MinItems,
     MaxProperties,
     MinProperties,
+    MaxContains,
+    MinContains,
 }
 
 impl Bound {
-    pub const ALL: [Bound; 8] = [
+    pub const ALL: [Bound; 10] = [
         Bound::Max,
         Bound::Min,
         Bound::MaxLength,
@@ -56,6 +58,8 @@ impl Bound {
         Bound::MinItems,
         Bound::MaxProperties,
         Bound::MinProperties,
+        Bound::MaxContains,
+        Bound::MinContains,
     ];
 
     /// The keyword in the schema.
@@ -69,6 +73,8 @@ impl Bound {
             Bound::MinItems => "minItems",
             Bound::MaxProperties => "maxProperties",
             Bound::MinProperties => "minProperties",
+            Bound::MaxContains => "maxContains",
+            Bound::MinContains => "minContains",
         }
     }
 
@@ -82,6 +88,8 @@ impl Bound {
             Bound::MinItems => "min-items",
             Bound::MaxProperties => "max-properties",
             Bound::MinProperties => "min-properties",
+            Bound::MaxContains => "max-contains",
+            Bound::MinContains => "min-contains",
         }
     }
 
@@ -89,7 +97,11 @@ impl Bound {
     pub fn is_upper(self) -> bool {
         matches!(
             self,
-            Bound::Max | Bound::MaxLength | Bound::MaxItems | Bound::MaxProperties
+            Bound::Max
+                | Bound::MaxLength
+                | Bound::MaxItems
+                | Bound::MaxProperties
+                | Bound::MaxContains
         )
     }
 }
@@ -161,6 +173,47 @@ slug_rules! {
         AllOfRemoved = "all-of-removed" => Widen,
         XExtensibleEnumValueAdded = "x-extensible-enum-value-added" => None,
         XExtensibleEnumValueRemoved = "x-extensible-enum-value-removed" => Narrow,
+        // JSON Schema 2020-12 / OpenAPI 3.1 (oasdiff's ids where it has them).
+        ListOfTypesWidened = "list-of-types-widened" => Widen,
+        ListOfTypesNarrowed = "list-of-types-narrowed" => Narrow,
+        ConstAdded = "const-added" => Narrow,
+        ConstRemoved = "const-removed" => Widen,
+        ConstChanged = "const-changed" => Incomparable,
+        ContainsAdded = "contains-added" => Narrow,
+        ContainsRemoved = "contains-removed" => Widen,
+        // A position added to a closed tuple (`items: false`) allows longer arrays; added where
+        // any item was allowed, it constrains that position.
+        PrefixItemsAdded = "prefix-items-added" => Widen,
+        PrefixItemsConstrained = "prefix-items-constrained" => Narrow,
+        PrefixItemsRemoved = "prefix-items-removed" => Narrow,
+        PrefixItemsReleased = "prefix-items-released" => Widen,
+        IfAdded = "if-added" => Narrow,
+        IfRemoved = "if-removed" => Widen,
+        IfChanged = "if-changed" => Unknown,
+        ThenAdded = "then-added" => Narrow,
+        ThenRemoved = "then-removed" => Widen,
+        ElseAdded = "else-added" => Narrow,
+        ElseRemoved = "else-removed" => Widen,
+        DependentRequiredAdded = "dependent-required-added" => Narrow,
+        DependentRequiredRemoved = "dependent-required-removed" => Widen,
+        DependentRequiredChanged = "dependent-required-changed" => Incomparable,
+        DependentSchemaAdded = "dependent-schema-added" => Narrow,
+        DependentSchemaRemoved = "dependent-schema-removed" => Widen,
+        UnevaluatedPropertiesAdded = "unevaluated-properties-added" => Narrow,
+        UnevaluatedPropertiesRemoved = "unevaluated-properties-removed" => Widen,
+        UnevaluatedItemsAdded = "unevaluated-items-added" => Narrow,
+        UnevaluatedItemsRemoved = "unevaluated-items-removed" => Widen,
+        PropertyNamesAdded = "property-names-added" => Narrow,
+        PropertyNamesRemoved = "property-names-removed" => Widen,
+        PatternPropertyAdded = "pattern-property-added" => Narrow,
+        PatternPropertyRemoved = "pattern-property-removed" => Widen,
+        ContentMediaTypeChanged = "content-media-type-changed" => Incomparable,
+        ContentEncodingChanged = "content-encoding-changed" => Incomparable,
+        ContentSchemaAdded = "content-schema-added" => Narrow,
+        ContentSchemaRemoved = "content-schema-removed" => Widen,
+        NotAdded = "not-added" => Narrow,
+        NotRemoved = "not-removed" => Widen,
+        NotChanged = "not-changed" => Unknown,
     }
 }
 
@@ -225,6 +278,8 @@ api_rules! {
     SpecAdded = "spec-added" => None Widen,
     SpecRemoved = "spec-removed" => None Narrow,
     PathAdded = "endpoint-added" => None Widen,
+    WebhookAdded = "webhook-added" => None Widen,
+    WebhookRemoved = "webhook-removed" => None Narrow,
     PathRemovedWithoutDeprecation = "api-path-removed-without-deprecation" => None Narrow,
     PathRemovedWithDeprecation = "api-path-removed-with-deprecation" => None Narrow Deprecated,
     OperationAdded = "endpoint-added" => None Widen,

@@ -133,6 +133,7 @@ corpus! {
     property_deprecation, request_null_dropped_3_1, client_impact, annotation_named_properties,
     pattern_matches_everything, judgements_success_status, all_of_members, judgements_values,
     media_type_schema, required_parameter_default, unclassified_changes,
+    openapi_3_1_request_keywords, openapi_3_1_response_keywords, webhooks,
 }
 
 #[test]

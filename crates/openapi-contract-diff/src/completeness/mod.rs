@@ -166,9 +166,17 @@ pub fn unclaimed(base: &Doc, rev: &Doc, reported: &Reported) -> Vec<Change> {
         // Findings of a matched operation are named after BASE (see `operations::diff`).
         let label = b.label();
         let mut emitter = Emitter::new(label.clone());
-        for d in c.diffs {
+        for mut d in c.diffs {
             if reported.claimed(&label, &d) {
                 continue;
+            }
+            if b.webhook {
+                // The API sends a webhook's request and the client answers it.
+                d.direction = match d.direction {
+                    Direction::Request => Direction::Response,
+                    Direction::Response => Direction::Request,
+                    other => other,
+                };
             }
             let none = || "absent".to_string();
             let message = format!(

@@ -16,7 +16,7 @@ use crate::vocab::Ctx;
 
 /// Keywords read below through a method of [`Schema`], or walked as sub-schemas: everything
 /// else is compared as a value.
-const HANDLED: [&str; 29] = [
+const HANDLED: [&str; 32] = [
     "allOf",
     "oneOf",
     "anyOf",
@@ -46,6 +46,9 @@ const HANDLED: [&str; 29] = [
     "$ref",
     "additionalProperties",
     "items",
+    "const",
+    "maxContains",
+    "minContains",
 ];
 
 /// Keywords whose value is one sub-schema. For the first ones `true` and `{}` say nothing,
@@ -203,7 +206,11 @@ fn derived<'a>(
     };
     let text = |v: String| Value::String(v);
     let mut facts: Vec<(&str, Value, Value, Vec<String>)> = Vec::new();
-    let show_type = |s: &Schema| s.type_name().map_or(Value::Null, |t| text(t.into()));
+    let show_type = |s: &Schema| {
+        s.types().map_or(Value::Null, |t| {
+            Value::from(t.into_iter().map(str::to_string).collect::<Vec<_>>())
+        })
+    };
     facts.push(("type", show_type(b), show_type(r), Vec::new()));
     facts.push((
         "nullable",
@@ -229,7 +236,20 @@ fn derived<'a>(
             Value::from(set.into_iter().collect::<Vec<_>>())
         })
     };
-    facts.push(("enum", enum_set(b), enum_set(r), Vec::new()));
+    if enum_set(b) != enum_set(r) {
+        // Where the rules put it: the `enum` (or 3.1 `const`) keyword of either side.
+        let at = |s: &Schema| s.enum_values().map(|(_, p)| p);
+        let (bp, rp) = (at(b), at(r));
+        let rp = rp.or_else(|| bp.is_none().then(|| r.ptr.clone()));
+        push(
+            c,
+            dir,
+            "enum",
+            (enum_set(b), bp),
+            (enum_set(r), rp),
+            Vec::new(),
+        );
+    }
     let unique = |s: &Schema| {
         s.get("uniqueItems")
             .and_then(|(v, _)| v.as_bool())

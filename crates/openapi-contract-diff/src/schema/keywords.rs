@@ -33,19 +33,19 @@ pub fn compare(out: &mut Emitter, at: &At, b: &Schema, r: &Schema) -> bool {
     true
 }
 
-struct Keywords<'x, 'a> {
-    out: &'x mut Emitter,
-    at: &'x At,
-    b: &'x Schema<'a>,
-    r: &'x Schema<'a>,
+pub(super) struct Keywords<'x, 'a> {
+    pub(super) out: &'x mut Emitter,
+    pub(super) at: &'x At,
+    pub(super) b: &'x Schema<'a>,
+    pub(super) r: &'x Schema<'a>,
 }
 
 impl<'a> Keywords<'_, 'a> {
-    fn emit(&mut self, rule: Keyword, loc: Loc, detail: &str, what: String) {
+    pub(super) fn emit(&mut self, rule: Keyword, loc: Loc, detail: &str, what: String) {
         self.emit_guarded(SchemaRule::Keyword(rule), None, loc, detail, what);
     }
 
-    fn emit_guarded(
+    pub(super) fn emit_guarded(
         &mut self,
         rule: SchemaRule,
         guard: Option<Guard>,
@@ -78,6 +78,9 @@ impl<'a> Keywords<'_, 'a> {
         if self.b.branches().is_some() || self.r.branches().is_some() {
             return true;
         }
+        if let Some(comparable) = self.type_lists() {
+            return comparable;
+        }
         let (bt, rt) = (self.b.type_name(), self.r.type_name());
         // A response header is text on the wire: a client that read a string still reads the
         // digits or `true` it now gets, so string → integer there narrows (oasdiff's finer rule).
@@ -97,6 +100,32 @@ impl<'a> Keywords<'_, 'a> {
         let loc = self.loc("type");
         self.emit(rule, loc, "type", what);
         rule != Keyword::TypeChanged
+    }
+
+    /// A 3.1 list of types on either side, compared as sets: a superset widens, a subset
+    /// narrows, anything else is a type change. `None` when neither side has a list.
+    fn type_lists(&mut self) -> Option<bool> {
+        let list = |s: &Schema| matches!(s.get("type"), Some((Value::Array(_), _)));
+        if !list(self.b) && !list(self.r) {
+            return None;
+        }
+        let (Some(bt), Some(rt)) = (self.b.types(), self.r.types()) else {
+            return None; // one side has no type: the single-type rules say it
+        };
+        let rule = if bt == rt {
+            return Some(true);
+        } else if bt.is_subset(&rt) {
+            Keyword::ListOfTypesWidened
+        } else if rt.is_subset(&bt) {
+            Keyword::ListOfTypesNarrowed
+        } else {
+            Keyword::TypeChanged
+        };
+        let show = |t: &std::collections::BTreeSet<&str>| format!("{t:?}");
+        let what = format!("types changed from {} to {}", show(&bt), show(&rt));
+        let loc = self.loc("type");
+        self.emit(rule, loc, "type", what);
+        Some(rule != Keyword::TypeChanged)
     }
 
     fn nullable(&mut self) {
@@ -138,64 +167,6 @@ impl<'a> Keywords<'_, 'a> {
         self.emit(rule, loc, "format", what);
     }
 
-    fn enums(&mut self) {
-        let (be, re) = (self.b.enum_values(), self.r.enum_values());
-        match (be, re) {
-            (None, None) => {}
-            (None, Some((values, ptr))) => {
-                let what = format!("became an enum of {}", list(&values));
-                self.emit(Keyword::BecameEnum, Loc::Rev(ptr), "enum", what);
-            }
-            (Some((values, ptr)), None) => {
-                let what = format!("enum of {} removed (any value allowed)", list(&values));
-                self.emit(Keyword::EnumRemoved, Loc::Base(ptr), "enum", what);
-            }
-            (Some((bv, bp)), Some((rv, rp))) => {
-                for (i, value) in rv.iter().enumerate() {
-                    if !bv.contains(value) {
-                        self.enum_added(value, format!("{rp}/{i}"));
-                    }
-                }
-                for (i, value) in bv.iter().enumerate() {
-                    if !rv.contains(value) {
-                        let what = format!("enum value {value} removed");
-                        self.emit(
-                            Keyword::EnumValueRemoved,
-                            Loc::Base(format!("{bp}/{i}")),
-                            &value.to_string(),
-                            what,
-                        );
-                    }
-                }
-            }
-        }
-    }
-
-    /// The one exception in the level table: a received enum that grows is WARN when the Rust
-    /// clients generated from BASE (the ones users run) keep unknown values.
-    fn enum_added(&mut self, value: &Value, ptr: String) {
-        let open = self.at.direction == Direction::Response && self.b.open_enum();
-        let note = match (self.at.direction, open) {
-            (Direction::Response, true) => {
-                "; the generated Rust enum is open (`Unknown(..)` keeps it), strict clients of other generators break"
-            }
-            (Direction::Response, false) => {
-                "; this enum is inline, so the generated Rust enum is closed and decoding fails"
-            }
-            _ => "",
-        };
-        let what = format!("enum value {value} added{note}");
-        let guard = open.then_some(Guard::OpenEnum);
-        self.emit_guarded(
-            SchemaRule::Keyword(Keyword::EnumValueAdded),
-            guard,
-            Loc::Rev(ptr),
-            &value.to_string(),
-            what,
-        );
-    }
-
-    /// A default on something required on both sides never applies (oasdiff's finer rule).
     fn default(&mut self) {
         if self.at.required {
             for s in [self.b, self.r] {
@@ -230,45 +201,6 @@ impl<'a> Keywords<'_, 'a> {
                 );
             }
             _ => {}
-        }
-    }
-
-    /// `x-extensible-enum: [..]` lists the values known today and promises more: removing one
-    /// narrows what a client may send, adding one is what the marker announced.
-    fn extensible_enum(&mut self) {
-        let list = |found: Option<(&'a Value, String)>| {
-            found.and_then(|(v, p)| v.as_array().map(|a| (a, p)))
-        };
-        let (b, r) = (
-            self.b.get("x-extensible-enum"),
-            self.r.get("x-extensible-enum"),
-        );
-        let (Some((bv, bp)), Some((rv, rp))) = (list(b), list(r)) else {
-            return;
-        };
-        for (i, value) in rv.iter().enumerate() {
-            if !bv.contains(value) {
-                let what = format!("x-extensible-enum value {value} added");
-                let loc = Loc::Rev(format!("{rp}/{i}"));
-                self.emit(
-                    Keyword::XExtensibleEnumValueAdded,
-                    loc,
-                    &value.to_string(),
-                    what,
-                );
-            }
-        }
-        for (i, value) in bv.iter().enumerate() {
-            if !rv.contains(value) {
-                let what = format!("x-extensible-enum value {value} removed");
-                let loc = Loc::Base(format!("{bp}/{i}"));
-                self.emit(
-                    Keyword::XExtensibleEnumValueRemoved,
-                    loc,
-                    &value.to_string(),
-                    what,
-                );
-            }
         }
     }
 
@@ -401,10 +333,4 @@ impl<'a> Keywords<'_, 'a> {
             );
         }
     }
-}
-
-fn list(values: &[&Value]) -> String {
-    let shown: Vec<String> = values.iter().take(8).map(|v| v.to_string()).collect();
-    let more = if values.len() > 8 { ", …" } else { "" };
-    format!("[{}{more}]", shown.join(", "))
 }

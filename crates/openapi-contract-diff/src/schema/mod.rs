@@ -10,7 +10,9 @@
 //! and `composition` pairs the `oneOf`/`anyOf` branches and walks each pair with the [`Walker`].
 
 mod all_of;
+mod applicators;
 mod composition;
+mod enums;
 mod keywords;
 mod view;
 
@@ -80,6 +82,8 @@ pub struct Walker<'a, 'e> {
     pub base: &'a Doc,
     pub rev: &'a Doc,
     pub out: &'e mut Emitter,
+    /// A webhook: the API sends the request and the client answers.
+    pub reversed: bool,
     visited: HashSet<(Direction, Subject, String, String)>,
 }
 
@@ -89,7 +93,17 @@ impl<'a, 'e> Walker<'a, 'e> {
             base,
             rev,
             out,
+            reversed: false,
             visited: HashSet::new(),
+        }
+    }
+
+    /// Who sends a message of `direction` in this operation (reversed for webhooks).
+    pub fn direction(&self, direction: Direction) -> Direction {
+        match (self.reversed, direction) {
+            (true, Direction::Request) => Direction::Response,
+            (true, Direction::Response) => Direction::Request,
+            (_, d) => d,
         }
     }
 
@@ -111,7 +125,9 @@ impl<'a, 'e> Walker<'a, 'e> {
             return;
         }
         self.properties(at, b, r);
+        self.undefined_required(at, b, r);
         self.additional(at, b, r);
+        applicators::compare(self, at, b, r);
         if let (Some((bi, bp)), Some((ri, rp))) = (b.get("items"), r.get("items")) {
             let (bs, rs) = (
                 Schema::new(self.base, bi, &bp),
@@ -287,6 +303,35 @@ impl<'a, 'e> Walker<'a, 'e> {
                 name,
                 format!("{label} added ({what})"),
             );
+        }
+    }
+
+    /// Names required without a property definition on either side (`required: [id]` alone,
+    /// common under `contentSchema`, `then` or `dependentSchemas`): requiredness still moves.
+    fn undefined_required(&mut self, at: &At, b: &Schema<'a>, r: &Schema<'a>) {
+        let (bprops, rprops) = (b.properties(), r.properties());
+        let (breq, rreq) = (b.required(), r.required());
+        let request = at.direction == Direction::Request;
+        for name in breq.symmetric_difference(&rreq) {
+            if bprops.contains_key(name) || rprops.contains_key(name) {
+                continue; // judged with the property
+            }
+            let now = rreq.contains(name);
+            let rule = match (request, now) {
+                (true, true) => Rule::RequestPropertyBecameRequired,
+                (true, false) => Rule::RequestPropertyBecameOptional,
+                (false, true) => Rule::ResponsePropertyBecameRequired,
+                (false, false) => Rule::ResponsePropertyBecameOptional,
+            };
+            let loc = match (r.get("required"), b.get("required")) {
+                (Some((_, p)), _) => Loc::Rev(p),
+                (None, Some((_, p))) => Loc::Base(p),
+                (None, None) => Loc::Rev(r.ptr.clone()),
+            };
+            let what = if now { "required" } else { "optional" };
+            let label = at.property(name).label();
+            self.out
+                .rule(rule, None, loc, name, format!("{label} became {what}"));
         }
     }
 

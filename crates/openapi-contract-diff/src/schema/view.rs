@@ -166,11 +166,37 @@ impl<'a> Schema<'a> {
         self.flag("deprecated")
     }
 
-    /// The non-null enum values and the pointer of the `enum` keyword.
+    /// The non-null enum values and the pointer of the `enum` keyword; a 3.1 `const` is an
+    /// enum of one value (with the pointer of `const`).
     pub fn enum_values(&self) -> Option<(Vec<&'a Value>, String)> {
-        let (values, ptr) = self.get("enum")?;
-        let values = values.as_array()?.iter().filter(|v| !v.is_null()).collect();
-        Some((values, ptr))
+        if let Some((values, ptr)) = self.get("enum") {
+            let values = values.as_array()?.iter().filter(|v| !v.is_null()).collect();
+            return Some((values, ptr));
+        }
+        let (value, ptr) = self.get("const")?;
+        Some((
+            (!value.is_null()).then_some(value).into_iter().collect(),
+            ptr,
+        ))
+    }
+
+    /// The values are a `const`, not an `enum`.
+    pub fn is_const(&self) -> bool {
+        self.get("enum").is_none() && self.get("const").is_some()
+    }
+
+    /// The types allowed: `type` as one name or a 3.1 list (without `null`), or the one type
+    /// the keywords imply.
+    pub fn types(&self) -> Option<BTreeSet<&'a str>> {
+        match self.get("type") {
+            Some((Value::Array(list), _)) => Some(
+                list.iter()
+                    .filter_map(Value::as_str)
+                    .filter(|t| *t != "null")
+                    .collect(),
+            ),
+            _ => self.type_name().map(|t| BTreeSet::from([t])),
+        }
     }
 
     /// Whether generated clients accept values this enum does not list: a named string enum in
