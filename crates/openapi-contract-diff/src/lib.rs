@@ -130,11 +130,27 @@ pub fn diff(base_text: &str, revision_text: &str, options: &Options) -> Result<R
         || Doc::parse(options.revision_name.clone(), revision_text),
         || options.revision_name.clone(),
     )?;
+    Ok(compare_docs(&base, &revision, options))
+}
+
+/// [`diff`] on documents already parsed (for callers that hold the trees, such as tools that
+/// edit a document and compare the result): the same checks, without reading text again.
+pub fn diff_trees(
+    base: serde_json::Value,
+    revision: serde_json::Value,
+    options: &Options,
+) -> Result<Report, Error> {
+    let base = Doc::new(base, options.base_name.clone())?;
+    let revision = Doc::new(revision, options.revision_name.clone())?;
+    Ok(compare_docs(&base, &revision, options))
+}
+
+fn compare_docs(base: &Doc, revision: &Doc, options: &Options) -> Report {
     let section = match options.mode {
-        Mode::Changes => compare::pair(&base, &revision, &options.policy),
-        Mode::Drift => compare::drift(&base, &revision, &options.policy),
+        Mode::Changes => compare::pair(base, revision, &options.policy),
+        Mode::Drift => compare::drift(base, revision, &options.policy),
     };
-    Ok(Report::new(vec![section], false))
+    Report::new(vec![section], false)
 }
 
 /// The README's examples, compiled (and the runnable ones run) as doctests.

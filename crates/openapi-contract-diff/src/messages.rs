@@ -186,15 +186,18 @@ fn compare_content<'a>(
     }
 }
 
-pub(crate) fn responses<'a>(
-    doc: &'a Doc,
-    op: &Operation<'a>,
-) -> BTreeMap<String, (&'a Value, String)> {
+/// Status (upper-cased) → (the response, its pointer after `$ref`s, and the pointer of its
+/// entry in the operation: where a status added or removed is reported, since the shared
+/// component itself did not change).
+pub(crate) type Responses<'a> = BTreeMap<String, (&'a Value, String, String)>;
+
+pub(crate) fn responses<'a>(doc: &'a Doc, op: &Operation<'a>) -> Responses<'a> {
     let mut out = BTreeMap::new();
     if let Some(Value::Object(map)) = op.node.get("responses") {
         for (status, v) in map {
             let ptr = format!("{}/responses/{}", op.ptr, pointer::escape(status));
-            out.insert(status.to_ascii_uppercase(), doc.resolve(v, &ptr));
+            let (v, resolved) = doc.resolve(v, &ptr);
+            out.insert(status.to_ascii_uppercase(), (v, resolved, ptr));
         }
     }
     out
@@ -204,8 +207,8 @@ pub(crate) fn responses<'a>(
 pub fn compare_responses<'a>(w: &mut Walker<'a, '_>, b: &Operation<'a>, r: &Operation<'a>) {
     let (br, rr) = (responses(w.base, b), responses(w.rev, r));
     let success = |status: &str| status.starts_with('2');
-    for (status, (bv, bp)) in &br {
-        let Some((rv, rp)) = rr.get(status) else {
+    for (status, (bv, bp, buse)) in &br {
+        let Some((rv, rp, _)) = rr.get(status) else {
             let rule = if success(status) {
                 Rule::SuccessStatusRemoved
             } else {
@@ -214,7 +217,7 @@ pub fn compare_responses<'a>(w: &mut Walker<'a, '_>, b: &Operation<'a>, r: &Oper
             w.out.rule(
                 rule,
                 None,
-                Loc::Base(bp.clone()),
+                Loc::Base(buse.clone()),
                 status,
                 format!("response status {status} removed"),
             );
@@ -231,7 +234,7 @@ pub fn compare_responses<'a>(w: &mut Walker<'a, '_>, b: &Operation<'a>, r: &Oper
         compare_content(w, direction, &root, &media, (bv, bp), (rv, rp));
         compare_headers(w, status, (bv, bp), (rv, rp));
     }
-    for (status, (_, rp)) in &rr {
+    for (status, (_, _, ruse)) in &rr {
         if !br.contains_key(status) {
             let (rule, note) = if success(status) {
                 (
@@ -244,7 +247,7 @@ pub fn compare_responses<'a>(w: &mut Walker<'a, '_>, b: &Operation<'a>, r: &Oper
             w.out.rule(
                 rule,
                 None,
-                Loc::Rev(rp.clone()),
+                Loc::Rev(ruse.clone()),
                 status,
                 format!("response status {status} added{note}"),
             );

@@ -31,18 +31,25 @@ pub fn compare<'a>(c: &mut Collector<'a>, b: &Operation<'a>, r: &Operation<'a>) 
         (bb, rb) => c.differ(Direction::Request, "requestBody", bb, rb),
     }
     let (br, rr) = (responses(c.base, b), responses(c.rev, r));
-    for (status, bv) in &br {
+    for (status, (bv, bp, buse)) in &br {
         match rr.get(status) {
-            Some(rv) => {
-                let (bv, rv) = (bv.clone(), rv.clone());
-                response(c, bv, rv);
-            }
-            None => c.differ(Direction::Response, "response", Some(bv.clone()), None),
+            Some((rv, rp, _)) => response(c, (bv, bp.clone()), (rv, rp.clone())),
+            None => c.differ(
+                Direction::Response,
+                "response",
+                Some((bv, buse.clone())),
+                None,
+            ),
         }
     }
-    for (status, rv) in &rr {
+    for (status, (rv, _, ruse)) in &rr {
         if !br.contains_key(status) {
-            c.differ(Direction::Response, "response", None, Some(rv.clone()));
+            c.differ(
+                Direction::Response,
+                "response",
+                None,
+                Some((rv, ruse.clone())),
+            );
         }
     }
     security(c, b, r);

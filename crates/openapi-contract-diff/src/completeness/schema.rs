@@ -101,6 +101,7 @@ pub fn compare<'a>(
     }
     derived(c, dir, b, r, anchors);
     values(c, dir, b, r);
+    shadowed(c, dir, b, r);
     properties(c, dir, b, r);
     for (key, empty_is_absent) in SUBSCHEMAS {
         let get = |s: &Schema<'a>| {
@@ -332,6 +333,45 @@ fn values<'a>(c: &mut Collector<'a>, dir: Direction, b: &Schema<'a>, r: &Schema<
         match (b.get(key), r.get(key)) {
             (Some((bv, _)), Some((rv, _))) if c.same(bv, rv) => {}
             (bv, rv) => c.differ(dir, key, bv, rv),
+        }
+    }
+}
+
+/// Keywords of a later `allOf` part that an earlier part also has: the rules read the first
+/// (or the strictest bound), so a change in the later one is compared here, part by part, when
+/// both sides have the same parts at the same places.
+fn shadowed<'a>(c: &mut Collector<'a>, dir: Direction, b: &Schema<'a>, r: &Schema<'a>) {
+    // Only parts that are the same members (same places on both sides) pair up.
+    let aligned =
+        b.parts.len() == r.parts.len() && b.parts.iter().zip(&r.parts).all(|(x, y)| x.ptr == y.ptr);
+    if !aligned {
+        return;
+    }
+    for i in 1..b.parts.len() {
+        let (bp, rp) = (&b.parts[i], &r.parts[i]);
+        let keys: BTreeSet<&str> = bp
+            .node
+            .keys()
+            .chain(rp.node.keys())
+            .map(String::as_str)
+            .collect();
+        for key in keys {
+            let earlier = |s: &Schema| s.parts[..i].iter().any(|p| p.node.contains_key(key));
+            let plain = !Ctx::Keywords.is_annotation(key)
+                && !matches!(key, "allOf" | "oneOf" | "anyOf" | "properties" | "required");
+            if !plain || !(earlier(b) || earlier(r)) {
+                continue;
+            }
+            let at = |part: &crate::schema::Part<'a>| {
+                part.node
+                    .get(key)
+                    .map(|v| (v, format!("{}/{}", part.ptr, pointer::escape(key))))
+            };
+            match (at(bp), at(rp)) {
+                (None, None) => {}
+                (Some((bv, _)), Some((rv, _))) if c.same(bv, rv) => {}
+                (bv, rv) => c.differ(dir, key, bv, rv),
+            }
         }
     }
 }

@@ -24,7 +24,7 @@ use crate::finding::{Direction, Guard};
 use crate::rules::{Keyword, Rule, SchemaRule, Subject};
 
 use view::Additional;
-pub use view::Schema;
+pub use view::{Part, Schema};
 
 /// Where in a message the walk is.
 #[derive(Debug, Clone)]
