@@ -50,6 +50,7 @@
 //! completeness pass (every difference no rule claims becomes an `unclassified-change`, WARN)
 //! → judge each change with the level table → apply the policy → render.
 
+mod catalogue;
 pub mod cli;
 mod compare;
 mod completeness;
@@ -58,6 +59,7 @@ mod emit;
 mod error;
 mod finding;
 pub mod input;
+mod lifecycle;
 mod messages;
 mod openapi31;
 mod operation;
@@ -77,6 +79,7 @@ mod vocab;
 
 pub use error::Error;
 pub use finding::{ClientImpact, Direction, Finding, Level};
+pub use lifecycle::Lifecycle;
 pub use policy::{Judged, Policy};
 pub use render::{Format, Section};
 pub use report::Report;
@@ -106,6 +109,8 @@ pub struct Options {
     pub mode: Mode,
     /// Acknowledgements and level overrides; the default is empty.
     pub policy: Policy,
+    /// The deprecation policy and the day it is judged on; the default requires no sunset.
+    pub lifecycle: Lifecycle,
 }
 
 impl Default for Options {
@@ -116,6 +121,7 @@ impl Default for Options {
             revision_name: "REVISION".into(),
             mode: Mode::default(),
             policy: Policy::default(),
+            lifecycle: Lifecycle::default(),
         }
     }
 }
@@ -147,8 +153,8 @@ pub fn diff_trees(
 
 fn compare_docs(base: &Doc, revision: &Doc, options: &Options) -> Report {
     let section = match options.mode {
-        Mode::Changes => compare::pair(base, revision, &options.policy),
-        Mode::Drift => compare::drift(base, revision, &options.policy),
+        Mode::Changes => compare::pair(base, revision, &options.policy, &options.lifecycle),
+        Mode::Drift => compare::drift(base, revision, &options.policy, &options.lifecycle),
     };
     Report::new(vec![section], false)
 }

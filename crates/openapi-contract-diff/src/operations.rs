@@ -9,6 +9,7 @@ use serde_json::Value;
 use crate::doc::Doc;
 use crate::emit::{Emitter, Loc};
 use crate::finding::Change;
+use crate::lifecycle::{self, Lifecycle};
 use crate::operation::{Operation, normalise_path, operations};
 use crate::rules::Rule;
 use crate::schema::Walker;
@@ -31,8 +32,8 @@ impl Outcome {
     }
 }
 
-/// Compares two specs: every change, unjudged.
-pub fn diff(base: &Doc, rev: &Doc) -> Outcome {
+/// Compares two specs: every change, unjudged, with the deprecation policy `lifecycle`.
+pub fn diff(base: &Doc, rev: &Doc, lifecycle: &Lifecycle) -> Outcome {
     let (bops, rops) = (operations(base), operations(rev));
     let paths = |ops: &BTreeMap<String, Operation>| -> BTreeSet<String> {
         ops.values()
@@ -45,22 +46,25 @@ pub fn diff(base: &Doc, rev: &Doc) -> Outcome {
     for (key, b) in &bops {
         let mut out = Emitter::new(b.label());
         match rops.get(key) {
-            Some(r) => compare_operation(base, rev, &mut out, b, r),
+            Some(r) => compare_operation(base, rev, &mut out, b, r, lifecycle),
             None => {
                 let whole_path = !rpaths.contains(&normalise_path(b.path));
                 let deprecated = b.deprecated();
+                let early = lifecycle.before_sunset(b.node);
                 let rule = match (whole_path, deprecated) {
                     _ if b.webhook => Rule::WebhookRemoved,
+                    (true, _) if early.is_some() => Rule::PathRemovedBeforeSunset,
+                    (false, _) if early.is_some() => Rule::RemovedBeforeSunset,
                     (true, false) => Rule::PathRemovedWithoutDeprecation,
                     (true, true) => Rule::PathRemovedWithDeprecation,
                     (false, false) => Rule::RemovedWithoutDeprecation,
                     (false, true) => Rule::RemovedWithDeprecation,
                 };
                 let what = if whole_path { "path" } else { "operation" };
-                let note = if deprecated {
-                    " (it was deprecated)"
-                } else {
-                    ""
+                let note = match (early, deprecated) {
+                    (Some(date), _) => format!(" before its sunset {date}"),
+                    (None, true) => " (it was deprecated)".to_string(),
+                    (None, false) => String::new(),
                 };
                 out.rule(
                     rule,
@@ -70,6 +74,9 @@ pub fn diff(base: &Doc, rev: &Doc) -> Outcome {
                     format!("{what} {} removed{note}", b.label()),
                 );
             }
+        }
+        if lifecycle::unstable(b) {
+            lifecycle::guard_unstable(&mut out, 0);
         }
         outcome.take(out);
     }
@@ -105,25 +112,9 @@ fn compare_operation<'a>(
     out: &mut Emitter,
     b: &Operation<'a>,
     r: &Operation<'a>,
+    lifecycle: &Lifecycle,
 ) {
-    let label = r.label();
-    match (b.deprecated(), r.deprecated()) {
-        (false, true) => out.rule(
-            Rule::Deprecated,
-            None,
-            Loc::Rev(format!("{}/deprecated", r.ptr)),
-            "",
-            format!("{label} deprecated"),
-        ),
-        (true, false) => out.rule(
-            Rule::Reactivated,
-            None,
-            Loc::Rev(r.ptr.clone()),
-            "",
-            format!("{label} is no longer deprecated"),
-        ),
-        _ => {}
-    }
+    lifecycle.operation(out, b, r);
     let op_id = |o: &Operation| {
         o.node
             .get("operationId")
@@ -146,6 +137,7 @@ fn compare_operation<'a>(
     }
     security::compare(base, rev, out, b, r);
     let mut walker = Walker::new(base, rev, out);
+    walker.lifecycle = *lifecycle;
     walker.reversed = r.webhook;
     parameters::compare(&mut walker, b, r);
     messages::compare_request_body(&mut walker, b, r);

@@ -97,16 +97,32 @@ pub fn compare<'a>(w: &mut Walker<'a, '_>, b: &Operation<'a>, r: &Operation<'a>)
     for (key, p) in &bp {
         let label = format!("{} parameter `{}`", p.location, p.name);
         let Some(q) = rp.get(key) else {
-            let guard = deprecation(p.node);
+            let node = p.node.as_object();
+            let early = node.and_then(|n| w.lifecycle.before_sunset(n));
+            let (rule, note) = match (early, deprecation(p.node)) {
+                (Some(date), _) => (
+                    Rule::ParameterRemovedBeforeSunset,
+                    format!(" before its sunset {date}"),
+                ),
+                (None, Some(_)) => (
+                    Rule::ParameterRemovedWithDeprecation,
+                    " (it was deprecated)".into(),
+                ),
+                (None, None) => (Rule::ParameterRemoved, String::new()),
+            };
             w.out.rule(
-                Rule::ParameterRemoved,
-                guard,
+                rule,
+                None,
                 Loc::Base(p.ptr.clone()),
                 &key.1,
-                format!("{label} removed"),
+                format!("{label} removed{note}"),
             );
             continue;
         };
+        if let (Some(bn), Some(qn)) = (p.node.as_object(), q.node.as_object()) {
+            let lifecycle = w.lifecycle;
+            lifecycle.parameter(w.out, (bn, qn), &q.ptr, &label, &key.1, Some(r.node));
+        }
         let loc = Loc::Rev(q.ptr.clone());
         if p.location == "path" && p.name != q.name {
             let message = format!(

@@ -286,12 +286,30 @@ api_rules! {
     RemovedWithoutDeprecation = "api-removed-without-deprecation" => None Narrow,
     RemovedWithDeprecation = "api-removed-with-deprecation" => None Narrow Deprecated,
     Deprecated = "endpoint-deprecated" => None None,
+    DeprecatedWithSunset = "endpoint-deprecated-with-sunset" => None None,
+    DeprecatedSunsetMissing = "api-deprecated-sunset-missing" => None Violation,
+    SunsetParse = "api-deprecated-sunset-parse" => None Violation,
+    SunsetTooSmall = "api-sunset-date-too-small" => None Violation,
+    SunsetChangedTooSmall = "api-sunset-date-changed-too-small" => None Violation,
+    SunsetDeleted = "sunset-deleted" => None Violation,
+    RemovedBeforeSunset = "api-removed-before-sunset" => None Narrow,
+    PathRemovedBeforeSunset = "api-path-removed-before-sunset" => None Narrow,
+    StabilityDecreased = "api-stability-decreased" => None Violation,
+    StabilityIncreased = "api-stability-increased" => None None,
+    InvalidStability = "api-invalid-stability-level" => None Violation,
     Reactivated = "endpoint-reactivated" => None None,
     OperationIdChanged = "api-operation-id-removed" => None Unknown,
     PathParameterRenamed = "request-path-parameter-renamed" => Request None,
     NewRequiredParameter = "new-required-request-parameter" => Request Narrow,
     NewOptionalParameter = "new-optional-request-parameter" => Request None,
     ParameterRemoved = "request-parameter-removed" => Request Unknown,
+    ParameterRemovedWithDeprecation = "request-parameter-removed-with-deprecation" => Request Narrow Deprecated,
+    ParameterRemovedBeforeSunset = "request-parameter-removed-before-sunset" => Request Narrow,
+    ParameterDeprecated = "request-parameter-deprecated" => Request None,
+    ParameterReactivated = "request-parameter-reactivated" => Request None,
+    ParameterSunsetMissing = "request-parameter-deprecated-sunset-missing" => Request Violation,
+    ParameterSunsetTooSmall = "request-parameter-sunset-date-too-small" => Request Violation,
+    ParameterSunsetParse = "request-parameter-sunset-parse" => Request Violation,
     ParameterBecameRequired = "request-parameter-became-required" => Request Narrow,
     ParameterBecameOptional = "request-parameter-became-optional" => Request Widen,
     NewRequiredBody = "request-body-added-required" => Request Narrow,
@@ -349,87 +367,3 @@ api_rules! {
 /// completeness pass): reported with both values and its pointer, at WARN, in the direction of
 /// the place it was found.
 pub const UNCLASSIFIED: &str = "unclassified-change";
-
-/// Every id the diff can emit, with its direction and effect (for `--list-rules` and tests).
-pub fn catalogue() -> Vec<(String, Direction, Effect)> {
-    let mut out: Vec<(String, Direction, Effect)> = Rule::ALL
-        .iter()
-        .map(|r| (r.id().to_string(), r.direction(), r.effect()))
-        .collect();
-    let mut schema_rules: Vec<SchemaRule> = Keyword::ALL
-        .iter()
-        .map(|k| SchemaRule::Keyword(*k))
-        .collect();
-    for b in Bound::ALL {
-        for c in [
-            BoundChange::Increased,
-            BoundChange::Decreased,
-            BoundChange::Set,
-            BoundChange::Removed,
-        ] {
-            schema_rules.push(SchemaRule::Bound(b, c));
-        }
-    }
-    let places = [
-        (Direction::Request, Subject::Body),
-        (Direction::Request, Subject::Property),
-        (Direction::Request, Subject::Parameter),
-        (Direction::Response, Subject::Body),
-        (Direction::Response, Subject::Property),
-        (Direction::Response, Subject::Header),
-    ];
-    for (direction, subject) in places {
-        for rule in &schema_rules {
-            out.push((rule.id(direction, subject), direction, rule.effect()));
-        }
-    }
-    out.push((UNCLASSIFIED.to_string(), Direction::None, Effect::Unknown));
-    // Rules that share an oasdiff id (a path and an operation added; a format and a type
-    // specialised) are listed once: they share direction and effect too (tested).
-    let mut seen = std::collections::HashSet::new();
-    out.retain(|(id, _, _)| seen.insert(id.clone()));
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::collections::BTreeSet;
-
-    #[test]
-    fn shared_ids_share_direction_and_effect() {
-        let mut by_id = std::collections::HashMap::new();
-        for rule in Rule::ALL {
-            let before = by_id.insert(rule.id(), (rule.direction(), rule.effect()));
-            assert!(before.is_none_or(|b| b == (rule.direction(), rule.effect())));
-        }
-        let mut by_slug = std::collections::HashMap::new();
-        for k in Keyword::ALL {
-            let before = by_slug.insert(k.slug(), k.effect());
-            assert!(before.is_none_or(|b| b == k.effect()), "{}", k.slug());
-        }
-    }
-
-    #[test]
-    fn ids_are_unique_and_kebab_case() {
-        let all = catalogue();
-        let unique: BTreeSet<&str> = all.iter().map(|(id, _, _)| id.as_str()).collect();
-        assert_eq!(unique.len(), all.len());
-        assert!(
-            all.iter()
-                .all(|(id, _, _)| id.chars().all(|c| c.is_ascii_lowercase() || c == '-'))
-        );
-    }
-
-    #[test]
-    fn bound_effects() {
-        let max_down = SchemaRule::Bound(Bound::Max, BoundChange::Decreased);
-        assert_eq!(max_down.effect(), Effect::Narrow);
-        assert_eq!(
-            max_down.id(Direction::Request, Subject::Property),
-            "request-property-max-decreased"
-        );
-        let min_down = SchemaRule::Bound(Bound::MinLength, BoundChange::Decreased);
-        assert_eq!(min_down.effect(), Effect::Widen);
-    }
-}

@@ -84,6 +84,8 @@ pub struct Walker<'a, 'e> {
     pub out: &'e mut Emitter,
     /// A webhook: the API sends the request and the client answers.
     pub reversed: bool,
+    /// The deprecation policy (for parameters).
+    pub lifecycle: crate::lifecycle::Lifecycle,
     visited: HashSet<(Direction, Subject, String, String)>,
 }
 
@@ -94,6 +96,7 @@ impl<'a, 'e> Walker<'a, 'e> {
             rev,
             out,
             reversed: false,
+            lifecycle: crate::lifecycle::Lifecycle::default(),
             visited: HashSet::new(),
         }
     }
