@@ -45,7 +45,7 @@ pub fn drift(ours: &Doc, reference: &Doc, policy: &Policy, lifecycle: &Lifecycle
         // operationIds only name generated methods; the provider's naming is not contract.
         // Paths ours does not cover are not drift (`endpoint-added` with the detail `path`).
         .filter(|c| !(c.id == Rule::PathAdded.id() && c.detail == "path"))
-        .filter(|c| c.id != Rule::OperationIdChanged.id())
+        .filter(|c| c.id != Rule::OperationIdChanged.id() && c.id != Rule::OperationIdAdded.id())
         .filter(|c| !(c.in_base && finding::level(c.direction, c.effect, c.guard) == Level::Info))
         .collect();
     let version = if reference.was_31 {

@@ -154,25 +154,8 @@ impl Lifecycle {
             parse: Rule::SunsetParse,
         };
         self.deprecation(out, &rules, (b.node, r.node), &r.ptr, &label, "");
-        if deprecated(b.node) && deprecated(r.node) {
-            match (sunset(b.node), sunset(r.node)) {
-                (Some(Ok(x)), Some(Ok(y))) if y < x => out.rule(
-                    Rule::SunsetChangedTooSmall,
-                    None,
-                    at("x-sunset"),
-                    "",
-                    format!("{label}: sunset moved earlier, from {x} to {y}"),
-                ),
-                (Some(Ok(x)), None) => out.rule(
-                    Rule::SunsetDeleted,
-                    None,
-                    Loc::Base(format!("{}/x-sunset", b.ptr)),
-                    "",
-                    format!("{label}: sunset {x} deleted while still deprecated"),
-                ),
-                _ => {}
-            }
-        }
+        let moved = (Rule::SunsetChangedTooSmall, Rule::SunsetDeleted);
+        sunset_moved(out, moved, (b.node, r.node), (&b.ptr, &r.ptr), &label, "");
         match (stability(b.node), stability(r.node)) {
             (_, Err(text)) => out.rule(
                 Rule::InvalidStability,
@@ -203,7 +186,7 @@ impl Lifecycle {
         &self,
         out: &mut Emitter,
         (b, r): (&Map<String, Value>, &Map<String, Value>),
-        ptr: &str,
+        (bptr, ptr): (&str, &str),
         label: &str,
         detail: &str,
         op_level: Option<&Map<String, Value>>,
@@ -219,6 +202,11 @@ impl Lifecycle {
         // A parameter's period follows its operation's stability.
         let level = op_level.and_then(|op| stability(op).ok().flatten());
         self.deprecation_at(out, &rules, (b, r), ptr, label, detail, level);
+        let moved = (
+            Rule::ParameterSunsetChangedTooSmall,
+            Rule::ParameterSunsetDeleted,
+        );
+        sunset_moved(out, moved, (b, r), (bptr, ptr), label, detail);
     }
 
     fn deprecation(
@@ -300,6 +288,38 @@ impl Lifecycle {
             }
             _ => {}
         }
+    }
+}
+
+/// A sunset moved earlier, or deleted, while still deprecated: the announced date was what
+/// clients planned by.
+fn sunset_moved(
+    out: &mut Emitter,
+    (earlier, deleted): (Rule, Rule),
+    (b, r): (&Map<String, Value>, &Map<String, Value>),
+    (bptr, rptr): (&str, &str),
+    label: &str,
+    detail: &str,
+) {
+    if !(deprecated(b) && deprecated(r)) {
+        return;
+    }
+    match (sunset(b), sunset(r)) {
+        (Some(Ok(x)), Some(Ok(y))) if y < x => out.rule(
+            earlier,
+            None,
+            Loc::Rev(format!("{rptr}/x-sunset")),
+            detail,
+            format!("{label}: sunset moved earlier, from {x} to {y}"),
+        ),
+        (Some(Ok(x)), None) => out.rule(
+            deleted,
+            None,
+            Loc::Base(format!("{bptr}/x-sunset")),
+            detail,
+            format!("{label}: sunset {x} deleted while still deprecated"),
+        ),
+        _ => {}
     }
 }
 

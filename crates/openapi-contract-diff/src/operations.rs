@@ -121,19 +121,27 @@ fn compare_operation<'a>(
             .and_then(Value::as_str)
             .map(str::to_string)
     };
-    if let (Some(x), Some(y)) = (op_id(b), op_id(r))
-        && x != y
-    {
-        let message = format!(
-            "operationId changed from `{x}` to `{y}`: the wire is unchanged, but the generated method is renamed"
-        );
-        out.rule(
-            Rule::OperationIdChanged,
-            None,
-            Loc::Rev(format!("{}/operationId", r.ptr)),
-            "",
-            message,
-        );
+    match (op_id(b), op_id(r)) {
+        (Some(x), Some(y)) if x != y => {
+            let message = format!(
+                "operationId changed from `{x}` to `{y}`: the wire is unchanged, but the generated method is renamed"
+            );
+            let loc = Loc::Rev(format!("{}/operationId", r.ptr));
+            out.rule(Rule::OperationIdChanged, None, loc, "", message);
+        }
+        (Some(x), None) => {
+            let message = format!(
+                "operationId `{x}` removed: the wire is unchanged, but the generated method is renamed"
+            );
+            let loc = Loc::Base(format!("{}/operationId", b.ptr));
+            out.rule(Rule::OperationIdChanged, None, loc, "", message);
+        }
+        (None, Some(y)) => {
+            let message = format!("operationId `{y}` added");
+            let loc = Loc::Rev(format!("{}/operationId", r.ptr));
+            out.rule(Rule::OperationIdAdded, None, loc, "", message);
+        }
+        _ => {}
     }
     security::compare(base, rev, out, b, r);
     let mut walker = Walker::new(base, rev, out);

@@ -121,7 +121,14 @@ pub fn compare<'a>(w: &mut Walker<'a, '_>, b: &Operation<'a>, r: &Operation<'a>)
         };
         if let (Some(bn), Some(qn)) = (p.node.as_object(), q.node.as_object()) {
             let lifecycle = w.lifecycle;
-            lifecycle.parameter(w.out, (bn, qn), &q.ptr, &label, &key.1, Some(r.node));
+            lifecycle.parameter(
+                w.out,
+                (bn, qn),
+                (&p.ptr, &q.ptr),
+                &label,
+                &key.1,
+                Some(r.node),
+            );
         }
         let loc = Loc::Rev(q.ptr.clone());
         if p.location == "path" && p.name != q.name {

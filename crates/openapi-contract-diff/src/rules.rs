@@ -169,6 +169,11 @@ slug_rules! {
         OneOfBecameAnyOf = "one-of-became-any-of" => Widen,
         AnyOfBecameOneOf = "any-of-became-one-of" => Narrow,
         DiscriminatorChanged = "discriminator-property-name-changed" => Incomparable,
+        DiscriminatorAdded = "discriminator-added" => Unknown,
+        DiscriminatorRemoved = "discriminator-removed" => Unknown,
+        DiscriminatorMappingAdded = "discriminator-mapping-added" => Widen,
+        DiscriminatorMappingDeleted = "discriminator-mapping-deleted" => Narrow,
+        DiscriminatorMappingChanged = "discriminator-mapping-changed" => Incomparable,
         AllOfAdded = "all-of-added" => Narrow,
         AllOfRemoved = "all-of-removed" => Widen,
         XExtensibleEnumValueAdded = "x-extensible-enum-value-added" => None,
@@ -299,6 +304,7 @@ api_rules! {
     InvalidStability = "api-invalid-stability-level" => None Violation,
     Reactivated = "endpoint-reactivated" => None None,
     OperationIdChanged = "api-operation-id-removed" => None Unknown,
+    OperationIdAdded = "api-operation-id-added" => None None,
     PathParameterRenamed = "request-path-parameter-renamed" => Request None,
     NewRequiredParameter = "new-required-request-parameter" => Request Narrow,
     NewOptionalParameter = "new-optional-request-parameter" => Request None,
@@ -310,6 +316,8 @@ api_rules! {
     ParameterSunsetMissing = "request-parameter-deprecated-sunset-missing" => Request Violation,
     ParameterSunsetTooSmall = "request-parameter-sunset-date-too-small" => Request Violation,
     ParameterSunsetParse = "request-parameter-sunset-parse" => Request Violation,
+    ParameterSunsetChangedTooSmall = "request-parameter-sunset-date-changed-too-small" => Request Violation,
+    ParameterSunsetDeleted = "request-parameter-sunset-deleted" => Request Violation,
     ParameterBecameRequired = "request-parameter-became-required" => Request Narrow,
     ParameterBecameOptional = "request-parameter-became-optional" => Request Widen,
     NewRequiredBody = "request-body-added-required" => Request Narrow,
@@ -354,6 +362,11 @@ api_rules! {
     ResponsePropertyDeprecated = "response-property-deprecated" => Response None,
     ResponsePropertyReactivated = "response-property-reactivated" => Response None,
     ResponsePropertyBecameWriteOnly = "response-property-became-write-only" => Response Widen,
+    // readOnly in a response and writeOnly in a request change nothing there.
+    ResponsePropertyBecameReadOnly = "response-property-became-read-only" => Response None,
+    ResponsePropertyBecameNotReadOnly = "response-property-became-not-read-only" => Response None,
+    RequestPropertyBecameWriteOnly = "request-property-became-write-only" => Request None,
+    RequestPropertyBecameNotWriteOnly = "request-property-became-not-write-only" => Request None,
     ResponsePropertyBecameNotWriteOnly = "response-property-became-not-write-only" => Response Narrow,
     AuthenticationAdded = "api-authentication-added" => Request Narrow,
     AuthenticationRemoved = "api-authentication-removed" => Request Widen,
@@ -361,6 +374,12 @@ api_rules! {
     SecuritySchemeRemoved = "api-security-removed" => Request Narrow,
     SecurityScopeAdded = "api-security-scope-added" => Request Narrow,
     SecurityScopeRemoved = "api-security-scope-removed" => Request Widen,
+    // A scheme's definition edited in place (same type, same name on the wire): where clients
+    // get tokens, and the scopes it offers.
+    OAuthTokenUrlChanged = "api-security-component-oauth-token-url-changed" => Request Unknown,
+    OAuthUrlChanged = "api-security-component-oauth-url-changed" => Request Unknown,
+    OAuthScopeAdded = "api-security-component-oauth-scope-added" => Request None,
+    OAuthScopeRemoved = "api-security-component-oauth-scope-removed" => Request Unknown,
 }
 
 /// The id of a difference in a wire-constraining keyword that no rule claims (the

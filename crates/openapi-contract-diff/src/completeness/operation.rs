@@ -347,7 +347,8 @@ fn security(c: &mut Collector, b: &Operation, r: &Operation) {
         base: Some(bptr.clone()),
         rev: Some(rptr.clone()),
         anchors: Vec::new(),
-        subtrees: vec![bptr, rptr],
+        // Scheme definitions edited in place are reported at the scheme.
+        subtrees: vec![bptr, rptr, "/components/securitySchemes".into()],
         what: "security".into(),
         before: Some(super::show(&bv)),
         after: Some(super::show(&rv)),

@@ -313,23 +313,78 @@ impl<'a> Keywords<'_, 'a> {
         self.emit(rule, loc, "pattern", what);
     }
 
+    /// The discriminator picks the variant a message decodes to: its property renamed or a
+    /// value mapped elsewhere sends messages to other variants (incomparable), a value mapped
+    /// anew is one more a reader must know (widening), one unmapped is one less (narrowing);
+    /// a discriminator added or removed changes how variants are chosen (unknown).
     fn discriminator(&mut self) {
-        let name = |s: &Schema| {
-            s.get("discriminator").and_then(|(v, _)| {
-                v.get("propertyName")
-                    .and_then(Value::as_str)
-                    .map(str::to_string)
-            })
+        let (bd, rd) = (self.b.get("discriminator"), self.r.get("discriminator"));
+        let (bd, rd) = match (bd, rd) {
+            (None, None) => return,
+            (None, Some((_, p))) => {
+                let what = "discriminator added".to_string();
+                return self.emit(
+                    Keyword::DiscriminatorAdded,
+                    Loc::Rev(p),
+                    "discriminator",
+                    what,
+                );
+            }
+            (Some((_, p)), None) => {
+                let what = "discriminator removed".to_string();
+                return self.emit(
+                    Keyword::DiscriminatorRemoved,
+                    Loc::Base(p),
+                    "discriminator",
+                    what,
+                );
+            }
+            (Some(b), Some(r)) => (b, r),
         };
-        if let (Some(x), Some(y)) = (name(self.b), name(self.r))
+        let name = |v: &Value| {
+            v.get("propertyName")
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        };
+        if let (Some(x), Some(y)) = (name(bd.0), name(rd.0))
             && x != y
         {
-            let loc = self.loc("discriminator");
             self.emit(
                 Keyword::DiscriminatorChanged,
-                loc,
+                Loc::Rev(rd.1.clone()),
                 "discriminator",
                 format!("discriminator property changed from `{x}` to `{y}`"),
+            );
+        }
+        let mapping = |v: &Value| {
+            v.get("mapping")
+                .and_then(Value::as_object)
+                .cloned()
+                .unwrap_or_default()
+        };
+        let (bm, rm) = (mapping(bd.0), mapping(rd.0));
+        let at = |ptr: &str, key: &str| format!("{ptr}/mapping/{}", crate::pointer::escape(key));
+        for (key, target) in &rm {
+            let (rule, what) = match bm.get(key) {
+                None => (
+                    Keyword::DiscriminatorMappingAdded,
+                    format!("discriminator value `{key}` mapped to {target}"),
+                ),
+                Some(old) if old != target => (
+                    Keyword::DiscriminatorMappingChanged,
+                    format!("discriminator value `{key}` now maps to {target} (was {old})"),
+                ),
+                Some(_) => continue,
+            };
+            self.emit(rule, Loc::Rev(at(&rd.1, key)), key, what);
+        }
+        for key in bm.keys().filter(|k| !rm.contains_key(*k)) {
+            let what = format!("discriminator value `{key}` no longer mapped");
+            self.emit(
+                Keyword::DiscriminatorMappingDeleted,
+                Loc::Base(at(&bd.1, key)),
+                key,
+                what,
             );
         }
     }

@@ -193,6 +193,20 @@ impl<'a, 'e> Walker<'a, 'e> {
                     claim_both(self.out, defs, rdefs, &bs, &rs);
                     continue; // never sent
                 }
+                let moved = match (bs.write_only(), rs.write_only()) {
+                    (false, true) => {
+                        Some((Rule::RequestPropertyBecameWriteOnly, "became write-only"))
+                    }
+                    (true, false) => Some((
+                        Rule::RequestPropertyBecameNotWriteOnly,
+                        "is no longer write-only",
+                    )),
+                    _ => None,
+                };
+                if let Some((rule, what)) = moved {
+                    self.out
+                        .rule(rule, None, loc.clone(), name, format!("{label} {what}"));
+                }
                 match (bs.read_only(), rs.read_only()) {
                     (false, true) => self.out.rule(
                         Rule::RequestPropertyBecameReadOnly,
@@ -243,6 +257,20 @@ impl<'a, 'e> Walker<'a, 'e> {
                 if bs.write_only() && rs.write_only() {
                     claim_both(self.out, defs, rdefs, &bs, &rs);
                     continue; // never received
+                }
+                let moved = match (bs.read_only(), rs.read_only()) {
+                    (false, true) => {
+                        Some((Rule::ResponsePropertyBecameReadOnly, "became read-only"))
+                    }
+                    (true, false) => Some((
+                        Rule::ResponsePropertyBecameNotReadOnly,
+                        "is no longer read-only",
+                    )),
+                    _ => None,
+                };
+                if let Some((rule, what)) = moved {
+                    self.out
+                        .rule(rule, None, loc.clone(), name, format!("{label} {what}"));
                 }
                 match (bs.write_only(), rs.write_only()) {
                     (false, true) => self.out.rule(
