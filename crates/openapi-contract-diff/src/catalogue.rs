@@ -86,4 +86,41 @@ mod tests {
         let min_down = SchemaRule::Bound(Bound::MinLength, BoundChange::Decreased);
         assert_eq!(min_down.effect(), Effect::Widen);
     }
+
+    /// The README's oasdiff table names only ids this crate emits, and its summary counts
+    /// its rows.
+    #[test]
+    fn readme_catalogue_names_only_our_ids() {
+        let ours: BTreeSet<String> = catalogue().into_iter().map(|(id, _, _)| id).collect();
+        let readme = include_str!("../README.md");
+        let start = readme.find("## oasdiff's rule catalogue").unwrap();
+        let section = &readme[start..];
+        let (mut same, mut mapped, mut judged) = (0, 0, 0);
+        for row in section.lines().filter(|l| l.starts_with("| `")) {
+            let cells: Vec<&str> = row.trim_matches('|').split('|').map(str::trim).collect();
+            let theirs = cells[0].trim_matches('`');
+            match cells[2] {
+                "same" => {
+                    same += 1;
+                    assert!(ours.contains(theirs), "{theirs} is not one of ours");
+                }
+                "judged differently" => {
+                    judged += 1;
+                    assert!(!cells[4].is_empty(), "{theirs}: no reason given");
+                }
+                mapping => {
+                    mapped += 1;
+                    for id in mapping.split(", ") {
+                        let id = id.trim_matches('`');
+                        assert!(ours.contains(id), "{theirs} maps to {id}, not one of ours");
+                    }
+                }
+            }
+        }
+        let summary = format!(
+            "**{same} same id**, **{mapped} mapped** to ours, **{judged} judged differently** (reason given), **0 not covered**"
+        );
+        assert!(section.contains(&summary), "summary should read: {summary}");
+        assert_eq!(same + mapped + judged, 509);
+    }
 }
