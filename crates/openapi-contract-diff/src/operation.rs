@@ -21,6 +21,8 @@ pub struct Operation<'a> {
     /// The path template as written.
     pub path: &'a str,
     pub node: &'a Map<String, Value>,
+    /// The same object as a value (for content hashes).
+    pub value: &'a Value,
     /// Pointer of the operation object.
     pub ptr: String,
     pub path_item: &'a Map<String, Value>,
@@ -93,7 +95,7 @@ fn collect<'a>(
             continue;
         };
         for method in METHODS {
-            if let Some(Value::Object(node)) = item.get(method) {
+            if let Some(value @ Value::Object(node)) = item.get(method) {
                 let name = if webhook {
                     format!("webhook {path}")
                 } else {
@@ -106,6 +108,7 @@ fn collect<'a>(
                         method,
                         path,
                         node,
+                        value,
                         ptr: format!("{item_ptr}/{method}"),
                         path_item: item,
                         path_item_ptr: item_ptr.clone(),
