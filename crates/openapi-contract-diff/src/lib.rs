@@ -9,17 +9,26 @@
 //! | narrows | ERR | INFO |
 //! | widens | INFO | ERR |
 //! | incomparable (a type swap) | ERR | ERR |
-//! | unknown (a pattern rewritten, a default changed) | WARN | WARN |
+//! | unknown (a pattern rewritten, a default changed, an unclassified change) | WARN | WARN |
+//! | violation (of the deprecation or stability policy) | ERR | ERR |
 //! | none | INFO | INFO |
 //!
 //! The exceptions: removing something already deprecated is INFO; a response media type or an
 //! error status added is INFO; a request property becoming non-nullable where it may be omitted
-//! is WARN; a response enum value added where the enum is open is WARN.
+//! is WARN; a response enum value added where the enum is open is WARN; any change to an
+//! operation that was `x-stability-level: draft` or `alpha` is INFO.
 //!
 //! Shared components are judged per use, through `$ref`s: a shared enum gaining a value is
 //! harmless where it is sent and breaking where it is received. A component renamed or inlined
 //! with the same content, a path parameter renamed, or a security scheme renamed is no change.
-//! OpenAPI 3.1 input is normalised to 3.0 in memory, keeping the JSON pointers of the original.
+//! OpenAPI 3.1 documents keep their 2020-12 keywords (type lists, `const`, `contains`,
+//! `prefixItems`, `if`/`then`/`else`, `dependent*`, `unevaluated*`, …), which have rules of their
+//! own; only spellings that mean a 3.0 construct are rewritten, keeping the JSON pointers of the
+//! original. Webhooks are compared with their directions reversed.
+//!
+//! **Completeness**: after the rules, every difference between the two documents in a keyword
+//! that constrains the wire and that no rule claims is reported as `unclassified-change` (WARN)
+//! with both values and its pointer, so "no changes" means the contracts are equal.
 //!
 //! The diff assumes Rust clients of a particular shape: a named string enum in
 //! `components/schemas` (or any enum marked `x-extensible-enum: true`) is open, with an
