@@ -10,14 +10,16 @@ use std::process::ExitCode;
 
 use anyhow::{Result, bail};
 
+use crate::catalogue;
 use crate::compare;
 use crate::doc::{self, Doc};
 use crate::emit::{Emitter, Loc};
 use crate::finding::Level;
+use crate::lifecycle::Lifecycle;
 use crate::policy::Policy;
 use crate::render::{Format, Section};
 use crate::report::Report;
-use crate::rules::{self, Rule};
+use crate::rules::Rule;
 use crate::source::{self, Side};
 
 /// Options of the command.
@@ -54,9 +56,24 @@ pub struct Args {
     /// Acknowledgements and level overrides (default: `specs/contract-ack.yaml` in the current directory).
     #[arg(long, value_name = "FILE")]
     pub ack: Option<PathBuf>,
+    /// Minimum days between deprecating a stable operation or parameter and its `x-sunset`
+    /// (default: the ack file's `deprecation_days.stable`, else 0: no sunset required).
+    #[arg(long, value_name = "DAYS")]
+    pub deprecation_days_stable: Option<u32>,
+    /// The same for `x-stability-level: beta` (default: the ack file's `deprecation_days.beta`, else 0).
+    #[arg(long, value_name = "DAYS")]
+    pub deprecation_days_beta: Option<u32>,
+    /// The day sunsets are judged against, `YYYY-MM-DD` (default: today, UTC).
+    #[arg(long, value_name = "DATE", value_parser = parse_date)]
+    pub today: Option<chrono::NaiveDate>,
     /// Print every rule id with its direction and effect, and exit.
     #[arg(long, exclusive = true)]
     pub list_rules: bool,
+}
+
+fn parse_date(text: &str) -> std::result::Result<chrono::NaiveDate, String> {
+    chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d")
+        .map_err(|e| format!("{text:?} is not a date YYYY-MM-DD ({e})"))
 }
 
 fn parse_level(text: &str) -> std::result::Result<Level, String> {
@@ -82,7 +99,7 @@ pub fn main(root: &Path, args: &Args) -> ExitCode {
 
 fn run(root: &Path, args: &Args) -> Result<bool> {
     if args.list_rules {
-        for (id, direction, effect) in rules::catalogue() {
+        for (id, direction, effect) in catalogue::catalogue() {
             println!("{id}\t{}\t{effect:?}", direction.as_str());
         }
         return Ok(false);
@@ -92,15 +109,21 @@ fn run(root: &Path, args: &Args) -> Result<bool> {
         .clone()
         .unwrap_or_else(|| root.join("specs/contract-ack.yaml"));
     let policy = Policy::read(&ack_path)?;
+    let (file_stable, file_beta) = policy.deprecation_days();
+    let lifecycle = Lifecycle {
+        days_stable: args.deprecation_days_stable.or(file_stable).unwrap_or(0),
+        days_beta: args.deprecation_days_beta.or(file_beta).unwrap_or(0),
+        today: args.today.unwrap_or_else(crate::lifecycle::today_utc),
+    };
     let sections = if args.all {
         let rev = args.base_rev.as_deref().unwrap_or("HEAD~1");
-        all(root, rev, &policy)?
+        all(root, rev, &policy, &lifecycle)?
     } else if let Some(reference) = &args.against {
         let Some(ours) = &args.base_side else {
             bail!("--against needs our spec: contract-diff --against PROVIDER_SPEC OUR_SPEC");
         };
         let (ours, reference) = load_pair(root, &Side::parse(ours), &Side::parse(reference))?;
-        vec![compare::drift(&ours, &reference, &policy)]
+        vec![compare::drift(&ours, &reference, &policy, &lifecycle)]
     } else {
         let (Some(base), Some(revision)) = (&args.base_side, &args.revision_side) else {
             bail!(
@@ -108,7 +131,7 @@ fn run(root: &Path, args: &Args) -> Result<bool> {
             );
         };
         let (b, r) = load_pair(root, &Side::parse(base), &Side::parse(revision))?;
-        vec![compare::pair(&b, &r, &policy)]
+        vec![compare::pair(&b, &r, &policy, &lifecycle)]
     };
     let report = Report::new(sections, args.all);
     print!("{}", report.render(args.format, args.fail_on));
@@ -129,7 +152,7 @@ fn load_pair(root: &Path, base: &Side, revision: &Side) -> Result<(Doc, Doc)> {
 }
 
 /// `--all --base REV`: every spec of the work tree against the same file at REV.
-fn all(root: &Path, rev: &str, policy: &Policy) -> Result<Vec<Section>> {
+fn all(root: &Path, rev: &str, policy: &Policy, lifecycle: &Lifecycle) -> Result<Vec<Section>> {
     if let Some(reason) = source::skip_reason(root, rev) {
         return Ok(vec![Section {
             spec: "specs/*.yaml".into(),
@@ -151,7 +174,7 @@ fn all(root: &Path, rev: &str, policy: &Policy) -> Result<Vec<Section>> {
                     path: spec.clone(),
                 };
                 let (base, revision) = load_pair(root, &base, &Side::File(root.join(spec)))?;
-                compare::findings(&base, &revision)
+                compare::findings(&base, &revision, lifecycle)
             }
             (false, _) => {
                 Side::File(root.join(spec)).load(root)?; // a new spec must still be readable

@@ -5,20 +5,32 @@ use std::collections::HashSet;
 
 use crate::doc::Doc;
 use crate::finding::{self, Change, Finding, Level};
-use crate::operations;
+use crate::lifecycle::Lifecycle;
 use crate::policy::Policy;
 use crate::render::Section;
 use crate::rules::Rule;
+use crate::{completeness, operations};
 
 /// BASE → REVISION, named after REVISION.
-pub fn pair(base: &Doc, rev: &Doc, policy: &Policy) -> Section {
+pub fn pair(base: &Doc, rev: &Doc, policy: &Policy, lifecycle: &Lifecycle) -> Section {
     let title = format!("{} → {}", base.name, rev.name);
-    section(rev.name.clone(), title, findings(base, rev), policy)
+    section(
+        rev.name.clone(),
+        title,
+        findings(base, rev, lifecycle),
+        policy,
+    )
 }
 
-/// Every change between two documents, judged, deduplicated and sorted.
-pub fn findings(base: &Doc, rev: &Doc) -> Vec<Finding> {
-    finish(operations::diff(base, rev))
+/// Every change between two documents, judged, deduplicated and sorted; differences no rule
+/// claims become `unclassified-change` findings (see `completeness`).
+pub fn findings(base: &Doc, rev: &Doc, lifecycle: &Lifecycle) -> Vec<Finding> {
+    let outcome = operations::diff(base, rev, lifecycle);
+    let reported = completeness::Reported::new(&outcome.changes, &outcome.claims);
+    let unclaimed = completeness::unclaimed(base, rev, &reported);
+    let mut changes = outcome.changes;
+    changes.extend(unclaimed);
+    finish(changes)
 }
 
 /// Drift: the provider's document `reference` read as REVISION of `ours`. With ours as BASE, the
@@ -26,13 +38,14 @@ pub fn findings(base: &Doc, rev: &Doc) -> Vec<Finding> {
 /// narrowing) or sending what we cannot read (response widening) is ERR. Findings about paths
 /// ours does not cover are dropped, and so are INFO findings about things only ours has (our
 /// own error responses, say): drift is what the provider has that we lack or contradict.
-pub fn drift(ours: &Doc, reference: &Doc, policy: &Policy) -> Section {
-    let changes: Vec<Change> = operations::diff(ours, reference)
+pub fn drift(ours: &Doc, reference: &Doc, policy: &Policy, lifecycle: &Lifecycle) -> Section {
+    let changes: Vec<Change> = operations::diff(ours, reference, lifecycle)
+        .changes
         .into_iter()
         // operationIds only name generated methods; the provider's naming is not contract.
         // Paths ours does not cover are not drift (`endpoint-added` with the detail `path`).
         .filter(|c| !(c.id == Rule::PathAdded.id() && c.detail == "path"))
-        .filter(|c| c.id != Rule::OperationIdChanged.id())
+        .filter(|c| c.id != Rule::OperationIdChanged.id() && c.id != Rule::OperationIdAdded.id())
         .filter(|c| !(c.in_base && finding::level(c.direction, c.effect, c.guard) == Level::Info))
         .collect();
     let version = if reference.was_31 {

@@ -15,6 +15,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use anyhow::{Result, anyhow, bail};
 use serde_json::Value;
 
+use crate::vocab::Ctx;
 use crate::{openapi31, parse, pointer, shape};
 
 /// A loaded, normalised spec.
@@ -35,14 +36,6 @@ enum HashKey {
     Address(usize),
 }
 
-/// Keys that never change what a message may contain.
-fn is_documentation(key: &str) -> bool {
-    matches!(
-        key,
-        "description" | "summary" | "example" | "examples" | "externalDocs" | "title" | "tags"
-    ) || (key.starts_with("x-") && key != "x-extensible-enum")
-}
-
 impl Doc {
     /// Parses `text` (YAML or JSON), named `name` in messages, then normalises and checks it.
     pub fn parse(name: String, text: &str) -> Result<Doc> {
@@ -55,7 +48,7 @@ impl Doc {
     pub fn new(mut tree: Value, name: String) -> Result<Doc> {
         shape::check(&name, &tree)?;
         let was_31 = openapi31::normalise(&mut tree);
-        check_refs(&name, &tree, &tree, &mut String::new())?;
+        check_refs(&name, &tree, &tree, Ctx::Keywords, &mut String::new())?;
         Ok(Doc {
             name,
             tree,
@@ -90,11 +83,22 @@ impl Doc {
 
     /// Content hash of `value` with its references followed.
     pub fn hash(&self, value: &Value) -> u64 {
-        self.hash_inner(value, &mut Vec::new(), &mut false)
+        self.hash_inner(value, Ctx::Keywords, &mut Vec::new(), &mut false)
     }
 
-    fn hash_inner(&self, value: &Value, stack: &mut Vec<String>, cyclic: &mut bool) -> u64 {
-        if let Some(target) = ref_target(value) {
+    /// `ctx` says what the keys of `value` are (see [`Ctx`]): a node is always reached in the
+    /// same context (a `$ref` target is a schema, parameter… of keywords), so the cache by
+    /// address stays right.
+    fn hash_inner(
+        &self,
+        value: &Value,
+        ctx: Ctx,
+        stack: &mut Vec<String>,
+        cyclic: &mut bool,
+    ) -> u64 {
+        // Only an object of keywords can be a reference: a property named `$ref` is a property.
+        let reference = (ctx == Ctx::Keywords).then(|| ref_target(value)).flatten();
+        if let Some(target) = reference {
             if let Some(h) = self.hashes.borrow().get(&HashKey::Pointer(target.clone())) {
                 return *h;
             }
@@ -109,7 +113,7 @@ impl Doc {
             };
             stack.push(target.clone());
             let mut inner = false;
-            let h = self.hash_inner(next, stack, &mut inner);
+            let h = self.hash_inner(next, Ctx::Keywords, stack, &mut inner);
             stack.pop();
             if inner {
                 *cyclic = true;
@@ -127,17 +131,19 @@ impl Doc {
         match value {
             Value::Object(map) => {
                 "object".hash(&mut h);
-                let mut keys: Vec<&String> = map.keys().filter(|k| !is_documentation(k)).collect();
+                let mut keys: Vec<&String> = map.keys().filter(|k| !ctx.is_annotation(k)).collect();
                 keys.sort();
                 for key in keys {
                     key.hash(&mut h);
-                    self.hash_inner(&map[key], stack, &mut inner).hash(&mut h);
+                    self.hash_inner(&map[key], ctx.child(key), stack, &mut inner)
+                        .hash(&mut h);
                 }
             }
             Value::Array(items) => {
                 ("array", items.len()).hash(&mut h);
                 for item in items {
-                    self.hash_inner(item, stack, &mut inner).hash(&mut h);
+                    self.hash_inner(item, ctx.item(), stack, &mut inner)
+                        .hash(&mut h);
                 }
             }
             other => other.to_string().hash(&mut h),
@@ -203,10 +209,10 @@ fn percent_decode(text: &str) -> String {
 }
 
 /// Fails on the first `$ref` that is external, dangling, or part of a pure reference loop.
-fn check_refs(name: &str, root: &Value, value: &Value, ptr: &mut String) -> Result<()> {
+fn check_refs(name: &str, root: &Value, value: &Value, ctx: Ctx, ptr: &mut String) -> Result<()> {
     match value {
         Value::Object(map) => {
-            if let Some(reference) = map.get("$ref") {
+            if let Some(reference) = map.get("$ref").filter(|_| ctx == Ctx::Keywords) {
                 let text = reference.as_str().unwrap_or_default();
                 let Some(target) = ref_target(value) else {
                     bail!(
@@ -233,7 +239,7 @@ fn check_refs(name: &str, root: &Value, value: &Value, ptr: &mut String) -> Resu
                 let len = ptr.len();
                 ptr.push('/');
                 ptr.push_str(&pointer::escape(key));
-                check_refs(name, root, child, ptr)?;
+                check_refs(name, root, child, ctx.child(key), ptr)?;
                 ptr.truncate(len);
             }
         }
@@ -241,7 +247,7 @@ fn check_refs(name: &str, root: &Value, value: &Value, ptr: &mut String) -> Resu
             for (i, child) in items.iter().enumerate() {
                 let len = ptr.len();
                 ptr.push_str(&format!("/{i}"));
-                check_refs(name, root, child, ptr)?;
+                check_refs(name, root, child, ctx.item(), ptr)?;
                 ptr.truncate(len);
             }
         }
@@ -286,6 +292,14 @@ mod tests {
         let b = d.tree.pointer("/components/schemas/B").unwrap();
         assert_eq!(d.hash(a), d.hash(b));
         assert_ne!(d.hash(a), d.hash(&json!({"type": "object"})));
+    }
+
+    #[test]
+    fn properties_named_like_annotations_are_hashed() {
+        let d = doc("openapi: 3.0.3\ncomponents:\n  schemas:\n    A: {type: object, properties: {description: {type: string}, x-id: {type: string}}}\n    B: {type: object, properties: {description: {type: integer}, x-id: {type: string}}}\n    C: {type: object, properties: {description: {type: string}, x-id: {type: string, maxLength: 1}}}\n").unwrap();
+        let h = |n: &str| d.hash(d.tree.pointer(&format!("/components/schemas/{n}")).unwrap());
+        assert_ne!(h("A"), h("B"));
+        assert_ne!(h("A"), h("C"));
     }
 
     #[test]

@@ -16,6 +16,10 @@ pub struct Emitter {
     /// `METHOD /path`, empty for spec-wide changes.
     pub operation: String,
     pub changes: Vec<Change>,
+    /// Pointers (into either document) whose whole subtree a rule has judged, with or without
+    /// a finding: a type swap (nothing below compares any more), a property never sent, a
+    /// default that never applies. The completeness pass leaves differences under them alone.
+    pub claims: Vec<String>,
 }
 
 impl Emitter {
@@ -23,7 +27,13 @@ impl Emitter {
         Emitter {
             operation,
             changes: Vec::new(),
+            claims: Vec::new(),
         }
+    }
+
+    /// Claims the subtree at `ptr` as judged (see [`Emitter::claims`]).
+    pub fn claim(&mut self, ptr: &str) {
+        self.claims.push(ptr.to_string());
     }
 
     /// A fixed-id rule, with an extra guard that holds in this instance (e.g. deprecation).
@@ -63,6 +73,19 @@ impl Emitter {
             direction,
             rule.effect(),
             guard,
+            loc,
+            detail,
+            message,
+        );
+    }
+
+    /// A difference no rule claims ([`crate::rules::UNCLASSIFIED`]): unknown effect, so WARN.
+    pub fn unclassified(&mut self, direction: Direction, loc: Loc, detail: &str, message: String) {
+        self.push(
+            crate::rules::UNCLASSIFIED.to_string(),
+            direction,
+            Effect::Unknown,
+            None,
             loc,
             detail,
             message,

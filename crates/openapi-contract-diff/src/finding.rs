@@ -78,6 +78,9 @@ pub enum Effect {
     Unknown,
     /// No value changes validity (documentation, an optional field added).
     None,
+    /// The change breaks a declared policy rather than the wire: a deprecation without the
+    /// sunset the minimum deprecation period requires, a stability level lowered.
+    Violation,
 }
 
 /// A circumstance that re-aims or neutralises an effect (oasdiff's "guards").
@@ -97,12 +100,16 @@ pub enum Guard {
     /// `components/schemas` is generated with an `Unknown(..)` variant that keeps unlisted
     /// values, and `x-extensible-enum: true` marks any enum open.
     OpenEnum,
+    /// The operation was `x-stability-level: draft` or `alpha` in BASE: its clients were told
+    /// it may change, so no change to it breaks (oasdiff's stability policy).
+    Unstable,
 }
 
 /// The level table. Everything else in the diff only states facts.
 pub fn level(direction: Direction, effect: Effect, guard: Option<Guard>) -> Level {
     match (guard, direction, effect) {
-        (Some(Guard::Deprecated), _, _) => Level::Info,
+        (Some(Guard::Deprecated | Guard::Unstable), _, _) => Level::Info,
+        (_, _, Effect::Violation) => Level::Err,
         (Some(Guard::Negotiated | Guard::NonSuccess), _, Effect::Widen) => Level::Info,
         // Explicit exception: a received enum that grows is WARN, not ERR, when the generated
         // type keeps unknown values (strict clients of other generators still break).
@@ -149,7 +156,7 @@ impl ClientImpact {
 /// client rather than for any client.
 pub fn client_impact(direction: Direction, effect: Effect, guard: Option<Guard>) -> ClientImpact {
     match (guard, direction, effect) {
-        (_, _, Effect::None) => ClientImpact::Unaffected,
+        (_, _, Effect::None | Effect::Violation) => ClientImpact::Unaffected,
         (_, _, Effect::Unknown) => ClientImpact::Unknown,
         // An open enum keeps a value it does not know as `Unknown(..)`.
         (Some(Guard::OpenEnum), Direction::Response, Effect::Widen) => ClientImpact::Unaffected,

@@ -9,17 +9,26 @@
 //! | narrows | ERR | INFO |
 //! | widens | INFO | ERR |
 //! | incomparable (a type swap) | ERR | ERR |
-//! | unknown (a pattern rewritten, a default changed) | WARN | WARN |
+//! | unknown (a pattern rewritten, a default changed, an unclassified change) | WARN | WARN |
+//! | violation (of the deprecation or stability policy) | ERR | ERR |
 //! | none | INFO | INFO |
 //!
 //! The exceptions: removing something already deprecated is INFO; a response media type or an
 //! error status added is INFO; a request property becoming non-nullable where it may be omitted
-//! is WARN; a response enum value added where the enum is open is WARN.
+//! is WARN; a response enum value added where the enum is open is WARN; any change to an
+//! operation that was `x-stability-level: draft` or `alpha` is INFO.
 //!
 //! Shared components are judged per use, through `$ref`s: a shared enum gaining a value is
 //! harmless where it is sent and breaking where it is received. A component renamed or inlined
 //! with the same content, a path parameter renamed, or a security scheme renamed is no change.
-//! OpenAPI 3.1 input is normalised to 3.0 in memory, keeping the JSON pointers of the original.
+//! OpenAPI 3.1 documents keep their 2020-12 keywords (type lists, `const`, `contains`,
+//! `prefixItems`, `if`/`then`/`else`, `dependent*`, `unevaluated*`, …), which have rules of their
+//! own; only spellings that mean a 3.0 construct are rewritten, keeping the JSON pointers of the
+//! original. Webhooks are compared with their directions reversed.
+//!
+//! **Completeness**: after the rules, every difference between the two documents in a keyword
+//! that constrains the wire and that no rule claims is reported as `unclassified-change` (WARN)
+//! with both values and its pointer, so "no changes" means the contracts are equal.
 //!
 //! The diff assumes Rust clients of a particular shape: a named string enum in
 //! `components/schemas` (or any enum marked `x-extensible-enum: true`) is open, with an
@@ -46,16 +55,20 @@
 //! 1 an unacknowledged breaking finding, 2 the diff could not be made.
 //!
 //! Inside, the pipeline is: load both sides (every `$ref` checked) → match operations → walk
-//! parameters, bodies, responses and security with the direction carried down → judge each change
-//! with the level table → apply the policy → render.
+//! parameters, bodies, responses and security with the direction carried down → the
+//! completeness pass (every difference no rule claims becomes an `unclassified-change`, WARN)
+//! → judge each change with the level table → apply the policy → render.
 
+mod catalogue;
 pub mod cli;
 mod compare;
+mod completeness;
 mod doc;
 mod emit;
 mod error;
 mod finding;
 pub mod input;
+mod lifecycle;
 mod messages;
 mod openapi31;
 mod operation;
@@ -71,9 +84,11 @@ mod schema;
 mod security;
 mod shape;
 mod source;
+mod vocab;
 
 pub use error::Error;
 pub use finding::{ClientImpact, Direction, Finding, Level};
+pub use lifecycle::Lifecycle;
 pub use policy::{Judged, Policy};
 pub use render::{Format, Section};
 pub use report::Report;
@@ -103,6 +118,8 @@ pub struct Options {
     pub mode: Mode,
     /// Acknowledgements and level overrides; the default is empty.
     pub policy: Policy,
+    /// The deprecation policy and the day it is judged on; the default requires no sunset.
+    pub lifecycle: Lifecycle,
 }
 
 impl Default for Options {
@@ -113,6 +130,7 @@ impl Default for Options {
             revision_name: "REVISION".into(),
             mode: Mode::default(),
             policy: Policy::default(),
+            lifecycle: Lifecycle::default(),
         }
     }
 }
@@ -127,11 +145,27 @@ pub fn diff(base_text: &str, revision_text: &str, options: &Options) -> Result<R
         || Doc::parse(options.revision_name.clone(), revision_text),
         || options.revision_name.clone(),
     )?;
+    Ok(compare_docs(&base, &revision, options))
+}
+
+/// [`diff`] on documents already parsed (for callers that hold the trees, such as tools that
+/// edit a document and compare the result): the same checks, without reading text again.
+pub fn diff_trees(
+    base: serde_json::Value,
+    revision: serde_json::Value,
+    options: &Options,
+) -> Result<Report, Error> {
+    let base = Doc::new(base, options.base_name.clone())?;
+    let revision = Doc::new(revision, options.revision_name.clone())?;
+    Ok(compare_docs(&base, &revision, options))
+}
+
+fn compare_docs(base: &Doc, revision: &Doc, options: &Options) -> Report {
     let section = match options.mode {
-        Mode::Changes => compare::pair(&base, &revision, &options.policy),
-        Mode::Drift => compare::drift(&base, &revision, &options.policy),
+        Mode::Changes => compare::pair(base, revision, &options.policy, &options.lifecycle),
+        Mode::Drift => compare::drift(base, revision, &options.policy, &options.lifecycle),
     };
-    Ok(Report::new(vec![section], false))
+    Report::new(vec![section], false)
 }
 
 /// The README's examples, compiled (and the runnable ones run) as doctests.

@@ -15,7 +15,7 @@ use crate::schema::{At, Schema, Walker};
 
 /// Media type → (media type object, pointer); keys lower-cased without parameters, so
 /// `application/json; charset=utf-8` is `application/json`.
-fn content<'v>(node: &'v Value, ptr: &str) -> BTreeMap<String, (&'v Value, String)> {
+pub(crate) fn content<'v>(node: &'v Value, ptr: &str) -> BTreeMap<String, (&'v Value, String)> {
     let mut out = BTreeMap::new();
     if let Some(Value::Object(map)) = node.get("content") {
         for (media, entry) in map {
@@ -86,10 +86,12 @@ pub fn compare_request_body<'a>(w: &mut Walker<'a, '_>, b: &Operation<'a>, r: &O
             let media = MediaRules {
                 added: Rule::RequestMediaTypeAdded,
                 removed: Rule::RequestMediaTypeRemoved,
+                schema_added: Rule::RequestMediaTypeSchemaAdded,
+                schema_removed: Rule::RequestMediaTypeSchemaRemoved,
             };
             compare_content(
                 w,
-                Direction::Request,
+                w.direction(Direction::Request),
                 "request body",
                 &media,
                 (bv, &bp),
@@ -99,10 +101,14 @@ pub fn compare_request_body<'a>(w: &mut Walker<'a, '_>, b: &Operation<'a>, r: &O
     }
 }
 
-/// The media-type rules of one direction (their guards come with the rule).
+/// The media-type rules of one direction (their guards come with the rule). A media type
+/// without a schema (`application/json: {}`) allows any content: gaining a schema narrows it,
+/// losing one widens it.
 struct MediaRules {
     added: Rule,
     removed: Rule,
+    schema_added: Rule,
+    schema_removed: Rule,
 }
 
 fn compare_content<'a>(
@@ -125,8 +131,31 @@ fn compare_content<'a>(
             );
             continue;
         };
-        let (Some(bs), Some(rs)) = (bentry.get("schema"), rentry.get("schema")) else {
-            continue;
+        let (bs, rs) = match (bentry.get("schema"), rentry.get("schema")) {
+            (Some(bs), Some(rs)) => (bs, rs),
+            (None, None) => continue,
+            (None, Some(_)) => {
+                w.out.rule(
+                    rules.schema_added,
+                    None,
+                    Loc::Rev(format!("{rptr}/schema")),
+                    media,
+                    format!(
+                        "{root}: media type `{media}` gained a schema (it allowed any content)"
+                    ),
+                );
+                continue;
+            }
+            (Some(_), None) => {
+                w.out.rule(
+                    rules.schema_removed,
+                    None,
+                    Loc::Base(format!("{bptr}/schema")),
+                    media,
+                    format!("{root}: media type `{media}` lost its schema (any content allowed)"),
+                );
+                continue;
+            }
         };
         let at = At {
             direction,
@@ -138,6 +167,7 @@ fn compare_content<'a>(
             },
             path: String::new(),
             optional: false,
+            required: false,
         };
         let bs = Schema::new(w.base, bs, &format!("{bptr}/schema"));
         let rs = Schema::new(w.rev, rs, &format!("{rptr}/schema"));
@@ -156,12 +186,18 @@ fn compare_content<'a>(
     }
 }
 
-fn responses<'a>(doc: &'a Doc, op: &Operation<'a>) -> BTreeMap<String, (&'a Value, String)> {
+/// Status (upper-cased) → (the response, its pointer after `$ref`s, and the pointer of its
+/// entry in the operation: where a status added or removed is reported, since the shared
+/// component itself did not change).
+pub(crate) type Responses<'a> = BTreeMap<String, (&'a Value, String, String)>;
+
+pub(crate) fn responses<'a>(doc: &'a Doc, op: &Operation<'a>) -> Responses<'a> {
     let mut out = BTreeMap::new();
     if let Some(Value::Object(map)) = op.node.get("responses") {
         for (status, v) in map {
             let ptr = format!("{}/responses/{}", op.ptr, pointer::escape(status));
-            out.insert(status.to_ascii_uppercase(), doc.resolve(v, &ptr));
+            let (v, resolved) = doc.resolve(v, &ptr);
+            out.insert(status.to_ascii_uppercase(), (v, resolved, ptr));
         }
     }
     out
@@ -171,8 +207,8 @@ fn responses<'a>(doc: &'a Doc, op: &Operation<'a>) -> BTreeMap<String, (&'a Valu
 pub fn compare_responses<'a>(w: &mut Walker<'a, '_>, b: &Operation<'a>, r: &Operation<'a>) {
     let (br, rr) = (responses(w.base, b), responses(w.rev, r));
     let success = |status: &str| status.starts_with('2');
-    for (status, (bv, bp)) in &br {
-        let Some((rv, rp)) = rr.get(status) else {
+    for (status, (bv, bp, buse)) in &br {
+        let Some((rv, rp, _)) = rr.get(status) else {
             let rule = if success(status) {
                 Rule::SuccessStatusRemoved
             } else {
@@ -181,7 +217,7 @@ pub fn compare_responses<'a>(w: &mut Walker<'a, '_>, b: &Operation<'a>, r: &Oper
             w.out.rule(
                 rule,
                 None,
-                Loc::Base(bp.clone()),
+                Loc::Base(buse.clone()),
                 status,
                 format!("response status {status} removed"),
             );
@@ -190,12 +226,15 @@ pub fn compare_responses<'a>(w: &mut Walker<'a, '_>, b: &Operation<'a>, r: &Oper
         let media = MediaRules {
             added: Rule::ResponseMediaTypeAdded,
             removed: Rule::ResponseMediaTypeRemoved,
+            schema_added: Rule::ResponseMediaTypeSchemaAdded,
+            schema_removed: Rule::ResponseMediaTypeSchemaRemoved,
         };
         let root = format!("response body ({status})");
-        compare_content(w, Direction::Response, &root, &media, (bv, bp), (rv, rp));
+        let direction = w.direction(Direction::Response);
+        compare_content(w, direction, &root, &media, (bv, bp), (rv, rp));
         compare_headers(w, status, (bv, bp), (rv, rp));
     }
-    for (status, (_, rp)) in &rr {
+    for (status, (_, _, ruse)) in &rr {
         if !br.contains_key(status) {
             let (rule, note) = if success(status) {
                 (
@@ -208,7 +247,7 @@ pub fn compare_responses<'a>(w: &mut Walker<'a, '_>, b: &Operation<'a>, r: &Oper
             w.out.rule(
                 rule,
                 None,
-                Loc::Rev(rp.clone()),
+                Loc::Rev(ruse.clone()),
                 status,
                 format!("response status {status} added{note}"),
             );
@@ -216,7 +255,7 @@ pub fn compare_responses<'a>(w: &mut Walker<'a, '_>, b: &Operation<'a>, r: &Oper
     }
 }
 
-fn headers<'a>(
+pub(crate) fn headers<'a>(
     doc: &'a Doc,
     (v, ptr): (&'a Value, &str),
 ) -> BTreeMap<String, (&'a str, &'a Value, String)> {
@@ -278,11 +317,12 @@ fn compare_headers<'a>(
         }
         if let (Some(bs), Some(rs)) = (bv.get("schema"), rv.get("schema")) {
             let at = At {
-                direction: Direction::Response,
+                direction: w.direction(Direction::Response),
                 subject: Subject::Header,
                 root: "response header".into(),
                 path: rname.to_string(),
                 optional: false,
+                required: false,
             };
             let (bs, rs) = (
                 Schema::new(w.base, bs, &format!("{bp}/schema")),

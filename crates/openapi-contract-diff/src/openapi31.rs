@@ -2,14 +2,16 @@
 //!
 //! Only the constructs that change what the diff sees are rewritten, and every rewrite keeps the
 //! JSON pointers of schemas and properties, so locations still point into the original file:
-//! - `type: [T, "null"]` → `type: T` + `nullable: true` (several non-null types → `anyOf`);
+//! - `type: [T, "null"]` → `type: T` + `nullable: true` (several non-null types stay a list,
+//!   compared as a set of types);
 //! - a `{type: "null"}` branch of `anyOf`/`oneOf` → `nullable: true` on the parent;
-//! - `const: v` → `enum: [v]`;
 //! - numeric `exclusiveMinimum`/`exclusiveMaximum` → `minimum`/`maximum` + boolean;
 //! - `$ref` with meaningful siblings (3.1 applies them, 3.0 ignores them) → `allOf: [{$ref}]` +
 //!   the siblings. Documentation siblings (`description`, `summary`) are dropped.
 
 use serde_json::{Map, Value, json};
+
+use crate::vocab::{Ctx, is_annotation_keyword};
 
 /// Rewrites `tree` in place if it is a 3.1 document; returns whether it was one.
 pub fn normalise(tree: &mut Value) -> bool {
@@ -18,7 +20,7 @@ pub fn normalise(tree: &mut Value) -> bool {
         .and_then(Value::as_str)
         .is_some_and(|v| v.starts_with("3.1"));
     if is_31 {
-        rewrite(tree);
+        rewrite(tree, Ctx::Keywords);
         if let Some(map) = tree.as_object_mut() {
             map.insert("openapi".into(), json!("3.0.3"));
         }
@@ -26,12 +28,18 @@ pub fn normalise(tree: &mut Value) -> bool {
     is_31
 }
 
-fn rewrite(value: &mut Value) {
+/// Rewrites the objects of keywords under `value`; names (a property called `const`) and
+/// literals (an `enum` of objects) are left as written.
+fn rewrite(value: &mut Value, ctx: Ctx) {
     match value {
-        Value::Array(items) => items.iter_mut().for_each(rewrite),
+        Value::Array(items) => items.iter_mut().for_each(|v| rewrite(v, ctx.item())),
         Value::Object(map) => {
-            rewrite_object(map);
-            map.values_mut().for_each(rewrite);
+            if ctx == Ctx::Keywords {
+                rewrite_object(map);
+            }
+            for (key, child) in map.iter_mut() {
+                rewrite(child, ctx.child(key));
+            }
         }
         _ => {}
     }
@@ -39,9 +47,7 @@ fn rewrite(value: &mut Value) {
 
 fn rewrite_object(map: &mut Map<String, Value>) {
     if map.contains_key("$ref") && map.len() > 1 {
-        map.retain(|k, _| {
-            k == "$ref" || !(k == "description" || k == "summary" || k.starts_with("x-"))
-        });
+        map.retain(|k, _| k == "$ref" || !is_annotation_keyword(k));
         if map.len() > 1 {
             let reference = map.remove("$ref").unwrap_or(Value::Null);
             map.insert("allOf".into(), json!([{ "$ref": reference }]));
@@ -62,10 +68,7 @@ fn rewrite_object(map: &mut Map<String, Value>) {
                 map.insert("type".into(), others.remove(0));
             }
             _ => {
-                map.remove("type");
-                let branches: Vec<Value> =
-                    others.into_iter().map(|t| json!({ "type": t })).collect();
-                map.insert("anyOf".into(), Value::Array(branches));
+                map.insert("type".into(), Value::Array(others));
             }
         }
     }
@@ -77,10 +80,6 @@ fn rewrite_object(map: &mut Map<String, Value>) {
                 map.insert("nullable".into(), Value::Bool(true));
             }
         }
-    }
-    if let Some(constant) = map.remove("const") {
-        map.entry("enum")
-            .or_insert_with(|| Value::Array(vec![constant]));
     }
     for (exclusive, bound) in [
         ("exclusiveMinimum", "minimum"),
@@ -129,7 +128,7 @@ mod tests {
         let s = &tree["components"]["schemas"];
         assert_eq!(
             s["A"],
-            json!({"type": "string", "nullable": true, "enum": ["x"]})
+            json!({"type": "string", "nullable": true, "const": "x"})
         );
         assert_eq!(s["B"]["nullable"], json!(true));
         assert_eq!(s["B"]["anyOf"].as_array().map(Vec::len), Some(1));
@@ -137,6 +136,20 @@ mod tests {
         assert_eq!(s["D"]["allOf"][0]["$ref"], json!("#/components/schemas/A"));
         assert_eq!(s["E"]["minimum"], json!(0));
         assert_eq!(s["E"]["exclusiveMinimum"], json!(true));
+    }
+
+    #[test]
+    fn names_and_literals_are_not_rewritten() {
+        let mut tree = json!({
+            "openapi": "3.1.0",
+            "components": {"schemas": {
+                "A": {"type": "object", "properties": {"const": {"type": "string"}}},
+                "B": {"enum": [{"const": 1}]}
+            }}
+        });
+        let before = tree["components"].clone();
+        assert!(normalise(&mut tree));
+        assert_eq!(tree["components"], before);
     }
 
     #[test]

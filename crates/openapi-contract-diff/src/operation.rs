@@ -21,16 +21,26 @@ pub struct Operation<'a> {
     /// The path template as written.
     pub path: &'a str,
     pub node: &'a Map<String, Value>,
+    /// The same object as a value (for content hashes).
+    pub value: &'a Value,
     /// Pointer of the operation object.
     pub ptr: String,
     pub path_item: &'a Map<String, Value>,
     pub path_item_ptr: String,
+    /// An OpenAPI 3.1 webhook (`path` is its name): the API sends the request and the client
+    /// answers, so the directions of its messages are reversed.
+    pub webhook: bool,
 }
 
 impl Operation<'_> {
     /// `METHOD /path` as findings name it.
     pub fn label(&self) -> String {
-        format!("{} {}", self.method.to_ascii_uppercase(), self.path)
+        let method = self.method.to_ascii_uppercase();
+        if self.webhook {
+            format!("{method} webhook {}", self.path)
+        } else {
+            format!("{method} {}", self.path)
+        }
     }
 
     pub fn deprecated(&self) -> bool {
@@ -56,36 +66,58 @@ pub fn normalise_path(path: &str) -> String {
     out
 }
 
-/// Every operation of `doc`, keyed by `METHOD normalised-path`.
+/// Every operation of `doc`, keyed by `METHOD normalised-path` (`METHOD webhook name` for the
+/// 3.1 webhooks).
 pub fn operations(doc: &Doc) -> BTreeMap<String, Operation<'_>> {
     let mut out = BTreeMap::new();
-    let Some(paths) = doc.tree.get("paths").and_then(Value::as_object) else {
-        return out;
+    for (section, webhook) in [("paths", false), ("webhooks", true)] {
+        collect(doc, section, webhook, &mut out);
+    }
+    out
+}
+
+fn collect<'a>(
+    doc: &'a Doc,
+    section: &str,
+    webhook: bool,
+    out: &mut BTreeMap<String, Operation<'a>>,
+) {
+    let Some(paths) = doc.tree.get(section).and_then(Value::as_object) else {
+        return;
     };
     for (path, item) in paths {
-        let item_ptr = format!("/paths/{}", pointer::escape(path));
+        if path.starts_with("x-") {
+            continue; // an extension, not a path
+        }
+        let item_ptr = format!("/{section}/{}", pointer::escape(path));
         let (item, item_ptr) = doc.resolve(item, &item_ptr);
         let Some(item) = item.as_object() else {
             continue;
         };
         for method in METHODS {
-            if let Some(Value::Object(node)) = item.get(method) {
-                let key = format!("{} {}", method.to_ascii_uppercase(), normalise_path(path));
+            if let Some(value @ Value::Object(node)) = item.get(method) {
+                let name = if webhook {
+                    format!("webhook {path}")
+                } else {
+                    normalise_path(path)
+                };
+                let key = format!("{} {name}", method.to_ascii_uppercase());
                 out.insert(
                     key,
                     Operation {
                         method,
                         path,
                         node,
+                        value,
                         ptr: format!("{item_ptr}/{method}"),
                         path_item: item,
                         path_item_ptr: item_ptr.clone(),
+                        webhook,
                     },
                 );
             }
         }
     }
-    out
 }
 
 /// Guard for removing something that BASE had marked deprecated.

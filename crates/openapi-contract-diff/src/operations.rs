@@ -9,37 +9,62 @@ use serde_json::Value;
 use crate::doc::Doc;
 use crate::emit::{Emitter, Loc};
 use crate::finding::Change;
+use crate::lifecycle::{self, Lifecycle};
 use crate::operation::{Operation, normalise_path, operations};
 use crate::rules::Rule;
 use crate::schema::Walker;
 use crate::{messages, parameters, security};
 
-/// Compares two specs: every change, unjudged.
-pub fn diff(base: &Doc, rev: &Doc) -> Vec<Change> {
+/// What the rules found: every change, unjudged, and the subtrees they judged (per operation
+/// label) for the completeness pass.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    pub changes: Vec<Change>,
+    pub claims: Vec<(String, String)>,
+}
+
+impl Outcome {
+    fn take(&mut self, out: Emitter) {
+        let op = out.operation;
+        self.claims
+            .extend(out.claims.into_iter().map(|c| (op.clone(), c)));
+        self.changes.extend(out.changes);
+    }
+}
+
+/// Compares two specs: every change, unjudged, with the deprecation policy `lifecycle`.
+pub fn diff(base: &Doc, rev: &Doc, lifecycle: &Lifecycle) -> Outcome {
     let (bops, rops) = (operations(base), operations(rev));
     let paths = |ops: &BTreeMap<String, Operation>| -> BTreeSet<String> {
-        ops.values().map(|o| normalise_path(o.path)).collect()
+        ops.values()
+            .filter(|o| !o.webhook)
+            .map(|o| normalise_path(o.path))
+            .collect()
     };
     let (bpaths, rpaths) = (paths(&bops), paths(&rops));
-    let mut changes = Vec::new();
+    let mut outcome = Outcome::default();
     for (key, b) in &bops {
         let mut out = Emitter::new(b.label());
         match rops.get(key) {
-            Some(r) => compare_operation(base, rev, &mut out, b, r),
+            Some(r) => compare_operation(base, rev, &mut out, b, r, lifecycle),
             None => {
                 let whole_path = !rpaths.contains(&normalise_path(b.path));
                 let deprecated = b.deprecated();
+                let early = lifecycle.before_sunset(b.node);
                 let rule = match (whole_path, deprecated) {
+                    _ if b.webhook => Rule::WebhookRemoved,
+                    (true, _) if early.is_some() => Rule::PathRemovedBeforeSunset,
+                    (false, _) if early.is_some() => Rule::RemovedBeforeSunset,
                     (true, false) => Rule::PathRemovedWithoutDeprecation,
                     (true, true) => Rule::PathRemovedWithDeprecation,
                     (false, false) => Rule::RemovedWithoutDeprecation,
                     (false, true) => Rule::RemovedWithDeprecation,
                 };
                 let what = if whole_path { "path" } else { "operation" };
-                let note = if deprecated {
-                    " (it was deprecated)"
-                } else {
-                    ""
+                let note = match (early, deprecated) {
+                    (Some(date), _) => format!(" before its sunset {date}"),
+                    (None, true) => " (it was deprecated)".to_string(),
+                    (None, false) => String::new(),
                 };
                 out.rule(
                     rule,
@@ -50,14 +75,19 @@ pub fn diff(base: &Doc, rev: &Doc) -> Vec<Change> {
                 );
             }
         }
-        changes.extend(out.changes);
+        if lifecycle::unstable(b) {
+            lifecycle::guard_unstable(&mut out, 0);
+        }
+        outcome.take(out);
     }
     for (key, r) in &rops {
         if bops.contains_key(key) {
             continue;
         }
         let mut out = Emitter::new(r.label());
-        let (rule, what) = if bpaths.contains(&normalise_path(r.path)) {
+        let (rule, what) = if r.webhook {
+            (Rule::WebhookAdded, "webhook")
+        } else if bpaths.contains(&normalise_path(r.path)) {
             (Rule::OperationAdded, "operation")
         } else {
             (Rule::PathAdded, "path")
@@ -71,9 +101,9 @@ pub fn diff(base: &Doc, rev: &Doc) -> Vec<Change> {
             detail,
             format!("{what} {} added", r.label()),
         );
-        changes.extend(out.changes);
+        outcome.take(out);
     }
-    changes
+    outcome
 }
 
 fn compare_operation<'a>(
@@ -82,47 +112,41 @@ fn compare_operation<'a>(
     out: &mut Emitter,
     b: &Operation<'a>,
     r: &Operation<'a>,
+    lifecycle: &Lifecycle,
 ) {
-    let label = r.label();
-    match (b.deprecated(), r.deprecated()) {
-        (false, true) => out.rule(
-            Rule::Deprecated,
-            None,
-            Loc::Rev(format!("{}/deprecated", r.ptr)),
-            "",
-            format!("{label} deprecated"),
-        ),
-        (true, false) => out.rule(
-            Rule::Reactivated,
-            None,
-            Loc::Rev(r.ptr.clone()),
-            "",
-            format!("{label} is no longer deprecated"),
-        ),
-        _ => {}
-    }
+    lifecycle.operation(out, b, r);
     let op_id = |o: &Operation| {
         o.node
             .get("operationId")
             .and_then(Value::as_str)
             .map(str::to_string)
     };
-    if let (Some(x), Some(y)) = (op_id(b), op_id(r))
-        && x != y
-    {
-        let message = format!(
-            "operationId changed from `{x}` to `{y}`: the wire is unchanged, but the generated method is renamed"
-        );
-        out.rule(
-            Rule::OperationIdChanged,
-            None,
-            Loc::Rev(format!("{}/operationId", r.ptr)),
-            "",
-            message,
-        );
+    match (op_id(b), op_id(r)) {
+        (Some(x), Some(y)) if x != y => {
+            let message = format!(
+                "operationId changed from `{x}` to `{y}`: the wire is unchanged, but the generated method is renamed"
+            );
+            let loc = Loc::Rev(format!("{}/operationId", r.ptr));
+            out.rule(Rule::OperationIdChanged, None, loc, "", message);
+        }
+        (Some(x), None) => {
+            let message = format!(
+                "operationId `{x}` removed: the wire is unchanged, but the generated method is renamed"
+            );
+            let loc = Loc::Base(format!("{}/operationId", b.ptr));
+            out.rule(Rule::OperationIdChanged, None, loc, "", message);
+        }
+        (None, Some(y)) => {
+            let message = format!("operationId `{y}` added");
+            let loc = Loc::Rev(format!("{}/operationId", r.ptr));
+            out.rule(Rule::OperationIdAdded, None, loc, "", message);
+        }
+        _ => {}
     }
     security::compare(base, rev, out, b, r);
     let mut walker = Walker::new(base, rev, out);
+    walker.lifecycle = *lifecycle;
+    walker.reversed = r.webhook;
     parameters::compare(&mut walker, b, r);
     messages::compare_request_body(&mut walker, b, r);
     messages::compare_responses(&mut walker, b, r);

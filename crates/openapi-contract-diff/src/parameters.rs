@@ -15,20 +15,20 @@ use crate::pointer;
 use crate::rules::{Rule, Subject};
 use crate::schema::{At, Schema, Walker};
 
-struct Param<'a> {
-    name: &'a str,
-    location: &'a str,
-    node: &'a Value,
-    ptr: String,
+pub(crate) struct Param<'a> {
+    pub name: &'a str,
+    pub location: &'a str,
+    pub node: &'a Value,
+    pub ptr: String,
 }
 
 impl<'a> Param<'a> {
-    fn required(&self) -> bool {
+    pub fn required(&self) -> bool {
         self.location == "path" || self.node.get("required").and_then(Value::as_bool) == Some(true)
     }
 
     /// `schema`, or the schema of the first `content` entry.
-    fn schema(&self) -> Option<(&'a Value, String)> {
+    pub fn schema(&self) -> Option<(&'a Value, String)> {
         if let Some(s) = self.node.get("schema") {
             return Some((s, format!("{}/schema", self.ptr)));
         }
@@ -39,7 +39,10 @@ impl<'a> Param<'a> {
     }
 }
 
-fn params<'a>(doc: &'a Doc, op: &Operation<'a>) -> BTreeMap<(String, String), Param<'a>> {
+pub(crate) fn params<'a>(
+    doc: &'a Doc,
+    op: &Operation<'a>,
+) -> BTreeMap<(String, String), Param<'a>> {
     let template: Vec<&str> = op
         .path
         .split('{')
@@ -94,16 +97,39 @@ pub fn compare<'a>(w: &mut Walker<'a, '_>, b: &Operation<'a>, r: &Operation<'a>)
     for (key, p) in &bp {
         let label = format!("{} parameter `{}`", p.location, p.name);
         let Some(q) = rp.get(key) else {
-            let guard = deprecation(p.node);
+            let node = p.node.as_object();
+            let early = node.and_then(|n| w.lifecycle.before_sunset(n));
+            let (rule, note) = match (early, deprecation(p.node)) {
+                (Some(date), _) => (
+                    Rule::ParameterRemovedBeforeSunset,
+                    format!(" before its sunset {date}"),
+                ),
+                (None, Some(_)) => (
+                    Rule::ParameterRemovedWithDeprecation,
+                    " (it was deprecated)".into(),
+                ),
+                (None, None) => (Rule::ParameterRemoved, String::new()),
+            };
             w.out.rule(
-                Rule::ParameterRemoved,
-                guard,
+                rule,
+                None,
                 Loc::Base(p.ptr.clone()),
                 &key.1,
-                format!("{label} removed"),
+                format!("{label} removed{note}"),
             );
             continue;
         };
+        if let (Some(bn), Some(qn)) = (p.node.as_object(), q.node.as_object()) {
+            let lifecycle = w.lifecycle;
+            lifecycle.parameter(
+                w.out,
+                (bn, qn),
+                (&p.ptr, &q.ptr),
+                &label,
+                &key.1,
+                Some(r.node),
+            );
+        }
         let loc = Loc::Rev(q.ptr.clone());
         if p.location == "path" && p.name != q.name {
             let message = format!(
@@ -137,11 +163,12 @@ pub fn compare<'a>(w: &mut Walker<'a, '_>, b: &Operation<'a>, r: &Operation<'a>)
         }
         if let (Some((bs, bptr)), Some((rs, rptr))) = (p.schema(), q.schema()) {
             let at = At {
-                direction: Direction::Request,
+                direction: w.direction(Direction::Request),
                 subject: Subject::Parameter,
                 root: format!("{} parameter", q.location),
                 path: q.name.to_string(),
                 optional: false,
+                required: p.required() && q.required(),
             };
             let (bs, rs) = (
                 Schema::new(w.base, bs, &bptr),

@@ -22,6 +22,19 @@ struct AckFile {
     /// Rule id → `ERR`, `WARN`, `INFO`, or `NONE` (drop the finding).
     #[serde(default)]
     levels: BTreeMap<String, String>,
+    /// Minimum deprecation periods (see `Lifecycle`).
+    #[serde(default)]
+    deprecation_days: DeprecationDays,
+}
+
+/// `deprecation_days: {stable: 90, beta: 30}` in the acknowledgement file.
+#[derive(Debug, Default, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DeprecationDays {
+    #[serde(default)]
+    stable: Option<u32>,
+    #[serde(default)]
+    beta: Option<u32>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -43,6 +56,9 @@ struct Ack {
 ///     reason: the provider added Suspended; our enums are open   # required
 /// levels:                          # per-rule override: ERR, WARN, INFO, or NONE (hide)
 ///   api-operation-id-removed: INFO
+/// deprecation_days:                # minimum days from deprecation to x-sunset (optional)
+///   stable: 90
+///   beta: 30
 /// ```
 ///
 /// The default policy is empty: every finding counts at its derived level.
@@ -51,6 +67,7 @@ pub struct Policy {
     acks: Vec<Ack>,
     /// `None` hides the rule.
     levels: BTreeMap<String, Option<Level>>,
+    deprecation_days: DeprecationDays,
 }
 
 /// Findings after the policy: the ones that count, and the acknowledged ones with their reason.
@@ -126,7 +143,13 @@ impl Policy {
         Ok(Policy {
             acks: file.acknowledged,
             levels,
+            deprecation_days: file.deprecation_days,
         })
+    }
+
+    /// The file's minimum deprecation periods, `(stable, beta)`, where it gives them.
+    pub fn deprecation_days(&self) -> (Option<u32>, Option<u32>) {
+        (self.deprecation_days.stable, self.deprecation_days.beta)
     }
 
     /// Applies overrides (a `NONE` override drops the finding), then acknowledgements: a finding

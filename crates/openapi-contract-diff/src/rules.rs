@@ -44,10 +44,12 @@ pub enum Bound {
     MinItems,
     MaxProperties,
     MinProperties,
+    MaxContains,
+    MinContains,
 }
 
 impl Bound {
-    pub const ALL: [Bound; 8] = [
+    pub const ALL: [Bound; 10] = [
         Bound::Max,
         Bound::Min,
         Bound::MaxLength,
@@ -56,6 +58,8 @@ impl Bound {
         Bound::MinItems,
         Bound::MaxProperties,
         Bound::MinProperties,
+        Bound::MaxContains,
+        Bound::MinContains,
     ];
 
     /// The keyword in the schema.
@@ -69,6 +73,8 @@ impl Bound {
             Bound::MinItems => "minItems",
             Bound::MaxProperties => "maxProperties",
             Bound::MinProperties => "minProperties",
+            Bound::MaxContains => "maxContains",
+            Bound::MinContains => "minContains",
         }
     }
 
@@ -82,6 +88,8 @@ impl Bound {
             Bound::MinItems => "min-items",
             Bound::MaxProperties => "max-properties",
             Bound::MinProperties => "min-properties",
+            Bound::MaxContains => "max-contains",
+            Bound::MinContains => "min-contains",
         }
     }
 
@@ -89,7 +97,11 @@ impl Bound {
     pub fn is_upper(self) -> bool {
         matches!(
             self,
-            Bound::Max | Bound::MaxLength | Bound::MaxItems | Bound::MaxProperties
+            Bound::Max
+                | Bound::MaxLength
+                | Bound::MaxItems
+                | Bound::MaxProperties
+                | Bound::MaxContains
         )
     }
 }
@@ -157,6 +169,56 @@ slug_rules! {
         OneOfBecameAnyOf = "one-of-became-any-of" => Widen,
         AnyOfBecameOneOf = "any-of-became-one-of" => Narrow,
         DiscriminatorChanged = "discriminator-property-name-changed" => Incomparable,
+        DiscriminatorAdded = "discriminator-added" => Unknown,
+        DiscriminatorRemoved = "discriminator-removed" => Unknown,
+        DiscriminatorMappingAdded = "discriminator-mapping-added" => Widen,
+        DiscriminatorMappingDeleted = "discriminator-mapping-deleted" => Narrow,
+        DiscriminatorMappingChanged = "discriminator-mapping-changed" => Incomparable,
+        AllOfAdded = "all-of-added" => Narrow,
+        AllOfRemoved = "all-of-removed" => Widen,
+        XExtensibleEnumValueAdded = "x-extensible-enum-value-added" => None,
+        XExtensibleEnumValueRemoved = "x-extensible-enum-value-removed" => Narrow,
+        // JSON Schema 2020-12 / OpenAPI 3.1 (oasdiff's ids where it has them).
+        ListOfTypesWidened = "list-of-types-widened" => Widen,
+        ListOfTypesNarrowed = "list-of-types-narrowed" => Narrow,
+        ConstAdded = "const-added" => Narrow,
+        ConstRemoved = "const-removed" => Widen,
+        ConstChanged = "const-changed" => Incomparable,
+        ContainsAdded = "contains-added" => Narrow,
+        ContainsRemoved = "contains-removed" => Widen,
+        // A position added to a closed tuple (`items: false`) allows longer arrays; added where
+        // any item was allowed, it constrains that position.
+        PrefixItemsAdded = "prefix-items-added" => Widen,
+        PrefixItemsConstrained = "prefix-items-constrained" => Narrow,
+        PrefixItemsRemoved = "prefix-items-removed" => Narrow,
+        PrefixItemsReleased = "prefix-items-released" => Widen,
+        IfAdded = "if-added" => Narrow,
+        IfRemoved = "if-removed" => Widen,
+        IfChanged = "if-changed" => Unknown,
+        ThenAdded = "then-added" => Narrow,
+        ThenRemoved = "then-removed" => Widen,
+        ElseAdded = "else-added" => Narrow,
+        ElseRemoved = "else-removed" => Widen,
+        DependentRequiredAdded = "dependent-required-added" => Narrow,
+        DependentRequiredRemoved = "dependent-required-removed" => Widen,
+        DependentRequiredChanged = "dependent-required-changed" => Incomparable,
+        DependentSchemaAdded = "dependent-schema-added" => Narrow,
+        DependentSchemaRemoved = "dependent-schema-removed" => Widen,
+        UnevaluatedPropertiesAdded = "unevaluated-properties-added" => Narrow,
+        UnevaluatedPropertiesRemoved = "unevaluated-properties-removed" => Widen,
+        UnevaluatedItemsAdded = "unevaluated-items-added" => Narrow,
+        UnevaluatedItemsRemoved = "unevaluated-items-removed" => Widen,
+        PropertyNamesAdded = "property-names-added" => Narrow,
+        PropertyNamesRemoved = "property-names-removed" => Widen,
+        PatternPropertyAdded = "pattern-property-added" => Narrow,
+        PatternPropertyRemoved = "pattern-property-removed" => Widen,
+        ContentMediaTypeChanged = "content-media-type-changed" => Incomparable,
+        ContentEncodingChanged = "content-encoding-changed" => Incomparable,
+        ContentSchemaAdded = "content-schema-added" => Narrow,
+        ContentSchemaRemoved = "content-schema-removed" => Widen,
+        NotAdded = "not-added" => Narrow,
+        NotRemoved = "not-removed" => Widen,
+        NotChanged = "not-changed" => Unknown,
     }
 }
 
@@ -221,18 +283,41 @@ api_rules! {
     SpecAdded = "spec-added" => None Widen,
     SpecRemoved = "spec-removed" => None Narrow,
     PathAdded = "endpoint-added" => None Widen,
+    WebhookAdded = "webhook-added" => None Widen,
+    WebhookRemoved = "webhook-removed" => None Narrow,
     PathRemovedWithoutDeprecation = "api-path-removed-without-deprecation" => None Narrow,
     PathRemovedWithDeprecation = "api-path-removed-with-deprecation" => None Narrow Deprecated,
     OperationAdded = "endpoint-added" => None Widen,
     RemovedWithoutDeprecation = "api-removed-without-deprecation" => None Narrow,
     RemovedWithDeprecation = "api-removed-with-deprecation" => None Narrow Deprecated,
     Deprecated = "endpoint-deprecated" => None None,
+    DeprecatedWithSunset = "endpoint-deprecated-with-sunset" => None None,
+    DeprecatedSunsetMissing = "api-deprecated-sunset-missing" => None Violation,
+    SunsetParse = "api-deprecated-sunset-parse" => None Violation,
+    SunsetTooSmall = "api-sunset-date-too-small" => None Violation,
+    SunsetChangedTooSmall = "api-sunset-date-changed-too-small" => None Violation,
+    SunsetDeleted = "sunset-deleted" => None Violation,
+    RemovedBeforeSunset = "api-removed-before-sunset" => None Narrow,
+    PathRemovedBeforeSunset = "api-path-removed-before-sunset" => None Narrow,
+    StabilityDecreased = "api-stability-decreased" => None Violation,
+    StabilityIncreased = "api-stability-increased" => None None,
+    InvalidStability = "api-invalid-stability-level" => None Violation,
     Reactivated = "endpoint-reactivated" => None None,
     OperationIdChanged = "api-operation-id-removed" => None Unknown,
+    OperationIdAdded = "api-operation-id-added" => None None,
     PathParameterRenamed = "request-path-parameter-renamed" => Request None,
     NewRequiredParameter = "new-required-request-parameter" => Request Narrow,
     NewOptionalParameter = "new-optional-request-parameter" => Request None,
     ParameterRemoved = "request-parameter-removed" => Request Unknown,
+    ParameterRemovedWithDeprecation = "request-parameter-removed-with-deprecation" => Request Narrow Deprecated,
+    ParameterRemovedBeforeSunset = "request-parameter-removed-before-sunset" => Request Narrow,
+    ParameterDeprecated = "request-parameter-deprecated" => Request None,
+    ParameterReactivated = "request-parameter-reactivated" => Request None,
+    ParameterSunsetMissing = "request-parameter-deprecated-sunset-missing" => Request Violation,
+    ParameterSunsetTooSmall = "request-parameter-sunset-date-too-small" => Request Violation,
+    ParameterSunsetParse = "request-parameter-sunset-parse" => Request Violation,
+    ParameterSunsetChangedTooSmall = "request-parameter-sunset-date-changed-too-small" => Request Violation,
+    ParameterSunsetDeleted = "request-parameter-sunset-deleted" => Request Violation,
     ParameterBecameRequired = "request-parameter-became-required" => Request Narrow,
     ParameterBecameOptional = "request-parameter-became-optional" => Request Widen,
     NewRequiredBody = "request-body-added-required" => Request Narrow,
@@ -241,11 +326,17 @@ api_rules! {
     RequestBodyBecameRequired = "request-body-became-required" => Request Narrow,
     RequestBodyBecameOptional = "request-body-became-optional" => Request Widen,
     RequestMediaTypeAdded = "request-body-media-type-added" => Request Widen,
+    RequestMediaTypeSchemaAdded = "request-body-media-type-schema-added" => Request Narrow,
+    RequestMediaTypeSchemaRemoved = "request-body-media-type-schema-removed" => Request Widen,
+    ResponseMediaTypeSchemaAdded = "response-body-media-type-schema-added" => Response Narrow,
+    ResponseMediaTypeSchemaRemoved = "response-body-media-type-schema-removed" => Response Widen,
     RequestMediaTypeRemoved = "request-body-media-type-removed" => Request Narrow,
     ResponseMediaTypeAdded = "response-media-type-added" => Response Widen Negotiated,
     ResponseMediaTypeRemoved = "response-media-type-removed" => Response Incomparable,
     SuccessStatusAdded = "response-success-status-added" => Response Widen,
-    SuccessStatusRemoved = "response-success-status-removed" => Response Narrow,
+    // Incomparable: the answer a client was built for is gone (usually moved to a status it
+    // does not know), whatever other statuses remain.
+    SuccessStatusRemoved = "response-success-status-removed" => Response Incomparable,
     NonSuccessStatusAdded = "response-non-success-status-added" => Response Widen NonSuccess,
     NonSuccessStatusRemoved = "response-non-success-status-removed" => Response Narrow,
     HeaderAdded = "response-header-added" => Response None,
@@ -271,6 +362,11 @@ api_rules! {
     ResponsePropertyDeprecated = "response-property-deprecated" => Response None,
     ResponsePropertyReactivated = "response-property-reactivated" => Response None,
     ResponsePropertyBecameWriteOnly = "response-property-became-write-only" => Response Widen,
+    // readOnly in a response and writeOnly in a request change nothing there.
+    ResponsePropertyBecameReadOnly = "response-property-became-read-only" => Response None,
+    ResponsePropertyBecameNotReadOnly = "response-property-became-not-read-only" => Response None,
+    RequestPropertyBecameWriteOnly = "request-property-became-write-only" => Request None,
+    RequestPropertyBecameNotWriteOnly = "request-property-became-not-write-only" => Request None,
     ResponsePropertyBecameNotWriteOnly = "response-property-became-not-write-only" => Response Narrow,
     AuthenticationAdded = "api-authentication-added" => Request Narrow,
     AuthenticationRemoved = "api-authentication-removed" => Request Widen,
@@ -278,87 +374,15 @@ api_rules! {
     SecuritySchemeRemoved = "api-security-removed" => Request Narrow,
     SecurityScopeAdded = "api-security-scope-added" => Request Narrow,
     SecurityScopeRemoved = "api-security-scope-removed" => Request Widen,
+    // A scheme's definition edited in place (same type, same name on the wire): where clients
+    // get tokens, and the scopes it offers.
+    OAuthTokenUrlChanged = "api-security-component-oauth-token-url-changed" => Request Unknown,
+    OAuthUrlChanged = "api-security-component-oauth-url-changed" => Request Unknown,
+    OAuthScopeAdded = "api-security-component-oauth-scope-added" => Request None,
+    OAuthScopeRemoved = "api-security-component-oauth-scope-removed" => Request Unknown,
 }
 
-/// Every id the diff can emit, with its direction and effect (for `--list-rules` and tests).
-pub fn catalogue() -> Vec<(String, Direction, Effect)> {
-    let mut out: Vec<(String, Direction, Effect)> = Rule::ALL
-        .iter()
-        .map(|r| (r.id().to_string(), r.direction(), r.effect()))
-        .collect();
-    let mut schema_rules: Vec<SchemaRule> = Keyword::ALL
-        .iter()
-        .map(|k| SchemaRule::Keyword(*k))
-        .collect();
-    for b in Bound::ALL {
-        for c in [
-            BoundChange::Increased,
-            BoundChange::Decreased,
-            BoundChange::Set,
-            BoundChange::Removed,
-        ] {
-            schema_rules.push(SchemaRule::Bound(b, c));
-        }
-    }
-    let places = [
-        (Direction::Request, Subject::Body),
-        (Direction::Request, Subject::Property),
-        (Direction::Request, Subject::Parameter),
-        (Direction::Response, Subject::Body),
-        (Direction::Response, Subject::Property),
-        (Direction::Response, Subject::Header),
-    ];
-    for (direction, subject) in places {
-        for rule in &schema_rules {
-            out.push((rule.id(direction, subject), direction, rule.effect()));
-        }
-    }
-    // Rules that share an oasdiff id (a path and an operation added; a format and a type
-    // specialised) are listed once: they share direction and effect too (tested).
-    let mut seen = std::collections::HashSet::new();
-    out.retain(|(id, _, _)| seen.insert(id.clone()));
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::collections::BTreeSet;
-
-    #[test]
-    fn shared_ids_share_direction_and_effect() {
-        let mut by_id = std::collections::HashMap::new();
-        for rule in Rule::ALL {
-            let before = by_id.insert(rule.id(), (rule.direction(), rule.effect()));
-            assert!(before.is_none_or(|b| b == (rule.direction(), rule.effect())));
-        }
-        let mut by_slug = std::collections::HashMap::new();
-        for k in Keyword::ALL {
-            let before = by_slug.insert(k.slug(), k.effect());
-            assert!(before.is_none_or(|b| b == k.effect()), "{}", k.slug());
-        }
-    }
-
-    #[test]
-    fn ids_are_unique_and_kebab_case() {
-        let all = catalogue();
-        let unique: BTreeSet<&str> = all.iter().map(|(id, _, _)| id.as_str()).collect();
-        assert_eq!(unique.len(), all.len());
-        assert!(
-            all.iter()
-                .all(|(id, _, _)| id.chars().all(|c| c.is_ascii_lowercase() || c == '-'))
-        );
-    }
-
-    #[test]
-    fn bound_effects() {
-        let max_down = SchemaRule::Bound(Bound::Max, BoundChange::Decreased);
-        assert_eq!(max_down.effect(), Effect::Narrow);
-        assert_eq!(
-            max_down.id(Direction::Request, Subject::Property),
-            "request-property-max-decreased"
-        );
-        let min_down = SchemaRule::Bound(Bound::MinLength, BoundChange::Decreased);
-        assert_eq!(min_down.effect(), Effect::Widen);
-    }
-}
+/// The id of a difference in a wire-constraining keyword that no rule claims (the
+/// completeness pass): reported with both values and its pointer, at WARN, in the direction of
+/// the place it was found.
+pub const UNCLASSIFIED: &str = "unclassified-change";

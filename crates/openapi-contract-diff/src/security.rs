@@ -155,9 +155,10 @@ pub fn compare(base: &Doc, rev: &Doc, out: &mut Emitter, b: &Operation, r: &Oper
             continue;
         };
         for (id, (name, bscopes)) in balt {
-            let Some((_, rscopes)) = ralt.get(id) else {
+            let Some((rname, rscopes)) = ralt.get(id) else {
                 continue;
             };
+            oauth_flows(base, rev, out, name, rname);
             for scope in rscopes.difference(bscopes) {
                 let message = format!(
                     "security scope `{scope}` of `{name}` added: existing tokens may lack it"
@@ -205,4 +206,74 @@ pub fn compare(base: &Doc, rev: &Doc, out: &mut Emitter, b: &Operation, r: &Oper
 
 fn key(alt: &Alternative) -> String {
     alt.keys().cloned().collect::<Vec<_>>().join("+")
+}
+
+fn scheme_of<'d>(doc: &'d Doc, name: &str) -> Option<(&'d Value, String)> {
+    doc.at(&format!(
+        "/components/securitySchemes/{}",
+        pointer::escape(name)
+    ))
+}
+
+/// An OAuth 2 scheme edited in place: where clients get and refresh tokens, and the scopes its
+/// flows offer. Reported per operation that requires the scheme.
+fn oauth_flows(base: &Doc, rev: &Doc, out: &mut Emitter, bname: &str, rname: &str) {
+    let (Some((bs, _)), Some((rs, rptr))) = (scheme_of(base, bname), scheme_of(rev, rname)) else {
+        return;
+    };
+    let flows = |s: &Value| {
+        s.get("flows")
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default()
+    };
+    let (bf, rf) = (flows(bs), flows(rs));
+    for (kind, rflow) in &rf {
+        let Some(bflow) = bf.get(kind) else { continue };
+        let at = |key: &str| format!("{rptr}/flows/{}/{key}", pointer::escape(kind));
+        for (key, rule) in [
+            ("tokenUrl", Rule::OAuthTokenUrlChanged),
+            ("authorizationUrl", Rule::OAuthUrlChanged),
+            ("refreshUrl", Rule::OAuthUrlChanged),
+        ] {
+            let (x, y) = (bflow.get(key), rflow.get(key));
+            if x != y {
+                let show =
+                    |v: Option<&Value>| v.and_then(Value::as_str).unwrap_or("none").to_string();
+                let message = format!(
+                    "`{rname}` {kind} flow: {key} changed from {} to {}",
+                    show(x),
+                    show(y)
+                );
+                out.rule(
+                    rule,
+                    None,
+                    Loc::Rev(at(key)),
+                    &format!("{rname} {kind} {key}"),
+                    message,
+                );
+            }
+        }
+        let scopes = |f: &Value| {
+            f.get("scopes")
+                .and_then(Value::as_object)
+                .map(|m| m.keys().cloned().collect::<BTreeSet<String>>())
+                .unwrap_or_default()
+        };
+        let (bsc, rsc) = (scopes(bflow), scopes(rflow));
+        for (list, rule, what) in [
+            (rsc.difference(&bsc), Rule::OAuthScopeAdded, "offered"),
+            (
+                bsc.difference(&rsc),
+                Rule::OAuthScopeRemoved,
+                "no longer offered",
+            ),
+        ] {
+            for scope in list {
+                let message = format!("`{rname}` {kind} flow: scope `{scope}` {what}");
+                let detail = format!("{rname} {kind} scope {scope}");
+                out.rule(rule, None, Loc::Rev(at("scopes")), &detail, message);
+            }
+        }
+    }
 }

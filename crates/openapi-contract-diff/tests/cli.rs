@@ -354,3 +354,35 @@ fn git_sides_and_all() {
         run.stdout
     );
 }
+
+#[test]
+fn deprecation_days_come_from_the_ack_file_and_the_flag_overrides_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = write(dir.path(), "base.yaml", BASE);
+    let deprecated = BASE.replace("    post:\n", "    post:\n      deprecated: true\n");
+    let rev = write(dir.path(), "rev.yaml", &deprecated);
+    // No policy: deprecating without a sunset is INFO.
+    assert_eq!(diff(dir.path(), &[&base, &rev]).code, 0);
+    write(
+        dir.path(),
+        "specs/contract-ack.yaml",
+        "deprecation_days:\n  stable: 30\n",
+    );
+    let run = diff(dir.path(), &[&base, &rev, "--format", "json"]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    let report = json(&run);
+    assert_eq!(report["findings"][0]["id"], "api-deprecated-sunset-missing");
+    assert_eq!(
+        report["findings"][0]["location"],
+        "/paths/~1c/post/deprecated"
+    );
+    let run = diff(dir.path(), &[&base, &rev, "--deprecation-days-stable", "0"]);
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    let bad = diff(dir.path(), &[&base, &rev, "--today", "2026-13-01"]);
+    assert_eq!(bad.code, 2);
+    assert!(
+        bad.stderr.contains("is not a date YYYY-MM-DD"),
+        "{}",
+        bad.stderr
+    );
+}

@@ -32,7 +32,13 @@ fn run_case(name: &str) -> (Value, Run) {
         args.push(file.display().to_string());
     }
     // Run in the scratch directory, which has no `specs/contract-ack.yaml`: no policy applies.
-    let run = run_diff(dir.path(), &[&args[0], &args[1], "--format", "json"]);
+    // `args: [--today, 2026-06-01]`: extra command-line arguments (the deprecation policy).
+    for extra in case["args"].as_array().into_iter().flatten() {
+        args.push(extra.as_str().unwrap().to_string());
+    }
+    args.extend(["--format".to_string(), "json".to_string()]);
+    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+    let run = run_diff(dir.path(), &argv);
     (case, run)
 }
 
@@ -130,7 +136,11 @@ corpus! {
     any_of_kind_and_constraint, discriminator, security_scheme_swapped,
     security_scheme_renamed, security_alternative_added, security_scopes,
     became_authenticated, openapi_3_1_equivalent, openapi_3_1_nullable_ref,
-    property_deprecation, request_null_dropped_3_1, client_impact,
+    property_deprecation, request_null_dropped_3_1, client_impact, annotation_named_properties,
+    pattern_matches_everything, judgements_success_status, all_of_members, judgements_values,
+    media_type_schema, required_parameter_default, unclassified_changes,
+    openapi_3_1_request_keywords, openapi_3_1_response_keywords, webhooks, deprecation_sunset,
+    stability_level, deprecation_policy_more, lifecycle_and_flows,
 }
 
 #[test]

@@ -14,11 +14,14 @@ use crate::rules::{Bound, BoundChange, Keyword, SchemaRule};
 pub fn compare(out: &mut Emitter, at: &At, b: &Schema, r: &Schema) -> bool {
     let mut k = Keywords { out, at, b, r };
     if !k.types() {
+        // The values listed change too, and a client reads both (oasdiff reports only the type).
+        k.enums();
         return false;
     }
     k.nullable();
     k.format();
     k.enums();
+    k.extensible_enum();
     k.default();
     for bound in Bound::ALL {
         k.bound(bound);
@@ -30,19 +33,19 @@ pub fn compare(out: &mut Emitter, at: &At, b: &Schema, r: &Schema) -> bool {
     true
 }
 
-struct Keywords<'x, 'a> {
-    out: &'x mut Emitter,
-    at: &'x At,
-    b: &'x Schema<'a>,
-    r: &'x Schema<'a>,
+pub(super) struct Keywords<'x, 'a> {
+    pub(super) out: &'x mut Emitter,
+    pub(super) at: &'x At,
+    pub(super) b: &'x Schema<'a>,
+    pub(super) r: &'x Schema<'a>,
 }
 
-impl Keywords<'_, '_> {
-    fn emit(&mut self, rule: Keyword, loc: Loc, detail: &str, what: String) {
+impl<'a> Keywords<'_, 'a> {
+    pub(super) fn emit(&mut self, rule: Keyword, loc: Loc, detail: &str, what: String) {
         self.emit_guarded(SchemaRule::Keyword(rule), None, loc, detail, what);
     }
 
-    fn emit_guarded(
+    pub(super) fn emit_guarded(
         &mut self,
         rule: SchemaRule,
         guard: Option<Guard>,
@@ -75,9 +78,19 @@ impl Keywords<'_, '_> {
         if self.b.branches().is_some() || self.r.branches().is_some() {
             return true;
         }
+        if let Some(comparable) = self.type_lists() {
+            return comparable;
+        }
         let (bt, rt) = (self.b.type_name(), self.r.type_name());
+        // A response header is text on the wire: a client that read a string still reads the
+        // digits or `true` it now gets, so string → integer there narrows (oasdiff's finer rule).
+        let header_text = self.at.subject == crate::rules::Subject::Header
+            && self.at.direction == Direction::Response;
+        let scalar = |t: Option<&str>| matches!(t, Some("integer" | "number" | "boolean"));
         let rule = match (bt, rt) {
             (x, y) if x == y => return true,
+            (Some("string"), y) if header_text && scalar(y) => Keyword::TypeSpecialized,
+            (x, Some("string")) if header_text && scalar(x) => Keyword::TypeGeneralized,
             (Some("integer"), Some("number")) | (Some(_), None) => Keyword::TypeGeneralized,
             (Some("number"), Some("integer")) | (None, Some(_)) => Keyword::TypeSpecialized,
             _ => Keyword::TypeChanged,
@@ -87,6 +100,32 @@ impl Keywords<'_, '_> {
         let loc = self.loc("type");
         self.emit(rule, loc, "type", what);
         rule != Keyword::TypeChanged
+    }
+
+    /// A 3.1 list of types on either side, compared as sets: a superset widens, a subset
+    /// narrows, anything else is a type change. `None` when neither side has a list.
+    fn type_lists(&mut self) -> Option<bool> {
+        let list = |s: &Schema| matches!(s.get("type"), Some((Value::Array(_), _)));
+        if !list(self.b) && !list(self.r) {
+            return None;
+        }
+        let (Some(bt), Some(rt)) = (self.b.types(), self.r.types()) else {
+            return None; // one side has no type: the single-type rules say it
+        };
+        let rule = if bt == rt {
+            return Some(true);
+        } else if bt.is_subset(&rt) {
+            Keyword::ListOfTypesWidened
+        } else if rt.is_subset(&bt) {
+            Keyword::ListOfTypesNarrowed
+        } else {
+            Keyword::TypeChanged
+        };
+        let show = |t: &std::collections::BTreeSet<&str>| format!("{t:?}");
+        let what = format!("types changed from {} to {}", show(&bt), show(&rt));
+        let loc = self.loc("type");
+        self.emit(rule, loc, "type", what);
+        Some(rule != Keyword::TypeChanged)
     }
 
     fn nullable(&mut self) {
@@ -128,64 +167,15 @@ impl Keywords<'_, '_> {
         self.emit(rule, loc, "format", what);
     }
 
-    fn enums(&mut self) {
-        let (be, re) = (self.b.enum_values(), self.r.enum_values());
-        match (be, re) {
-            (None, None) => {}
-            (None, Some((values, ptr))) => {
-                let what = format!("became an enum of {}", list(&values));
-                self.emit(Keyword::BecameEnum, Loc::Rev(ptr), "enum", what);
-            }
-            (Some((values, ptr)), None) => {
-                let what = format!("enum of {} removed (any value allowed)", list(&values));
-                self.emit(Keyword::EnumRemoved, Loc::Base(ptr), "enum", what);
-            }
-            (Some((bv, bp)), Some((rv, rp))) => {
-                for (i, value) in rv.iter().enumerate() {
-                    if !bv.contains(value) {
-                        self.enum_added(value, format!("{rp}/{i}"));
-                    }
-                }
-                for (i, value) in bv.iter().enumerate() {
-                    if !rv.contains(value) {
-                        let what = format!("enum value {value} removed");
-                        self.emit(
-                            Keyword::EnumValueRemoved,
-                            Loc::Base(format!("{bp}/{i}")),
-                            &value.to_string(),
-                            what,
-                        );
-                    }
-                }
-            }
-        }
-    }
-
-    /// The one exception in the level table: a received enum that grows is WARN when the Rust
-    /// clients generated from BASE (the ones users run) keep unknown values.
-    fn enum_added(&mut self, value: &Value, ptr: String) {
-        let open = self.at.direction == Direction::Response && self.b.open_enum();
-        let note = match (self.at.direction, open) {
-            (Direction::Response, true) => {
-                "; the generated Rust enum is open (`Unknown(..)` keeps it), strict clients of other generators break"
-            }
-            (Direction::Response, false) => {
-                "; this enum is inline, so the generated Rust enum is closed and decoding fails"
-            }
-            _ => "",
-        };
-        let what = format!("enum value {value} added{note}");
-        let guard = open.then_some(Guard::OpenEnum);
-        self.emit_guarded(
-            SchemaRule::Keyword(Keyword::EnumValueAdded),
-            guard,
-            Loc::Rev(ptr),
-            &value.to_string(),
-            what,
-        );
-    }
-
     fn default(&mut self) {
+        if self.at.required {
+            for s in [self.b, self.r] {
+                if let Some((_, p)) = s.get("default") {
+                    self.out.claim(&p);
+                }
+            }
+            return;
+        }
         let (bd, rd) = (self.b.get("default"), self.r.get("default"));
         match (bd, rd) {
             (Some((x, _)), Some((y, p))) if x != y => {
@@ -302,8 +292,10 @@ impl Keywords<'_, '_> {
         self.emit(rule, loc, "uniqueItems", rule.slug().replace('-', " "));
     }
 
+    /// A pattern that matches every string (`""`, `.*`) constrains nothing: setting it is no
+    /// change, and replacing a real pattern by it removes the pattern.
     fn pattern(&mut self) {
-        let (bp, rp) = (self.b.get("pattern"), self.r.get("pattern"));
+        let (bp, rp) = (self.b.pattern(), self.r.pattern());
         let (rule, loc, what) = match (bp, rp) {
             (Some((x, _)), Some((y, p))) if x != y => (
                 Keyword::PatternChanged,
@@ -321,30 +313,79 @@ impl Keywords<'_, '_> {
         self.emit(rule, loc, "pattern", what);
     }
 
+    /// The discriminator picks the variant a message decodes to: its property renamed or a
+    /// value mapped elsewhere sends messages to other variants (incomparable), a value mapped
+    /// anew is one more a reader must know (widening), one unmapped is one less (narrowing);
+    /// a discriminator added or removed changes how variants are chosen (unknown).
     fn discriminator(&mut self) {
-        let name = |s: &Schema| {
-            s.get("discriminator").and_then(|(v, _)| {
-                v.get("propertyName")
-                    .and_then(Value::as_str)
-                    .map(str::to_string)
-            })
+        let (bd, rd) = (self.b.get("discriminator"), self.r.get("discriminator"));
+        let (bd, rd) = match (bd, rd) {
+            (None, None) => return,
+            (None, Some((_, p))) => {
+                let what = "discriminator added".to_string();
+                return self.emit(
+                    Keyword::DiscriminatorAdded,
+                    Loc::Rev(p),
+                    "discriminator",
+                    what,
+                );
+            }
+            (Some((_, p)), None) => {
+                let what = "discriminator removed".to_string();
+                return self.emit(
+                    Keyword::DiscriminatorRemoved,
+                    Loc::Base(p),
+                    "discriminator",
+                    what,
+                );
+            }
+            (Some(b), Some(r)) => (b, r),
         };
-        if let (Some(x), Some(y)) = (name(self.b), name(self.r))
+        let name = |v: &Value| {
+            v.get("propertyName")
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        };
+        if let (Some(x), Some(y)) = (name(bd.0), name(rd.0))
             && x != y
         {
-            let loc = self.loc("discriminator");
             self.emit(
                 Keyword::DiscriminatorChanged,
-                loc,
+                Loc::Rev(rd.1.clone()),
                 "discriminator",
                 format!("discriminator property changed from `{x}` to `{y}`"),
             );
         }
+        let mapping = |v: &Value| {
+            v.get("mapping")
+                .and_then(Value::as_object)
+                .cloned()
+                .unwrap_or_default()
+        };
+        let (bm, rm) = (mapping(bd.0), mapping(rd.0));
+        let at = |ptr: &str, key: &str| format!("{ptr}/mapping/{}", crate::pointer::escape(key));
+        for (key, target) in &rm {
+            let (rule, what) = match bm.get(key) {
+                None => (
+                    Keyword::DiscriminatorMappingAdded,
+                    format!("discriminator value `{key}` mapped to {target}"),
+                ),
+                Some(old) if old != target => (
+                    Keyword::DiscriminatorMappingChanged,
+                    format!("discriminator value `{key}` now maps to {target} (was {old})"),
+                ),
+                Some(_) => continue,
+            };
+            self.emit(rule, Loc::Rev(at(&rd.1, key)), key, what);
+        }
+        for key in bm.keys().filter(|k| !rm.contains_key(*k)) {
+            let what = format!("discriminator value `{key}` no longer mapped");
+            self.emit(
+                Keyword::DiscriminatorMappingDeleted,
+                Loc::Base(at(&bd.1, key)),
+                key,
+                what,
+            );
+        }
     }
-}
-
-fn list(values: &[&Value]) -> String {
-    let shown: Vec<String> = values.iter().take(8).map(|v| v.to_string()).collect();
-    let more = if values.len() > 8 { ", …" } else { "" };
-    format!("[{}{more}]", shown.join(", "))
 }

@@ -9,7 +9,10 @@
 //! schema (`$ref`s resolved, `allOf` flattened), `keywords` compares the keywords of one level,
 //! and `composition` pairs the `oneOf`/`anyOf` branches and walks each pair with the [`Walker`].
 
+mod all_of;
+mod applicators;
 mod composition;
+mod enums;
 mod keywords;
 mod view;
 
@@ -21,7 +24,7 @@ use crate::finding::{Direction, Guard};
 use crate::rules::{Keyword, Rule, SchemaRule, Subject};
 
 use view::Additional;
-pub use view::Schema;
+pub use view::{Part, Schema};
 
 /// Where in a message the walk is.
 #[derive(Debug, Clone)]
@@ -34,6 +37,8 @@ pub struct At {
     pub path: String,
     /// An optional property on both sides (a client may leave it out).
     pub optional: bool,
+    /// A property or parameter required on both sides: its default never applies.
+    pub required: bool,
 }
 
 impl At {
@@ -58,6 +63,7 @@ impl At {
             subject: Subject::Property,
             path,
             optional: false,
+            required: false,
             ..self.clone()
         }
     }
@@ -76,6 +82,10 @@ pub struct Walker<'a, 'e> {
     pub base: &'a Doc,
     pub rev: &'a Doc,
     pub out: &'e mut Emitter,
+    /// A webhook: the API sends the request and the client answers.
+    pub reversed: bool,
+    /// The deprecation policy (for parameters).
+    pub lifecycle: crate::lifecycle::Lifecycle,
     visited: HashSet<(Direction, Subject, String, String)>,
 }
 
@@ -85,7 +95,18 @@ impl<'a, 'e> Walker<'a, 'e> {
             base,
             rev,
             out,
+            reversed: false,
+            lifecycle: crate::lifecycle::Lifecycle::default(),
             visited: HashSet::new(),
+        }
+    }
+
+    /// Who sends a message of `direction` in this operation (reversed for webhooks).
+    pub fn direction(&self, direction: Direction) -> Direction {
+        match (self.reversed, direction) {
+            (true, Direction::Request) => Direction::Response,
+            (true, Direction::Response) => Direction::Request,
+            (_, d) => d,
         }
     }
 
@@ -99,11 +120,17 @@ impl<'a, 'e> Walker<'a, 'e> {
         if (bb.is_some() || rb.is_some()) && composition::compare(self, at, (b, bb), (r, rb)) {
             return; // one side is only a wrapper of alternatives: judged branch by branch
         }
+        all_of::compare(self, at, b, r);
         if !keywords::compare(self.out, at, b, r) {
-            return; // incomparable types: nothing below means the same thing any more
+            // Incomparable types: nothing below means the same thing any more.
+            self.out.claim(&b.ptr);
+            self.out.claim(&r.ptr);
+            return;
         }
         self.properties(at, b, r);
+        self.undefined_required(at, b, r);
         self.additional(at, b, r);
+        applicators::compare(self, at, b, r);
         if let (Some((bi, bp)), Some((ri, rp))) = (b.get("items"), r.get("items")) {
             let (bs, rs) = (
                 Schema::new(self.base, bi, &bp),
@@ -121,10 +148,12 @@ impl<'a, 'e> Walker<'a, 'e> {
             let bs = Schema::union(self.base, defs);
             let mut child = at.property(name);
             child.optional = !breq.contains(name) && !rreq.contains(name);
+            child.required = breq.contains(name) && rreq.contains(name);
             let label = child.label();
             let Some(rdefs) = rprops.get(name) else {
                 // Gone from REVISION.
                 if (request && bs.read_only()) || (!request && bs.write_only()) {
+                    self.out.claim(&defs[0].1); // never sent (received) in this direction
                     continue;
                 }
                 let guard = bs.deprecated().then_some(Guard::Deprecated);
@@ -161,7 +190,22 @@ impl<'a, 'e> Walker<'a, 'e> {
             }
             if request {
                 if bs.read_only() && rs.read_only() {
+                    claim_both(self.out, defs, rdefs, &bs, &rs);
                     continue; // never sent
+                }
+                let moved = match (bs.write_only(), rs.write_only()) {
+                    (false, true) => {
+                        Some((Rule::RequestPropertyBecameWriteOnly, "became write-only"))
+                    }
+                    (true, false) => Some((
+                        Rule::RequestPropertyBecameNotWriteOnly,
+                        "is no longer write-only",
+                    )),
+                    _ => None,
+                };
+                if let Some((rule, what)) = moved {
+                    self.out
+                        .rule(rule, None, loc.clone(), name, format!("{label} {what}"));
                 }
                 match (bs.read_only(), rs.read_only()) {
                     (false, true) => self.out.rule(
@@ -171,13 +215,25 @@ impl<'a, 'e> Walker<'a, 'e> {
                         name,
                         format!("{label} became read-only"),
                     ),
-                    (true, false) => self.out.rule(
-                        Rule::RequestPropertyBecameNotReadOnly,
-                        None,
-                        loc.clone(),
-                        name,
-                        format!("{label} is no longer read-only"),
-                    ),
+                    (true, false) => {
+                        self.out.rule(
+                            Rule::RequestPropertyBecameNotReadOnly,
+                            None,
+                            loc.clone(),
+                            name,
+                            format!("{label} is no longer read-only"),
+                        );
+                        // `required` never applied to it in requests; now it does.
+                        if rreq.contains(name) {
+                            self.out.rule(
+                                Rule::RequestPropertyBecameRequired,
+                                None,
+                                loc.clone(),
+                                name,
+                                format!("{label} is no longer read-only and is required: clients must now send it"),
+                            );
+                        }
+                    }
                     _ => {}
                 }
                 match (breq.contains(name), rreq.contains(name)) {
@@ -199,7 +255,22 @@ impl<'a, 'e> Walker<'a, 'e> {
                 }
             } else {
                 if bs.write_only() && rs.write_only() {
+                    claim_both(self.out, defs, rdefs, &bs, &rs);
                     continue; // never received
+                }
+                let moved = match (bs.read_only(), rs.read_only()) {
+                    (false, true) => {
+                        Some((Rule::ResponsePropertyBecameReadOnly, "became read-only"))
+                    }
+                    (true, false) => Some((
+                        Rule::ResponsePropertyBecameNotReadOnly,
+                        "is no longer read-only",
+                    )),
+                    _ => None,
+                };
+                if let Some((rule, what)) = moved {
+                    self.out
+                        .rule(rule, None, loc.clone(), name, format!("{label} {what}"));
                 }
                 match (bs.write_only(), rs.write_only()) {
                     (false, true) => self.out.rule(
@@ -244,6 +315,7 @@ impl<'a, 'e> Walker<'a, 'e> {
             }
             let rs = Schema::union(self.rev, defs);
             if (request && rs.read_only()) || (!request && rs.write_only()) {
+                self.out.claim(&defs[0].1);
                 continue;
             }
             let label = at.property(name).label();
@@ -265,16 +337,43 @@ impl<'a, 'e> Walker<'a, 'e> {
         }
     }
 
+    /// Names required without a property definition on either side (`required: [id]` alone,
+    /// common under `contentSchema`, `then` or `dependentSchemas`): requiredness still moves.
+    fn undefined_required(&mut self, at: &At, b: &Schema<'a>, r: &Schema<'a>) {
+        let (bprops, rprops) = (b.properties(), r.properties());
+        let (breq, rreq) = (b.required(), r.required());
+        let request = at.direction == Direction::Request;
+        for name in breq.symmetric_difference(&rreq) {
+            if bprops.contains_key(name) || rprops.contains_key(name) {
+                continue; // judged with the property
+            }
+            let now = rreq.contains(name);
+            let rule = match (request, now) {
+                (true, true) => Rule::RequestPropertyBecameRequired,
+                (true, false) => Rule::RequestPropertyBecameOptional,
+                (false, true) => Rule::ResponsePropertyBecameRequired,
+                (false, false) => Rule::ResponsePropertyBecameOptional,
+            };
+            let loc = match (r.get("required"), b.get("required")) {
+                (Some((_, p)), _) => Loc::Rev(p),
+                (None, Some((_, p))) => Loc::Base(p),
+                (None, None) => Loc::Rev(r.ptr.clone()),
+            };
+            let what = if now { "required" } else { "optional" };
+            let label = at.property(name).label();
+            self.out
+                .rule(rule, None, loc, name, format!("{label} became {what}"));
+        }
+    }
+
     fn additional(&mut self, at: &At, b: &Schema<'a>, r: &Schema<'a>) {
         let (ba, ra) = (b.additional(), r.additional());
         let restricted = SchemaRule::Keyword(Keyword::AdditionalPropertiesRestricted);
         let relaxed = SchemaRule::Keyword(Keyword::AdditionalPropertiesRelaxed);
-        let rev_loc = || {
-            Loc::Rev(
-                r.get("additionalProperties")
-                    .map(|(_, p)| p)
-                    .unwrap_or_else(|| r.ptr.clone()),
-            )
+        let rev_loc = || match (r.get("additionalProperties"), b.get("additionalProperties")) {
+            (Some((_, p)), _) => Loc::Rev(p),
+            (None, Some((_, p))) => Loc::Base(p),
+            (None, None) => Loc::Rev(r.ptr.clone()),
         };
         let describe = |a: &Additional| match a {
             Additional::Any => "any",
@@ -320,4 +419,20 @@ impl<'a, 'e> Walker<'a, 'e> {
             ),
         }
     }
+}
+
+/// Claims a property on both sides, where it is used and where its schema is: one that is never
+/// sent (or never received) in this direction constrains nothing there.
+fn claim_both(
+    out: &mut Emitter,
+    bdefs: &[(&serde_json::Value, String)],
+    rdefs: &[(&serde_json::Value, String)],
+    bs: &Schema,
+    rs: &Schema,
+) {
+    for (_, ptr) in bdefs.iter().chain(rdefs) {
+        out.claim(ptr);
+    }
+    out.claim(&bs.ptr);
+    out.claim(&rs.ptr);
 }

@@ -136,6 +136,12 @@ impl<'a> Schema<'a> {
         }
     }
 
+    /// `pattern` and its pointer, unless it matches every string (then it constrains nothing).
+    pub fn pattern(&self) -> Option<(&'a Value, String)> {
+        self.get("pattern")
+            .filter(|(v, _)| !v.as_str().is_some_and(matches_everything))
+    }
+
     pub fn format(&self) -> Option<&'a str> {
         self.get("format").and_then(|(v, _)| v.as_str())
     }
@@ -160,11 +166,37 @@ impl<'a> Schema<'a> {
         self.flag("deprecated")
     }
 
-    /// The non-null enum values and the pointer of the `enum` keyword.
+    /// The non-null enum values and the pointer of the `enum` keyword; a 3.1 `const` is an
+    /// enum of one value (with the pointer of `const`).
     pub fn enum_values(&self) -> Option<(Vec<&'a Value>, String)> {
-        let (values, ptr) = self.get("enum")?;
-        let values = values.as_array()?.iter().filter(|v| !v.is_null()).collect();
-        Some((values, ptr))
+        if let Some((values, ptr)) = self.get("enum") {
+            let values = values.as_array()?.iter().filter(|v| !v.is_null()).collect();
+            return Some((values, ptr));
+        }
+        let (value, ptr) = self.get("const")?;
+        Some((
+            (!value.is_null()).then_some(value).into_iter().collect(),
+            ptr,
+        ))
+    }
+
+    /// The values are a `const`, not an `enum`.
+    pub fn is_const(&self) -> bool {
+        self.get("enum").is_none() && self.get("const").is_some()
+    }
+
+    /// The types allowed: `type` as one name or a 3.1 list (without `null`), or the one type
+    /// the keywords imply.
+    pub fn types(&self) -> Option<BTreeSet<&'a str>> {
+        match self.get("type") {
+            Some((Value::Array(list), _)) => Some(
+                list.iter()
+                    .filter_map(Value::as_str)
+                    .filter(|t| *t != "null")
+                    .collect(),
+            ),
+            _ => self.type_name().map(|t| BTreeSet::from([t])),
+        }
     }
 
     /// Whether generated clients accept values this enum does not list: a named string enum in
@@ -291,6 +323,46 @@ impl<'a> Schema<'a> {
                 }
                 h.finish()
             }
+        }
+    }
+}
+
+/// Whether an ECMA-262 pattern, applied unanchored as JSON Schema does, matches every string:
+/// the empty pattern, `.*` (with at most one anchor: `^.*$` refuses line breaks), or
+/// `[\s\S]*` with any anchors; each optionally in a group.
+pub fn matches_everything(pattern: &str) -> bool {
+    let (start, p) = match pattern.strip_prefix('^') {
+        Some(p) => (true, p),
+        None => (false, pattern),
+    };
+    let (end, p) = match p.strip_suffix('$') {
+        Some(p) => (true, p),
+        None => (false, p),
+    };
+    let p = p
+        .strip_prefix("(?:")
+        .or_else(|| p.strip_prefix('('))
+        .and_then(|q| q.strip_suffix(')'))
+        .unwrap_or(p);
+    match p {
+        "" => !(start && end),
+        ".*" => !(start && end),
+        "[\\s\\S]*" | "[\\S\\s]*" => true,
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::matches_everything;
+
+    #[test]
+    fn patterns_that_constrain_nothing() {
+        for p in ["", ".*", "^.*", ".*$", "(.*)", "(?:.*)", "^[\\s\\S]*$"] {
+            assert!(matches_everything(p), "{p}");
+        }
+        for p in ["^.*$", "^$", "a*", "^[a-z]+$", ".+", "^(.*)$"] {
+            assert!(!matches_everything(p), "{p}");
         }
     }
 }
