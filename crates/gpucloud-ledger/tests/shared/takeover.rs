@@ -109,7 +109,10 @@ async fn a_claim_whose_lease_ran_out_is_taken_over_after_waiting_for_it() {
         let client = client(&sim, provider, Some(ledger.clone()));
         let created = client.create(&spec(provider, "stalled")).await.unwrap();
         let waited = claimed.elapsed();
-        assert!(waited >= lease, "the name was taken before the lease ran out: {waited:?}");
+        assert!(
+            waited >= lease,
+            "the name was taken before the lease ran out: {waited:?}"
+        );
         assert_eq!(created.outcome, CreateOutcome::Created);
         assert_eq!(creates_sent(&sim, provider), 2, "the probe and this one");
         let entries = ledger.clusters().unwrap();

@@ -24,8 +24,8 @@ use crate::spec::SoftwareStack;
 
 pub(crate) use cache::CatalogCache;
 pub use family::{gpu_family, matches as gpu_matches};
-pub use resolve::{Choice, Constraints, PriceCeiling, Resolution, resolve};
-pub use rules::{CatalogRules, Fill};
+pub use resolve::{Constraints, PriceCeiling, Resolution, resolve};
+pub use rules::{CatalogRules, Choice, Fill};
 
 /// How long a client keeps a fetched catalog before it fetches it again, by default.
 pub const DEFAULT_TTL: std::time::Duration = std::time::Duration::from_secs(5 * 60);

@@ -14,7 +14,7 @@
 use serde::Serialize;
 
 use super::family::matches;
-use super::rules::{CatalogRules, Fill};
+use super::rules::{CatalogRules, Choice, Fill};
 use super::{BillingKind, Offering};
 use crate::error::Error;
 use crate::spec::{Billing, ClusterSize, ClusterSpec};
@@ -28,17 +28,6 @@ pub struct Resolution {
     pub offering: Option<Offering>,
     /// What resolution filled in, and why.
     pub choices: Vec<Choice>,
-}
-
-/// One field resolution filled in.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Choice {
-    /// The provider's field (`region`, `nvidia_version_id`, `offer_id`, `sku_id`, …).
-    pub field: &'static str,
-    /// Its value.
-    pub value: String,
-    /// Why this value.
-    pub why: String,
 }
 
 /// What a resolution may not exceed.

@@ -1,12 +1,13 @@
 //! [`CatalogRules`]: a provider's part of resolving a request against its catalog. The
 //! neutral part (filtering by GPU, region, stack, billing, size and price, ranking, the
-//! "nothing fits" error) is in [`super::resolve`]; each provider implements this trait in its
+//! "nothing fits" error) is in [`super::resolve()`]; each provider implements this trait in its
 //! own folder and names the implementation in its profile, so this module knows no provider.
 
 use std::fmt;
 
+use serde::Serialize;
+
 use super::Offering;
-use super::resolve::Choice;
 use crate::cluster::ProviderKind;
 use crate::spec::ClusterSpec;
 
@@ -48,6 +49,17 @@ pub trait CatalogRules: fmt::Debug + Sync {
         ranked: &str,
         fill: &mut Fill<'_>,
     ) -> Result<(), String>;
+}
+
+/// One field resolution filled in.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Choice {
+    /// The provider's field (`region`, `nvidia_version_id`, `offer_id`, `sku_id`, …).
+    pub field: &'static str,
+    /// Its value.
+    pub value: String,
+    /// Why this value.
+    pub why: String,
 }
 
 /// A request being filled in from an offering, with the record of every choice made.

@@ -1,0 +1,167 @@
+//! The timeline a wait reports: each observed phase timed, a failed wait's too, and a
+//! provider's own recorded transitions.
+
+use super::*;
+
+/// The report of a wait over `script`, jitter at the top of its range.
+async fn report_of(clock: &ManualClock, script: Vec<Result<Cluster, Error>>) -> WaitReport {
+    let budget = RetryBudget::default();
+    let pacing = Pacing {
+        clock,
+        random: &FixedRandom::MAX,
+        budget: &budget,
+    };
+    let mut polls = script.into_iter();
+    wait_for(
+        pacing,
+        &WaitOptions::default(),
+        &Ready,
+        || {
+            let next = polls.next();
+            async move { next.unwrap() }
+        },
+        |_| {},
+    )
+    .await
+}
+
+#[tokio::test]
+async fn the_timeline_times_each_observed_phase_from_first_sight_to_the_next() {
+    let clock = ManualClock::new();
+    let report = report_of(
+        &clock,
+        vec![
+            Ok(cluster(ClusterState::Pending, "QUEUED", 0)),
+            Ok(cluster(ClusterState::Pending, "QUEUED", 0)),
+            Ok(cluster(ClusterState::Provisioning, "INSTALLING_DRIVERS", 1)),
+            Ok(cluster(ClusterState::Ready, "READY", 2)),
+        ],
+    )
+    .await;
+    assert!(matches!(report.result, Ok(WaitEnd::Seen(_))));
+    let timeline = report.timeline;
+    assert_eq!(timeline.source, TimelineSource::Observed);
+    // Polls at 0, 5, 15 and 35 s.
+    let spans: Vec<_> = timeline
+        .phases
+        .iter()
+        .map(|p| (p.phase.as_str(), p.took.map(|d| d.as_secs())))
+        .collect();
+    assert_eq!(
+        spans,
+        [
+            ("QUEUED", Some(15)),
+            ("INSTALLING_DRIVERS", Some(20)),
+            ("READY", None)
+        ]
+    );
+    assert_eq!(timeline.waited, Duration::from_secs(35));
+    assert_eq!(
+        timeline.slowest().map(|p| p.phase.as_str()),
+        Some("INSTALLING_DRIVERS")
+    );
+}
+
+#[tokio::test]
+async fn a_failed_wait_still_has_its_timeline() {
+    let clock = ManualClock::new();
+    let report = report_of(
+        &clock,
+        vec![
+            Ok(cluster(ClusterState::Provisioning, "INSTALLING_DRIVERS", 0)),
+            Ok(cluster(
+                ClusterState::Failed("tests".into()),
+                "ACCEPTANCE_TESTS_FAILED",
+                0,
+            )),
+        ],
+    )
+    .await;
+    assert!(matches!(report.result, Err(Error::ClusterFailed { .. })));
+    let phases: Vec<_> = report.timeline.phases.iter().map(|p| &p.phase).collect();
+    assert_eq!(phases, ["INSTALLING_DRIVERS", "ACCEPTANCE_TESTS_FAILED"]);
+    assert_eq!(report.timeline.phases[0].took, Some(Duration::from_secs(5)));
+}
+
+#[tokio::test]
+async fn together_s_recorded_transitions_are_the_timeline_sorted_and_bounded() {
+    let clock = ManualClock::new();
+    let mut transitions: Vec<_> = (0..100)
+        .map(|i| {
+            serde_json::json!({
+                "phase": if i == 99 { "CLUSTER_PHASE_READY" } else { "CLUSTER_PHASE_QUEUED" },
+                "transition_time": format!("2026-03-01T12:{:02}:{:02}Z", i / 60, i % 60),
+            })
+        })
+        .collect();
+    // Unsorted, and with entries that lack a phase or a time.
+    transitions.reverse();
+    transitions.push(serde_json::json!({"phase": "CLUSTER_PHASE_SCHEDULED"}));
+    transitions.push(serde_json::json!({"transition_time": "2026-03-01T13:00:00Z"}));
+    let mut ready = cluster(ClusterState::Ready, "CLUSTER_PHASE_READY", 1);
+    ready.raw = crate::cluster::ProviderCluster::Together(Box::new(
+        serde_json::from_value(serde_json::json!({
+            "cluster_id": "c-1",
+            "phase_transitions": transitions,
+        }))
+        .unwrap(),
+    ));
+    let report = report_of(&clock, vec![Ok(ready)]).await;
+    let timeline = report.timeline;
+    assert_eq!(timeline.source, TimelineSource::Provider);
+    assert_eq!(timeline.phases.len(), MAX_PHASES);
+    let last = timeline.phases.last().unwrap();
+    assert_eq!(
+        (last.phase.as_str(), last.took),
+        ("CLUSTER_PHASE_READY", None)
+    );
+    assert!(
+        timeline
+            .phases
+            .windows(2)
+            .all(|w| w[0].entered_at < w[1].entered_at),
+        "oldest first"
+    );
+    assert_eq!(timeline.phases[0].took, Some(Duration::from_secs(1)));
+}
+
+#[tokio::test]
+async fn a_wait_that_must_see_a_cluster_fails_with_the_error_its_acceptor_would_accept() {
+    let clock = ManualClock::new();
+    let budget = RetryBudget::default();
+    let pacing = Pacing {
+        clock: &clock,
+        random: &FixedRandom::MAX,
+        budget: &budget,
+    };
+    // An acceptor that takes any answer, a 404 included, for success.
+    let anything = |_: Observation<'_>| Verdict::Success;
+    let mut polls = 0;
+    let report = wait_until_seen(
+        pacing,
+        &WaitOptions::default(),
+        &anything,
+        || {
+            polls += 1;
+            async { Err(not_found()) }
+        },
+        |_| {},
+    )
+    .await;
+    assert!(
+        matches!(report.result, Err(Error::NotFound(_))),
+        "{:?}",
+        report.result
+    );
+    assert_eq!(polls, 1);
+    // The same acceptor on a cluster: that cluster.
+    let report = wait_until_seen(
+        pacing,
+        &WaitOptions::default(),
+        &anything,
+        || async { Ok(cluster(ClusterState::Provisioning, "booting", 0)) },
+        |_| {},
+    )
+    .await;
+    assert_eq!(report.result.unwrap().state, ClusterState::Provisioning);
+}
