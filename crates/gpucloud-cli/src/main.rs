@@ -10,6 +10,8 @@
 // Like the facade: `gpucloud::Error` is carried inline (about 140 bytes). Errors are the cold
 // path of a one-shot command; boxing would buy nothing measurable and cost clarity.
 #![allow(clippy::result_large_err)]
+// Everything printed leaves through `output` (scrubbed, escaped, quiet on a closed pipe).
+#![deny(clippy::print_stdout, clippy::print_stderr)]
 
 /// `println!` through the output layer: credentials scrubbed, and the program ends quietly when
 /// stdout is closed early (`gpucloud … | head`) instead of panicking, as `println!` does on a

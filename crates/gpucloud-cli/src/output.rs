@@ -4,7 +4,9 @@
 //! terminal and survive `grep`/`awk`; every cell that came from a provider goes through
 //! [`sanitize`] first. JSON is the facade's own `Serialize` output. Every line leaves through
 //! [`stdout_line`], [`stderr_line`] or [`json`], which scrub the loaded credentials
-//! ([`secrets`]).
+//! ([`secrets`]); [`stdout_raw`] is for documents piped on as their bytes. This is the one
+//! module that touches stdout and stderr: clippy's `print_stdout`/`print_stderr` are denied in
+//! the crate, and a test fails on any other module that takes either handle.
 
 use std::time::Duration;
 
@@ -46,6 +48,28 @@ fn write_stdout(text: &str) {
     {
         stdout_failed(error);
     }
+}
+
+/// Writes `bytes` on stdout exactly as they are: for a document the user pipes on (a
+/// kubeconfig, a completion script), whose bytes are the point. Nothing else uses it.
+pub fn stdout_raw(bytes: &[u8]) {
+    use std::io::Write as _;
+    let mut stdout = std::io::stdout().lock();
+    if let Err(error) = stdout.write_all(bytes).and_then(|()| stdout.flush()) {
+        stdout_failed(error);
+    }
+}
+
+/// Whether stdout is a terminal (a person reads it) rather than a pipe or a file.
+pub fn stdout_is_terminal() -> bool {
+    use std::io::IsTerminal as _;
+    std::io::stdout().is_terminal()
+}
+
+/// Whether stderr is a terminal (progress may redraw in place).
+pub fn stderr_is_terminal() -> bool {
+    use std::io::IsTerminal as _;
+    std::io::stderr().is_terminal()
 }
 
 /// Writes `text` and a newline on stderr, credentials scrubbed (what `tell!` calls).
@@ -248,5 +272,41 @@ mod tests {
         t.add_row(["1", "a"]);
         t.add_row(["22", "bb"]);
         assert_eq!(render(&mut t), "ID  NAME\n1   a\n22  bb");
+    }
+
+    /// Only this module takes stdout or stderr: any other module that does would print past
+    /// the scrubber and the escaping.
+    #[test]
+    fn no_other_module_touches_stdout_or_stderr() {
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut files = vec![src.clone()];
+        let mut offenders = Vec::new();
+        while let Some(path) = files.pop() {
+            if path.is_dir() {
+                for entry in std::fs::read_dir(&path).unwrap_or_else(|e| panic!("{e}")) {
+                    files.push(entry.unwrap_or_else(|e| panic!("{e}")).path());
+                }
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "rs") || path.ends_with("output.rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
+            for (n, line) in text.lines().enumerate() {
+                let code = line.split("//").next().unwrap_or("");
+                if [
+                    "io::stdout()",
+                    "io::stderr()",
+                    "std::io::stdout",
+                    "std::io::stderr",
+                ]
+                .iter()
+                .any(|handle| code.contains(handle))
+                {
+                    offenders.push(format!("{}:{}: {}", path.display(), n + 1, line.trim()));
+                }
+            }
+        }
+        assert!(offenders.is_empty(), "{}", offenders.join("\n"));
     }
 }

@@ -6,7 +6,6 @@
 //! provider's words in it are escaped ([`crate::sanitize`]) and credentials scrubbed
 //! ([`crate::secrets`]).
 
-use std::io::IsTerminal;
 use std::time::Duration;
 
 use gpucloud::{Cluster, Progress};
@@ -31,8 +30,7 @@ impl ProgressDisplay {
     pub fn new(prefix: impl Into<String>, time_scale: f64) -> Self {
         // indicatif draws nothing (not even `println`) on a terminal without a usable `TERM`:
         // plain lines then.
-        let spinner = std::io::stderr()
-            .is_terminal()
+        let spinner = crate::output::stderr_is_terminal()
             .then(ProgressBar::new_spinner)
             .filter(|spinner| !spinner.is_hidden())
             .inspect(|spinner| {

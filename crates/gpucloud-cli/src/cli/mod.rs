@@ -355,6 +355,48 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_help_names_exactly_the_variables_each_profile_reads() {
+        // The help is a compile-time literal; each provider's profile is where its variables
+        // are defined, so the two are held together here.
+        let help = AFTER_HELP;
+        let credentials = help
+            .split("Exit codes:")
+            .next()
+            .unwrap_or_else(|| panic!("no credentials section"));
+        let mut named = 0;
+        for provider in gpucloud::ProviderKind::ALL {
+            let profile = provider.profile();
+            let line = credentials
+                .lines()
+                .position(|l| l.trim_start().starts_with(provider.as_str()))
+                .unwrap_or_else(|| panic!("{provider} has no line in the help"));
+            // A provider's entry is its line and the indented lines under it.
+            let entry: String = credentials
+                .lines()
+                .skip(line)
+                .enumerate()
+                .take_while(|(i, l)| *i == 0 || l.starts_with("            "))
+                .map(|(_, l)| l)
+                .collect::<Vec<_>>()
+                .join(" ");
+            for variable in profile
+                .credential_variables
+                .iter()
+                .chain(profile.setting_variables)
+                .chain([&profile.base_url_variable])
+            {
+                assert!(entry.contains(variable), "{provider}: {variable} not in {entry:?}");
+                named += 1;
+            }
+        }
+        let in_help = credentials
+            .split(|c: char| !(c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'))
+            .filter(|word| word.len() > 3 && word.contains('_'))
+            .count();
+        assert_eq!(in_help, named, "the help names a variable no profile reads");
+    }
+
+    #[test]
     fn the_command_line_is_consistent() {
         Cli::command().debug_assert();
     }

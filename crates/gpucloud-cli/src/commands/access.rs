@@ -1,6 +1,6 @@
 //! `gpucloud clusters resize|kubeconfig|ssh`: changing a cluster's size, and getting into it.
 
-use std::io::{IsTerminal as _, Write as _};
+use std::io::Write as _;
 use std::path::Path;
 
 use gpucloud::{ClusterId, ClusterSize, Node, SizeReached};
@@ -94,25 +94,19 @@ pub async fn kubeconfig(args: &KubeconfigArgs, ledgers: &Ledgers) -> Result<(), 
             );
             Ok(())
         }
-        None if std::io::stdout().is_terminal() && !args.print => Err(CliError::Usage(
+        None if output::stdout_is_terminal() && !args.print => Err(CliError::Usage(
             "the kubeconfig holds the cluster's credentials: write it with -o FILE, or pass \
              --print to show it on this terminal"
                 .into(),
         )),
-        None if std::io::stdout().is_terminal() => {
+        None if output::stdout_is_terminal() => {
             // On a terminal the provider's text may not move the cursor or set a title.
             output::stdout_text(&crate::sanitize::text_keeping_lines(config));
             Ok(())
         }
         None => {
             // Piped or redirected: the bytes as the provider sent them.
-            let mut stdout = std::io::stdout().lock();
-            if let Err(error) = stdout
-                .write_all(config.as_bytes())
-                .and_then(|()| stdout.flush())
-            {
-                output::stdout_failed(error);
-            }
+            output::stdout_raw(config.as_bytes());
             Ok(())
         }
     }

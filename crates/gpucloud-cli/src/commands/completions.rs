@@ -18,10 +18,6 @@ pub fn script(shell: Shell) -> Result<String, CliError> {
 
 /// Prints the completion script on stdout.
 pub fn run(args: &CompletionsArgs) -> Result<(), CliError> {
-    let script = script(args.shell)?;
-    use std::io::Write as _;
-    if let Err(error) = std::io::stdout().lock().write_all(script.as_bytes()) {
-        output::stdout_failed(error);
-    }
+    output::stdout_raw(script(args.shell)?.as_bytes());
     Ok(())
 }
