@@ -28,6 +28,37 @@ pub fn half_jitter(interval: std::time::Duration, random: &dyn Random) -> std::t
     )
 }
 
+/// The pauses of a poll that repeats until a deadline — the waiter's polls, the settle
+/// window's look-ups, the wait for another caller's claim: each pause [`half_jitter`]ed and
+/// never past what is left of the deadline; the interval doubles after each, up to a ceiling.
+/// Written once, so the three cannot drift apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct PollBackoff {
+    interval: std::time::Duration,
+    max: std::time::Duration,
+}
+
+impl PollBackoff {
+    /// Starts at `initial`, doubling up to `max`.
+    pub(crate) fn new(initial: std::time::Duration, max: std::time::Duration) -> Self {
+        Self {
+            interval: initial,
+            max,
+        }
+    }
+
+    /// The next pause (at most `remaining`), and the interval doubled for the one after.
+    pub(crate) fn next_pause(
+        &mut self,
+        random: &dyn Random,
+        remaining: std::time::Duration,
+    ) -> std::time::Duration {
+        let pause = half_jitter(self.interval, random).min(remaining);
+        self.interval = self.interval.saturating_mul(2).min(self.max);
+        pause
+    }
+}
+
 /// A fixed point of every range, for tests: `up_to(max)` is `max × numerator / denominator`
 /// (rounded down). [`FixedRandom::MAX`] always answers `max`, [`FixedRandom::ZERO`] always 0.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,7 +99,35 @@ impl Random for FixedRandom {
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use super::*;
+
+    #[test]
+    fn poll_pauses_double_to_their_ceiling_and_never_pass_the_deadline() {
+        let ms = Duration::from_millis;
+        let mut backoff = PollBackoff::new(ms(100), ms(350));
+        let top = FixedRandom::MAX;
+        let pauses: Vec<Duration> = (0..4)
+            .map(|_| backoff.next_pause(&top, Duration::MAX))
+            .collect();
+        assert_eq!(pauses, [ms(100), ms(200), ms(350), ms(350)]);
+        let mut backoff = PollBackoff::new(ms(100), ms(350));
+        assert_eq!(
+            backoff.next_pause(&FixedRandom::ZERO, Duration::MAX),
+            ms(50)
+        );
+        assert_eq!(
+            backoff.next_pause(&top, ms(30)),
+            ms(30),
+            "capped by what is left"
+        );
+        assert_eq!(
+            backoff.next_pause(&top, Duration::MAX),
+            ms(350),
+            "still doubled"
+        );
+    }
 
     #[test]
     fn fixed_fractions_of_a_range() {

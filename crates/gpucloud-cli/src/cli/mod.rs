@@ -385,7 +385,10 @@ mod tests {
                 .chain(profile.setting_variables)
                 .chain([&profile.base_url_variable])
             {
-                assert!(entry.contains(variable), "{provider}: {variable} not in {entry:?}");
+                assert!(
+                    entry.contains(variable),
+                    "{provider}: {variable} not in {entry:?}"
+                );
                 named += 1;
             }
         }

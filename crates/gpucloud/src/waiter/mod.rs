@@ -184,7 +184,8 @@ where
 {
     let Pacing { clock, random, .. } = pacing;
     let started = clock.now();
-    let mut interval = options.initial_interval;
+    let mut backoff =
+        crate::random::PollBackoff::new(options.initial_interval, options.max_interval);
     let mut last_seen: Option<(ClusterState, Option<String>, usize)> = None;
     let mut polls = 0;
     loop {
@@ -221,9 +222,7 @@ where
                 if remaining.is_zero() {
                     return Err(timed_out(last, acceptor.goal(), elapsed));
                 }
-                let pause = crate::random::half_jitter(interval, random);
-                clock.sleep(pause.min(remaining)).await;
-                interval = interval.saturating_mul(2).min(options.max_interval);
+                clock.sleep(backoff.next_pause(random, remaining)).await;
             }
         }
     }

@@ -9,6 +9,7 @@ use crate::error::Error;
 use crate::journal::{
     Claim, CreateIntent, CreateRecord, IntentId, Journal, JournalError, TakenOver,
 };
+use crate::random::PollBackoff;
 
 /// Creates the cluster `create` describes, never two. `create` has been validated already.
 ///
@@ -87,9 +88,10 @@ async fn claim<P: Provider>(
     journal: &dyn Journal,
     intent: &CreateIntent,
 ) -> Result<Claimed, Error> {
-    let policy = &provider.settings().claim;
+    let settings = provider.settings();
+    let policy = &settings.claim;
     let started = tokio::time::Instant::now();
-    let mut pause = policy.poll_interval;
+    let mut backoff = PollBackoff::new(policy.poll_interval, policy.max_poll_interval);
     let mut refused: Vec<ClusterId> = Vec::new();
     loop {
         match journal
@@ -142,8 +144,9 @@ async fn claim<P: Provider>(
                     lease_left_ms = lease_left.as_millis(),
                     "another create of this name is in flight; waiting for it"
                 );
-                tokio::time::sleep(pause.min(left)).await;
-                pause = pause.saturating_mul(2).min(policy.max_poll_interval);
+                // On real time, not the client's clock: a lease runs out by the journal's
+                // clock, which is the machines' own.
+                tokio::time::sleep(backoff.next_pause(settings.random.as_ref(), left)).await;
             }
         }
     }
@@ -354,7 +357,7 @@ async fn settle<P: Provider>(
     let policy = &settings.reconcile;
     let clock = settings.clock.as_ref();
     let started = clock.now();
-    let mut interval = policy.initial_interval;
+    let mut backoff = PollBackoff::new(policy.initial_interval, policy.max_interval);
     loop {
         if let Some(cluster) = find_by_name(provider, name, scope).await? {
             return Ok(Some(cluster));
@@ -363,8 +366,8 @@ async fn settle<P: Provider>(
         if remaining.is_zero() {
             return Ok(None);
         }
-        let pause = crate::random::half_jitter(interval, settings.random.as_ref());
-        clock.sleep(pause.min(remaining)).await;
-        interval = interval.saturating_mul(2).min(policy.max_interval);
+        clock
+            .sleep(backoff.next_pause(settings.random.as_ref(), remaining))
+            .await;
     }
 }
