@@ -156,7 +156,10 @@ impl Lifecycle {
         self.deprecation(out, &rules, (b.node, r.node), &r.ptr, &label, "");
         let moved = (Rule::SunsetChangedTooSmall, Rule::SunsetDeleted);
         sunset_moved(out, moved, (b.node, r.node), (&b.ptr, &r.ptr), &label, "");
+        let unchanged = b.node.get("x-stability-level") == r.node.get("x-stability-level");
         match (stability(b.node), stability(r.node)) {
+            // An identical pair reports nothing, even a level that was already invalid.
+            _ if unchanged => {}
             (_, Err(text)) => out.rule(
                 Rule::InvalidStability,
                 None,

@@ -135,12 +135,34 @@ pub fn compare(base: &Doc, rev: &Doc, out: &mut Emitter, b: &Operation, r: &Oper
         return;
     }
     let same_schemes = |x: &Alternative, y: &Alternative| x.keys().eq(y.keys());
-    for (balt, bptr) in &bs.alternatives {
-        let Some((ralt, rptr)) = rs
-            .alternatives
-            .iter()
-            .find(|(ralt, _)| same_schemes(balt, ralt))
-        else {
+    let same_scopes = |x: &Alternative, y: &Alternative| {
+        same_schemes(x, y) && x.values().map(|(_, s)| s).eq(y.values().map(|(_, s)| s))
+    };
+    // Alternatives pair exactly first, then by their schemes: `[{a: [read]}, {a: [write]}]`
+    // is two alternatives, not one whose scopes changed.
+    let mut pairing: Vec<Option<usize>> = vec![None; bs.alternatives.len()];
+    let mut used = vec![false; rs.alternatives.len()];
+    for pass in [
+        &same_scopes as &dyn Fn(&Alternative, &Alternative) -> bool,
+        &same_schemes,
+    ] {
+        for (bi, (balt, _)) in bs.alternatives.iter().enumerate() {
+            if pairing[bi].is_some() {
+                continue;
+            }
+            let found = rs
+                .alternatives
+                .iter()
+                .enumerate()
+                .position(|(ri, (ralt, _))| !used[ri] && pass(balt, ralt));
+            if let Some(ri) = found {
+                pairing[bi] = Some(ri);
+                used[ri] = true;
+            }
+        }
+    }
+    for ((balt, bptr), paired) in bs.alternatives.iter().zip(&pairing) {
+        let Some((ralt, rptr)) = paired.map(|ri| &rs.alternatives[ri]) else {
             let message = format!(
                 "security requirement {} removed: callers using it are rejected",
                 describe(balt)
@@ -183,12 +205,8 @@ pub fn compare(base: &Doc, rev: &Doc, out: &mut Emitter, b: &Operation, r: &Oper
             }
         }
     }
-    for (ralt, rptr) in &rs.alternatives {
-        if !bs
-            .alternatives
-            .iter()
-            .any(|(balt, _)| same_schemes(balt, ralt))
-        {
+    for ((ralt, rptr), paired) in rs.alternatives.iter().zip(&used) {
+        if !paired {
             let message = format!(
                 "security requirement {} added as an alternative",
                 describe(ralt)

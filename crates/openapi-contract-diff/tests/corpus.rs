@@ -140,7 +140,7 @@ corpus! {
     pattern_matches_everything, judgements_success_status, all_of_members, judgements_values,
     media_type_schema, required_parameter_default, unclassified_changes,
     openapi_3_1_request_keywords, openapi_3_1_response_keywords, webhooks, deprecation_sunset,
-    stability_level, deprecation_policy_more, lifecycle_and_flows,
+    stability_level, deprecation_policy_more, lifecycle_and_flows, security_alternatives_same_scheme,
 }
 
 #[test]

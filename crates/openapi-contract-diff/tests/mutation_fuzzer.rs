@@ -1,5 +1,6 @@
 //! The completeness guarantee, tested from the outside: real documents (the workspace's three
-//! specs and the BASE side of every corpus case), a random contract-changing edit at a random
+//! specs, Together's published 3.1 document when the checkout has it, and the BASE side of every
+//! corpus case), a random contract-changing edit at a random
 //! place an operation reaches (type, format, enum values, required, nullable, bounds, pattern,
 //! additionalProperties, 2020-12 keywords, properties, status codes, media types, parameters,
 //! security), and the diff must report a finding at or under the edited place, in the
@@ -41,6 +42,12 @@ fn documents() -> Vec<(String, Value)> {
     ] {
         let text = std::fs::read_to_string(root.join(spec)).unwrap();
         out.push((spec.to_string(), parse(&text)));
+    }
+    // Together's published document (OpenAPI 3.1), where the checkout has it beside the repo
+    // (the same place `contract-diff --against` reads it from).
+    let published = root.join("../shared/reference/together-compute-openapi-3.1.json");
+    if let Ok(text) = std::fs::read_to_string(&published) {
+        out.push(("together-compute-openapi-3.1.json".into(), parse(&text)));
     }
     let cases = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/cases");
     let mut names: Vec<_> = std::fs::read_dir(&cases)
