@@ -5,7 +5,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::time::Duration;
@@ -304,13 +304,13 @@ async fn every_answer_to_every_documented_operation_matches_the_spec() {
     for (provider, spec) in [
         (
             Provider::Together,
-            include_str!("../../../specs/together.yaml"),
+            include_str!("../../../../specs/together.yaml"),
         ),
         (
             Provider::Runcrate,
-            include_str!("../../../specs/runcrate.yaml"),
+            include_str!("../../../../specs/runcrate.yaml"),
         ),
-        (Provider::E2e, include_str!("../../../specs/e2e.yaml")),
+        (Provider::E2e, include_str!("../../../../specs/e2e.yaml")),
     ] {
         // Only remediations raised by Together itself await approval, so approving or
         // rejecting the manual ones here is (correctly) refused; `official_sdk_wire` raises
