@@ -8,12 +8,18 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 st=${1:-schemathesis}
 
-cargo build -p gpucloud-sim --bin gpucloud-sim --locked --quiet
 target_dir=$(cargo metadata --format-version 1 --no-deps --locked |
     python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
+# GPUCLOUD_SIM_BIN: a simulator binary already built (CI passes the test build's); otherwise
+# it is built here.
+sim_bin=${GPUCLOUD_SIM_BIN:-}
+if [ -z "$sim_bin" ]; then
+    cargo build -p gpucloud-sim --bin gpucloud-sim --locked --quiet
+    sim_bin=$target_dir/debug/gpucloud-sim
+fi
 log=$(mktemp)
 # A fast clock: clusters finish provisioning while the run still uses them.
-"$target_dir/debug/gpucloud-sim" --port 0 --time-scale 600 >"$log" 2>&1 &
+"$sim_bin" --port 0 --time-scale 600 >"$log" 2>&1 &
 sim=$!
 trap 'kill "$sim" 2>/dev/null || true; rm -f "$log"' EXIT
 for _ in $(seq 100); do
