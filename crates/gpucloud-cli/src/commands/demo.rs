@@ -131,7 +131,7 @@ async fn failover(sim: &RunningSim, json: bool) -> Result<(), Error> {
 /// A client of `provider` pointed at `sim` exactly as a user's shell would point it: from the
 /// environment `gpucloud sim` prints.
 fn client(sim: &RunningSim, provider: ProviderKind) -> Result<ClusterClient, Error> {
-    let environment = sim::environment(sim);
+    let environment = sim.environment();
     let vars = |name: &str| {
         environment
             .iter()

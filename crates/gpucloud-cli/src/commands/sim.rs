@@ -22,12 +22,6 @@ pub async fn start(bind: SocketAddr, time_scale: f64, seed: u64) -> Result<Runni
         .map_err(|e| CliError::Other(format!("cannot start the simulator on {bind}: {e}")))
 }
 
-/// The environment that points every provider's client at `sim` (the simulator's own fixed
-/// test credentials, not secrets: printing them is the point).
-pub fn environment(sim: &RunningSim) -> Vec<(&'static str, String)> {
-    sim.environment()
-}
-
 /// `--json` output of `sim`.
 #[derive(Serialize)]
 struct Listening {
@@ -48,7 +42,7 @@ pub async fn run(args: &SimArgs, json: bool) -> Result<(), CliError> {
         args.seed,
     )
     .await?;
-    let environment = environment(&sim);
+    let environment = sim.environment();
     if json {
         output::json(&Listening {
             address: sim.addr(),
