@@ -1,4 +1,5 @@
-//! A [`ClusterClient`] for `--provider`, configured from the environment and the flags.
+//! A [`ClusterClient`] for `--provider`, configured from the environment and the flags. Commands
+//! reach it through [`crate::context::Context`], which chooses the journal (the ledger).
 
 use std::sync::Arc;
 

@@ -2,10 +2,12 @@
 //! terminal, dry-run requests, and (with the default `sim` feature) run the local simulator.
 //!
 //! Layout: `cli` is the command line's shape; `request` turns flags or a file into a
-//! `ClusterSpec`; `connect` builds the facade's client; `commands/` holds one module per command;
-//! `output` and `progress` print, escaping server text (`sanitize`) and scrubbing credentials
-//! (`secrets`) on the way out; `logging` sends `-v` logs through the same scrubber; `input`
-//! reads files with a size cap; `error` maps every failure to one line and an exit code.
+//! `ClusterSpec`; `context` is what every command is handed (the output mode, the `ledger`, and
+//! clients built by `connect`); `commands/` holds one module per command, and `commands/wait`
+//! the waits they share; `output` and `progress` print, escaping server text (`sanitize`) and
+//! scrubbing credentials (`secrets`) on the way out; `logging` sends `-v` logs through the same
+//! scrubber; `input` reads files with a size cap; `error` maps every failure to one line and an
+//! exit code.
 
 // Like the facade: `gpucloud::Error` is carried inline (about 140 bytes). Errors are the cold
 // path of a one-shot command; boxing would buy nothing measurable and cost clarity.
@@ -35,6 +37,7 @@ macro_rules! tell {
 mod cli;
 mod commands;
 mod connect;
+mod context;
 mod error;
 mod input;
 mod ledger;

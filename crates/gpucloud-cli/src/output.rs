@@ -19,6 +19,48 @@ use crate::error::CliError;
 use crate::sanitize::cell;
 use crate::{sanitize, secrets};
 
+/// How a run prints its result (`--json` or not), chosen once for the whole run: a command asks
+/// it instead of taking a flag, so that no command can print a table under `--json`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Output {
+    /// Tables and sentences for a person.
+    Human,
+    /// One JSON document on stdout for a program (`--json`); sentences stay off stdout.
+    Json,
+}
+
+impl Output {
+    /// `json`: `--json`.
+    pub fn new(json: bool) -> Self {
+        if json { Self::Json } else { Self::Human }
+    }
+
+    /// Whether the result is one JSON document.
+    pub fn is_json(self) -> bool {
+        self == Self::Json
+    }
+
+    /// Whether the result is for a person (sentences, tables).
+    pub fn is_human(self) -> bool {
+        self == Self::Human
+    }
+
+    /// Prints a command's result: `value` as JSON, or what `human` prints from it.
+    pub fn result<T: Serialize + ?Sized>(
+        self,
+        value: &T,
+        human: impl FnOnce(&T),
+    ) -> Result<(), CliError> {
+        match self {
+            Self::Json => json(&value),
+            Self::Human => {
+                human(value);
+                Ok(())
+            }
+        }
+    }
+}
+
 /// Prints `value` as pretty JSON on stdout: exact JSON (serde escapes C0 controls,
 /// [`sanitize::json`] the rest), with the loaded credentials replaced inside its strings.
 pub fn json(value: &impl Serialize) -> Result<(), CliError> {

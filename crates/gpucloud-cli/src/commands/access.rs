@@ -5,15 +5,15 @@ use std::path::Path;
 
 use gpucloud::{ClusterId, ClusterSize, Node, SizeReached};
 
-use super::follow::{follower, wait_options};
+use super::wait::wait_with_progress;
 use crate::cli::{KubeconfigArgs, ResizeArgs, SshArgs};
+use crate::context::{Context, LedgerUse};
 use crate::error::CliError;
-use crate::ledger::Ledgers;
 use crate::output;
 use crate::progress::ProgressDisplay;
 use crate::sanitize::cell;
 
-pub async fn resize(args: &ResizeArgs, json: bool, ledgers: &Ledgers) -> Result<(), CliError> {
+pub async fn resize(ctx: &Context, args: &ResizeArgs) -> Result<(), CliError> {
     let (size, shown) = match (args.gpus, args.nodes) {
         (Some(gpus), None) => (ClusterSize::Gpus(gpus), format!("{gpus} GPUs")),
         (None, Some(nodes)) => (ClusterSize::Nodes(nodes), format!("{nodes} nodes")),
@@ -24,11 +24,12 @@ pub async fn resize(args: &ResizeArgs, json: bool, ledgers: &Ledgers) -> Result<
             ));
         }
     };
-    let client = follower(&args.target, ledgers)?;
+    let client = ctx.client(&args.target, LedgerUse::BestEffort)?;
     let id = ClusterId::new(&args.id);
     let mut cluster = client.resize(&id, size).await?;
+    let out = ctx.output();
     if args.wait {
-        if !json {
+        if out.is_human() {
             say!(
                 "Resizing {} cluster {} to {shown}.",
                 client.provider(),
@@ -36,21 +37,16 @@ pub async fn resize(args: &ResizeArgs, json: bool, ledgers: &Ledgers) -> Result<
             );
         }
         let display = ProgressDisplay::new("", 1.0);
-        let report = client
-            .wait_for_cluster_report(
-                &id,
-                &wait_options(&args.wait_options),
-                &SizeReached(size),
-                |p| display.update(p),
-            )
-            .await;
-        display.finish();
-        output::timeline(&report.timeline, report.result.is_ok());
-        cluster = report.result?;
+        cluster = wait_with_progress(
+            &client,
+            &id,
+            &args.wait_options,
+            &SizeReached(size),
+            display,
+        )
+        .await?;
     }
-    if json {
-        output::json(&cluster)
-    } else {
+    out.result(&cluster, |cluster| {
         if !args.wait {
             say!(
                 "Asked {} to resize cluster {} to {shown}; `--wait` follows it.",
@@ -59,16 +55,15 @@ pub async fn resize(args: &ResizeArgs, json: bool, ledgers: &Ledgers) -> Result<
             );
         }
         say!();
-        output::cluster(&cluster);
-        Ok(())
-    }
+        output::cluster(cluster);
+    })
 }
 
 /// The most a kubeconfig may be (they are a few KiB).
 const MAX_KUBECONFIG_BYTES: usize = 1 << 20;
 
-pub async fn kubeconfig(args: &KubeconfigArgs, ledgers: &Ledgers) -> Result<(), CliError> {
-    let client = follower(&args.target, ledgers)?;
+pub async fn kubeconfig(ctx: &Context, args: &KubeconfigArgs) -> Result<(), CliError> {
+    let client = ctx.client(&args.target, LedgerUse::BestEffort)?;
     let provider = client.provider();
     let cluster = client.get(&ClusterId::new(&args.id)).await?;
     let Some(config) = cluster.kubeconfig()? else {
@@ -131,8 +126,8 @@ fn write_private(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
     Ok(())
 }
 
-pub async fn ssh(args: &SshArgs, ledgers: &Ledgers) -> Result<(), CliError> {
-    let client = follower(&args.target, ledgers)?;
+pub async fn ssh(ctx: &Context, args: &SshArgs) -> Result<(), CliError> {
+    let client = ctx.client(&args.target, LedgerUse::BestEffort)?;
     let provider = client.provider();
     let cluster = client.get(&ClusterId::new(&args.id)).await?;
     let node = pick_node(&cluster.nodes, args.node.as_deref())

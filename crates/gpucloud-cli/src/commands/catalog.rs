@@ -6,9 +6,9 @@ use gpucloud::catalog::{Offering, gpu_matches};
 use serde::Serialize;
 
 use crate::cli::{CatalogArgs, ConnectionArgs, TargetArgs};
-use crate::connect;
+use crate::context::Context;
 use crate::error::{CliError, one_line};
-use crate::output::{self, render, table};
+use crate::output::{render, table};
 use crate::sanitize::cell;
 
 /// `catalog --json`: the offerings, and the providers whose catalog could not be read.
@@ -24,7 +24,8 @@ struct ProviderError {
     error: String,
 }
 
-pub async fn run(args: &CatalogArgs, json: bool) -> Result<(), CliError> {
+pub async fn run(ctx: &Context, args: &CatalogArgs) -> Result<(), CliError> {
+    let out = ctx.output();
     let mut listed = Listed {
         offerings: Vec::new(),
         errors: Vec::new(),
@@ -35,7 +36,8 @@ pub async fn run(args: &CatalogArgs, json: bool) -> Result<(), CliError> {
             provider: *provider,
             connection: ConnectionArgs::defaults(args.request_timeout),
         };
-        let catalog = match connect::client(&target, None) {
+        // A provider without credentials is one more error in the listing, not the end of it.
+        let catalog = match ctx.connect(&target, None) {
             Ok(client) => client.catalog().await,
             Err(error) => Err(error),
         };
@@ -44,7 +46,7 @@ pub async fn run(args: &CatalogArgs, json: bool) -> Result<(), CliError> {
                 .offerings
                 .extend(catalog.iter().filter(|o| wanted(args, o)).cloned()),
             Err(error) => {
-                if !json {
+                if out.is_human() {
                     tell!("{provider}: error: {}", one_line(&error));
                 }
                 listed.errors.push(ProviderError {
@@ -55,11 +57,7 @@ pub async fn run(args: &CatalogArgs, json: bool) -> Result<(), CliError> {
             }
         }
     }
-    if json {
-        output::json(&listed)?;
-    } else {
-        show(&listed.offerings);
-    }
+    out.result(&listed, |listed| show(&listed.offerings))?;
     // Some providers listed and some not: the listing is still useful, but the exit code
     // says it is incomplete.
     first_error.map_or(Ok(()), Err)

@@ -1,58 +1,60 @@
 //! `gpucloud clusters create|get|list|delete|wait`.
 
-use gpucloud::{Cleanup, ClusterId, CreateAndWait, CreateAndWaitError, ProviderKind, Timeline};
+use gpucloud::{
+    Cleanup, ClusterId, CreateAndWait, CreateAndWaitError, ProviderKind, Ready, Timeline,
+};
 use serde::Serialize;
 
-use super::follow::{follower, wait_options, wait_with_progress};
+use super::wait::{delete_with_progress, ready_or_clean_up, wait_options, wait_with_progress};
 use crate::cli::{ClustersCommand, CreateArgs, DeleteArgs, IdArgs, TargetArgs, WaitCommandArgs};
+use crate::context::{Context, LedgerUse};
 use crate::error::CliError;
-use crate::ledger::{Ledgers, resolve_earlier};
+use crate::ledger::resolve_earlier;
 use crate::output::elapsed;
 use crate::progress::ProgressDisplay;
 use crate::sanitize::cell;
-use crate::{connect, output, request};
+use crate::{output, request};
 
 /// Runs one `clusters` subcommand.
-pub async fn run(command: ClustersCommand, json: bool, ledgers: &Ledgers) -> Result<(), CliError> {
+pub async fn run(ctx: &Context, command: ClustersCommand) -> Result<(), CliError> {
     match command {
-        ClustersCommand::Create(args) => create(&args, json, ledgers).await,
-        ClustersCommand::Get(args) => get(&args, json, ledgers).await,
-        ClustersCommand::List(args) => list(&args, json).await,
-        ClustersCommand::Delete(args) => delete(&args, json, ledgers).await,
-        ClustersCommand::Wait(args) => wait(&args, json, ledgers).await,
-        ClustersCommand::Resize(args) => super::access::resize(&args, json, ledgers).await,
-        ClustersCommand::Kubeconfig(args) => super::access::kubeconfig(&args, ledgers).await,
-        ClustersCommand::Ssh(args) => super::access::ssh(&args, ledgers).await,
-        ClustersCommand::Sweep(args) => super::ledger::sweep(&args, json, ledgers).await,
+        ClustersCommand::Create(args) => create(ctx, &args).await,
+        ClustersCommand::Get(args) => get(ctx, &args).await,
+        ClustersCommand::List(args) => list(ctx, &args).await,
+        ClustersCommand::Delete(args) => delete(ctx, &args).await,
+        ClustersCommand::Wait(args) => wait(ctx, &args).await,
+        ClustersCommand::Resize(args) => super::access::resize(ctx, &args).await,
+        ClustersCommand::Kubeconfig(args) => super::access::kubeconfig(ctx, &args).await,
+        ClustersCommand::Ssh(args) => super::access::ssh(ctx, &args).await,
+        ClustersCommand::Sweep(args) => super::ledger::sweep(ctx, &args).await,
     }
 }
 
-async fn create(args: &CreateArgs, json: bool, ledgers: &Ledgers) -> Result<(), CliError> {
+async fn create(ctx: &Context, args: &CreateArgs) -> Result<(), CliError> {
     // The request is read (and flags checked) before credentials; the facade validates it
     // against the provider's rules before anything is sent.
     let spec = request::spec(&args.target.provider.0, &args.request)?;
-    let ledger = ledgers.required("create")?;
+    let ledger = ctx.ledger(LedgerUse::Required("create"))?;
     let (client, created) = match args.target.single() {
         Some(target) => {
-            let client = connect::client(&target, ledger.clone().map(|l| l as _))?;
+            let client = ctx.connect(&target, ledger.as_ref())?;
             if let Some(ledger) = &ledger {
                 resolve_earlier(ledger, &client).await;
             }
             let created = client.create(&spec).await?;
             (client, created)
         }
-        None => super::placement::create(&args.target, &spec, ledger).await?,
+        None => super::placement::create(ctx, &args.target, &spec, ledger).await?,
     };
-    if !json {
+    let out = ctx.output();
+    if out.is_human() {
         output::created_headline(&created);
     }
     if !args.wait {
-        if json {
-            return output::json(&created);
-        }
-        say!();
-        output::cluster(&created.cluster);
-        return Ok(());
+        return out.result(&created, |created| {
+            say!();
+            output::cluster(&created.cluster);
+        });
     }
     let options = CreateAndWait {
         wait: wait_options(&args.wait_options),
@@ -60,26 +62,12 @@ async fn create(args: &CreateArgs, json: bool, ledgers: &Ledgers) -> Result<(), 
         delete_on_timeout: args.delete_on_timeout,
         delete_wait: CreateAndWait::default().delete_wait,
     };
-    let display = ProgressDisplay::new("", 1.0);
-    let result = client
-        .wait_or_clean_up(created, &options, |p| display.update(p))
-        .await;
-    display.finish();
-    match result {
-        Ok(ready) => {
-            output::timeline(&ready.timeline, true);
-            if json {
-                output::json(&ready.created)
-            } else {
-                say!();
-                output::cluster(&ready.cluster);
-                Ok(())
-            }
-        }
+    match ready_or_clean_up(&client, created, &options).await {
+        Ok(ready) => out.result(&ready.created, |_| {
+            say!();
+            output::cluster(&ready.cluster);
+        }),
         Err(failed) => {
-            if let Some(timeline) = &failed.timeline {
-                output::timeline(timeline, false);
-            }
             say_cleanup(client.provider(), &failed);
             Err(CliError::Cloud(failed.error))
         }
@@ -112,26 +100,16 @@ fn say_cleanup(provider: ProviderKind, failed: &CreateAndWaitError) {
     }
 }
 
-async fn get(args: &IdArgs, json: bool, ledgers: &Ledgers) -> Result<(), CliError> {
-    let client = follower(&args.target, ledgers)?;
+async fn get(ctx: &Context, args: &IdArgs) -> Result<(), CliError> {
+    let client = ctx.client(&args.target, LedgerUse::BestEffort)?;
     let cluster = client.get(&ClusterId::new(&args.id)).await?;
-    if json {
-        output::json(&cluster)
-    } else {
-        output::cluster(&cluster);
-        Ok(())
-    }
+    ctx.output().result(&cluster, output::cluster)
 }
 
-async fn list(args: &TargetArgs, json: bool) -> Result<(), CliError> {
-    let client = connect::client(args, None)?;
+async fn list(ctx: &Context, args: &TargetArgs) -> Result<(), CliError> {
+    let client = ctx.client(args, LedgerUse::Unused)?;
     let clusters = client.list().await?;
-    if json {
-        output::json(&clusters)
-    } else {
-        output::clusters(&clusters);
-        Ok(())
-    }
+    ctx.output().result(clusters.as_slice(), output::clusters)
 }
 
 /// `--json` output of a delete.
@@ -150,38 +128,26 @@ struct Deleted<'a> {
     timeline: Option<&'a Timeline>,
 }
 
-async fn delete(args: &DeleteArgs, json: bool, ledgers: &Ledgers) -> Result<(), CliError> {
-    let client = follower(&args.target, ledgers)?;
+async fn delete(ctx: &Context, args: &DeleteArgs) -> Result<(), CliError> {
+    let client = ctx.client(&args.target, LedgerUse::BestEffort)?;
     let provider = client.provider();
     let id = ClusterId::new(&args.id);
     if !args.wait {
         client.delete(&id).await?;
-        return if json {
-            output::json(&Deleted {
-                provider,
-                id: &args.id,
-                deleted: true,
-                already_gone: None,
-                took_secs: None,
-                timeline: None,
-            })
-        } else {
-            say!("Deleted {provider} cluster {}.", args.id);
-            Ok(())
+        let deleted = Deleted {
+            provider,
+            id: &args.id,
+            deleted: true,
+            already_gone: None,
+            took_secs: None,
+            timeline: None,
         };
+        return ctx.output().result(&deleted, |_| {
+            say!("Deleted {provider} cluster {}.", args.id);
+        });
     }
-    let display = ProgressDisplay::new("", 1.0);
-    let deletion = client
-        .delete_and_wait(&id, &wait_options(&args.wait_options), |p| {
-            display.update(p)
-        })
-        .await;
-    display.finish();
-    let deletion = deletion?;
-    if let Some(timeline) = &deletion.timeline {
-        output::timeline(timeline, true);
-    }
-    if json {
+    let deletion = delete_with_progress(&client, &id, &args.wait_options).await?;
+    if ctx.output().is_json() {
         return output::json(&Deleted {
             provider,
             id: &args.id,
@@ -203,19 +169,15 @@ async fn delete(args: &DeleteArgs, json: bool, ledgers: &Ledgers) -> Result<(), 
     Ok(())
 }
 
-async fn wait(args: &WaitCommandArgs, json: bool, ledgers: &Ledgers) -> Result<(), CliError> {
-    let client = follower(&args.target, ledgers)?;
+async fn wait(ctx: &Context, args: &WaitCommandArgs) -> Result<(), CliError> {
+    let client = ctx.client(&args.target, LedgerUse::BestEffort)?;
     let cluster = wait_with_progress(
         &client,
         &ClusterId::new(&args.id),
         &args.wait,
+        &Ready,
         ProgressDisplay::new("", 1.0),
     )
     .await?;
-    if json {
-        output::json(&cluster)
-    } else {
-        output::cluster(&cluster);
-        Ok(())
-    }
+    ctx.output().result(&cluster, output::cluster)
 }

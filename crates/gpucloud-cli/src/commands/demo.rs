@@ -11,17 +11,17 @@ use std::time::Duration;
 use gpucloud::catalog::Constraints;
 use gpucloud::{
     AttemptOutcome, Candidate, ClusterClient, ClusterSize, ClusterSpec, E2eOptions, Error,
-    Placement, ProviderKind, SoftwareStack,
+    Placement, ProviderKind, Ready, SoftwareStack,
 };
 use gpucloud_sim::{CapacityFilter, Provider, RunningSim};
 use serde::Serialize;
 
-use super::follow::wait_with_progress;
 use super::sim;
+use super::wait::wait_with_progress;
 use crate::cli::{DemoArgs, WaitArgs};
+use crate::context::Context;
 use crate::error::{CliError, one_line};
-use crate::output;
-use crate::output::elapsed;
+use crate::output::{self, Output, elapsed};
 use crate::progress::ProgressDisplay;
 use crate::sanitize::cell;
 
@@ -41,9 +41,10 @@ struct Outcome {
 }
 
 /// Runs the demo; fails with the first provider's error, after trying every provider.
-pub async fn run(args: &DemoArgs, json: bool) -> Result<(), CliError> {
+pub async fn run(ctx: &Context, args: &DemoArgs) -> Result<(), CliError> {
+    let out = ctx.output();
     let sim = sim::start(SocketAddr::from(([127, 0, 0, 1], 0)), args.time_scale, 0).await?;
-    if !json {
+    if out.is_human() {
         say!(
             "Started the simulator on http://{} at {}x speed (progress shows simulated time); \
              no credentials needed.",
@@ -54,10 +55,10 @@ pub async fn run(args: &DemoArgs, json: bool) -> Result<(), CliError> {
     let mut outcomes = Vec::new();
     let mut first_error = None;
     for provider in ProviderKind::ALL {
-        if !json {
+        if out.is_human() {
             say!("\n== {provider}");
         }
-        match one(&sim, provider, args.time_scale, json).await {
+        match one(&sim, provider, args.time_scale, out).await {
             Ok(outcome) => outcomes.push(outcome),
             Err(error) => {
                 tell!("{provider}: error: {}", one_line(&error));
@@ -65,22 +66,18 @@ pub async fn run(args: &DemoArgs, json: bool) -> Result<(), CliError> {
             }
         }
     }
-    if let Err(error) = failover(&sim, json).await {
+    if let Err(error) = failover(&sim, out).await {
         tell!("failover: error: {}", one_line(&error));
         first_error.get_or_insert(CliError::Cloud(error));
     }
     sim.shutdown().await;
-    if json {
-        output::json(&outcomes)?;
-    } else {
-        summary(&outcomes);
-    }
+    out.result(outcomes.as_slice(), summary)?;
     first_error.map_or(Ok(()), Err)
 }
 
 /// Together has no H100 left: a placement over Together then Runcrate ends on Runcrate, with
 /// one cluster in all.
-async fn failover(sim: &RunningSim, json: bool) -> Result<(), Error> {
+async fn failover(sim: &RunningSim, out: Output) -> Result<(), Error> {
     let no_h100 = CapacityFilter::new(Provider::Together, "H100");
     if sim.capacity().set(&no_h100, 0).is_err() {
         return Err(Error::Configuration {
@@ -88,7 +85,7 @@ async fn failover(sim: &RunningSim, json: bool) -> Result<(), Error> {
             problem: "the simulator lists no Together H100 offering".into(),
         });
     }
-    if !json {
+    if out.is_human() {
         say!("\n== failover: Together has no H100 capacity left; --provider together,runcrate");
     }
     let name = "demo-anywhere";
@@ -104,7 +101,7 @@ async fn failover(sim: &RunningSim, json: bool) -> Result<(), Error> {
     let placed = Placement::new(candidates).create().await;
     sim.capacity().reset();
     let placed = placed.map_err(|failed| failed.error)?;
-    if !json {
+    if out.is_human() {
         for attempt in &placed.attempts {
             let what = match &attempt.outcome {
                 AttemptOutcome::Created => "created the cluster".to_string(),
@@ -173,12 +170,12 @@ async fn one(
     sim: &RunningSim,
     provider: ProviderKind,
     time_scale: f64,
-    json: bool,
+    out: Output,
 ) -> Result<Outcome, Error> {
     let client = client(sim, provider)?;
     let spec = spec(provider, &format!("demo-{provider}"));
     let resolution = client.resolve(&spec, &Constraints::default()).await?;
-    if !json {
+    if out.is_human() {
         let choices: Vec<String> = resolution
             .choices
             .iter()
@@ -188,16 +185,16 @@ async fn one(
     }
     let created = client.create_resolved(&resolution).await?;
     let id = created.cluster.id.clone();
-    if !json {
+    if out.is_human() {
         output::created_headline(&created);
     }
     let started = std::time::Instant::now();
     let display = ProgressDisplay::new(format!("{provider}: "), time_scale);
-    let ready = wait_with_progress(&client, &id, &wait_args(time_scale), display).await?;
+    let ready = wait_with_progress(&client, &id, &wait_args(time_scale), &Ready, display).await?;
     let took = started.elapsed();
     let got = client.get(&id).await?;
     let (reachable, known) = output::node_counts(&got);
-    if !json {
+    if out.is_human() {
         say!(
             "Ready after {} (about {} simulated); get: {}, {reachable}/{known} nodes reachable.",
             elapsed_precise(took),
@@ -210,7 +207,7 @@ async fn one(
         Err(Error::Unsupported { .. }) => "unsupported".to_string(),
         Err(error) => return Err(error),
     };
-    if !json {
+    if out.is_human() {
         match delete.as_str() {
             "deleted" => say!("Deleted {provider} cluster {}.", cell(&id)),
             _ => say!(

@@ -7,11 +7,11 @@ use gpucloud::{ClusterId, Error, ProviderKind};
 use gpucloud_ledger::{ClusterEntry, IntentState};
 use serde::Serialize;
 
-use super::follow::wait_options;
+use super::wait::wait_options;
 use crate::cli::{ConnectionArgs, LedgerArgs, SweepArgs, TargetArgs};
-use crate::connect;
+use crate::context::{Context, LedgerUse};
 use crate::error::{CliError, one_line};
-use crate::ledger::{Ledgers, resolve_earlier};
+use crate::ledger::resolve_earlier;
 use crate::output::elapsed;
 use crate::output::{self, render, table};
 use crate::sanitize::cell;
@@ -60,8 +60,8 @@ fn age(entry: &ClusterEntry, now: DateTime<Utc>) -> String {
     elapsed((now - entry.created_at).to_std().unwrap_or_default())
 }
 
-pub fn show(args: &LedgerArgs, json: bool, ledgers: &Ledgers) -> Result<(), CliError> {
-    let Some(ledger) = ledgers.readable()? else {
+pub fn show(ctx: &Context, args: &LedgerArgs) -> Result<(), CliError> {
+    let Some(ledger) = ctx.readable_ledger()? else {
         return Err(CliError::Usage(
             "--no-ledger: there is no ledger to show".into(),
         ));
@@ -73,7 +73,7 @@ pub fn show(args: &LedgerArgs, json: bool, ledgers: &Ledgers) -> Result<(), CliE
         .into_iter()
         .filter(|e| args.all || e.may_be_alive() || e.state.is_unresolved())
         .collect();
-    if json {
+    if ctx.output().is_json() {
         return output::json(&entries.iter().map(|e| row(e, now)).collect::<Vec<_>>());
     }
     if entries.is_empty() {
@@ -116,8 +116,8 @@ struct Swept {
     detail: Option<String>,
 }
 
-pub async fn sweep(args: &SweepArgs, json: bool, ledgers: &Ledgers) -> Result<(), CliError> {
-    let Some(ledger) = ledgers.required("sweep")? else {
+pub async fn sweep(ctx: &Context, args: &SweepArgs) -> Result<(), CliError> {
+    let Some(ledger) = ctx.ledger(LedgerUse::Required("sweep"))? else {
         return Err(CliError::Usage(
             "--no-ledger: the sweep finds clusters through the ledger".into(),
         ));
@@ -142,7 +142,8 @@ pub async fn sweep(args: &SweepArgs, json: bool, ledgers: &Ledgers) -> Result<()
             provider,
             connection: ConnectionArgs::defaults(args.request_timeout),
         };
-        let client = match connect::client(&target, Some(ledger.clone())) {
+        // A provider without credentials is skipped: the others are still swept.
+        let client = match ctx.connect(&target, Some(&ledger)) {
             Ok(client) => client,
             Err(error) => {
                 tell!("warning: skipping {provider}: {}", one_line(&error));
@@ -174,7 +175,7 @@ pub async fn sweep(args: &SweepArgs, json: bool, ledgers: &Ledgers) -> Result<()
         }
     }
     let failed = swept.iter().filter(|s| s.action == "error").count();
-    if json {
+    if ctx.output().is_json() {
         output::json(&swept)?;
     } else if swept.is_empty() {
         say!(

@@ -11,7 +11,7 @@ use gpucloud_ledger::Ledger;
 use serde::Serialize;
 
 use crate::cli::PlacementTargetArgs;
-use crate::connect;
+use crate::context::Context;
 use crate::error::{CliError, one_line};
 use crate::ledger::resolve_earlier;
 use crate::output;
@@ -23,7 +23,10 @@ struct Clients {
     left_out: Vec<(ProviderKind, String)>,
 }
 
+/// A provider whose client cannot be built (its credentials missing) is left out, not an
+/// error: the placement goes on with the others.
 fn clients(
+    ctx: &Context,
     target: &PlacementTargetArgs,
     ledger: Option<&Arc<Ledger>>,
 ) -> Result<Clients, CliError> {
@@ -37,8 +40,7 @@ fn clients(
         left_out: Vec::new(),
     };
     for provider in &target.provider.0 {
-        let journal = ledger.map(|l| l.clone() as _);
-        match connect::client(&target.target(*provider), journal) {
+        match ctx.connect(&target.target(*provider), ledger) {
             Ok(client) => clients.candidates.push((*provider, client)),
             Err(error) => clients.left_out.push((*provider, one_line(&error))),
         }
@@ -62,11 +64,12 @@ fn placement(target: &PlacementTargetArgs, spec: &ClusterSpec, clients: &Clients
 
 /// Creates through a placement; says on stderr what happened at each provider.
 pub async fn create(
+    ctx: &Context,
     target: &PlacementTargetArgs,
     spec: &ClusterSpec,
     ledger: Option<Arc<Ledger>>,
 ) -> Result<(ClusterClient, Created), CliError> {
-    let clients = clients(target, ledger.as_ref())?;
+    let clients = clients(ctx, target, ledger.as_ref())?;
     for (provider, why) in &clients.left_out {
         tell!("{provider}: left out: {why}");
     }
@@ -121,12 +124,12 @@ struct PlannedCandidate {
 /// Prints, for each candidate in the order a create would try them, its resolved request or
 /// why it would be skipped. Nothing is created.
 pub async fn plan(
+    ctx: &Context,
     target: &PlacementTargetArgs,
     spec: &ClusterSpec,
     ledger: Option<Arc<Ledger>>,
-    json: bool,
 ) -> Result<(), CliError> {
-    let clients = clients(target, ledger.as_ref())?;
+    let clients = clients(ctx, target, ledger.as_ref())?;
     let plans: Vec<CandidatePlan> = placement(target, spec, &clients).plan().await;
     let mut out: Vec<PlannedCandidate> = clients
         .left_out
@@ -160,7 +163,7 @@ pub async fn plan(
             },
         });
     }
-    if json {
+    if ctx.output().is_json() {
         return output::json(&out);
     }
     for (i, candidate) in out.iter().enumerate() {

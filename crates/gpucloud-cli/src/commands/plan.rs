@@ -1,24 +1,21 @@
 //! `gpucloud plan`: the exact create request, not sent.
 
 use crate::cli::PlanArgs;
+use crate::context::{Context, LedgerUse};
 use crate::error::CliError;
-use crate::ledger::Ledgers;
 use crate::{output, request};
 
 /// Validates the request and prints it as it would be sent, credentials redacted (with the
 /// ledger, a Runcrate create re-uses the key of an earlier unanswered create of the same
 /// request, and the plan shows it).
-pub async fn run(args: &PlanArgs, json: bool, ledgers: &Ledgers) -> Result<(), CliError> {
+pub async fn run(ctx: &Context, args: &PlanArgs) -> Result<(), CliError> {
     let spec = request::spec(&args.target.provider.0, &args.request)?;
     let Some(target) = args.target.single() else {
-        return super::placement::plan(&args.target, &spec, ledgers.best_effort(), json).await;
+        let ledger = ctx.ledger(LedgerUse::BestEffort)?;
+        return super::placement::plan(ctx, &args.target, &spec, ledger).await;
     };
-    let client = super::follow::follower(&target, ledgers)?;
+    let client = ctx.client(&target, LedgerUse::BestEffort)?;
     let plan = client.plan(&spec).await?;
-    if json {
-        output::json(&plan)
-    } else {
-        output::stdout_text(&plan.to_string());
-        Ok(())
-    }
+    ctx.output()
+        .result(&plan, |plan| output::stdout_text(&plan.to_string()))
 }

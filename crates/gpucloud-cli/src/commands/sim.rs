@@ -6,6 +6,7 @@ use gpucloud_sim::{RunningSim, SimConfig, Simulator};
 use serde::Serialize;
 
 use crate::cli::SimArgs;
+use crate::context::Context;
 use crate::error::CliError;
 use crate::output;
 
@@ -35,7 +36,7 @@ struct Listening {
 }
 
 /// Runs the simulator until Ctrl-C (or SIGTERM).
-pub async fn run(args: &SimArgs, json: bool) -> Result<(), CliError> {
+pub async fn run(ctx: &Context, args: &SimArgs) -> Result<(), CliError> {
     let sim = start(
         SocketAddr::new(args.bind, args.port),
         args.time_scale,
@@ -43,7 +44,7 @@ pub async fn run(args: &SimArgs, json: bool) -> Result<(), CliError> {
     )
     .await?;
     let environment = sim.environment();
-    if json {
+    if ctx.output().is_json() {
         output::json(&Listening {
             address: sim.addr(),
             time_scale: args.time_scale,

@@ -1,0 +1,91 @@
+//! What every command is handed: the run's output mode, its ledger, and the one way to build a
+//! provider's client.
+//!
+//! Made once per run from the parsed command line, so that a command cannot disagree with
+//! another about `--json` or `--no-ledger`, and so that every client is built the same way:
+//! its credentials registered with the scrubber before it exists, the connection flags
+//! applied, and the ledger attached as its journal exactly when the command's [`LedgerUse`]
+//! says so.
+
+use std::sync::Arc;
+
+use gpucloud::ClusterClient;
+use gpucloud_ledger::Ledger;
+
+use crate::cli::{Cli, TargetArgs};
+use crate::connect;
+use crate::error::CliError;
+use crate::ledger::Ledgers;
+use crate::output::Output;
+
+/// How a command depends on the ledger. Each command names its own, because the cost of a
+/// missing record differs: a create without one can leave a billing cluster nobody can find,
+/// a `get` without one loses only a state update.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LedgerUse {
+    /// A command that starts or sweeps clusters (its verb, for the error): nothing is sent
+    /// when the ledger cannot be opened, unless `--no-ledger`.
+    Required(&'static str),
+    /// A command that only follows clusters (get, wait, delete, resize, plan): what it sees
+    /// is recorded when the ledger opens, and a warning says so when it does not.
+    BestEffort,
+    /// A command whose client records nothing (list, catalog).
+    Unused,
+}
+
+/// The state of one run, shared by its commands.
+#[derive(Debug)]
+pub struct Context {
+    output: Output,
+    ledgers: Ledgers,
+}
+
+impl Context {
+    /// The context `cli`'s global flags describe. Opens nothing: the ledger is opened by the
+    /// first command that asks for it.
+    pub fn new(cli: &Cli) -> Self {
+        Self {
+            output: Output::new(cli.json),
+            ledgers: Ledgers::new(cli.no_ledger),
+        }
+    }
+
+    /// How results are printed.
+    pub fn output(&self) -> Output {
+        self.output
+    }
+
+    /// The ledger as `usage` wants it: `None` with `--no-ledger`, with [`LedgerUse::Unused`],
+    /// or (a warning logged) when a best-effort ledger does not open.
+    pub fn ledger(&self, usage: LedgerUse) -> Result<Option<Arc<Ledger>>, CliError> {
+        match usage {
+            LedgerUse::Required(doing) => self.ledgers.required(doing),
+            LedgerUse::BestEffort => Ok(self.ledgers.best_effort()),
+            LedgerUse::Unused => Ok(None),
+        }
+    }
+
+    /// The ledger for `gpucloud ledger`, which only reads it: `None` only with `--no-ledger`.
+    pub fn readable_ledger(&self) -> Result<Option<Arc<Ledger>>, CliError> {
+        self.ledgers.readable()
+    }
+
+    /// The client `target` names, recording into the ledger as `usage` says. The ledger is
+    /// opened (and a required one refused) before the credentials are read, so a run that
+    /// cannot record sends nothing.
+    pub fn client(&self, target: &TargetArgs, usage: LedgerUse) -> Result<ClusterClient, CliError> {
+        let ledger = self.ledger(usage)?;
+        Ok(self.connect(target, ledger.as_ref())?)
+    }
+
+    /// The client `target` names, recording into `ledger` (one the command already holds, to
+    /// settle earlier creates with it or to build several clients on it). A missing
+    /// credential is the facade's error, for commands that skip that provider and go on.
+    pub fn connect(
+        &self,
+        target: &TargetArgs,
+        ledger: Option<&Arc<Ledger>>,
+    ) -> Result<ClusterClient, gpucloud::Error> {
+        connect::client(target, ledger.map(|l| l.clone() as _))
+    }
+}
