@@ -89,3 +89,48 @@ impl Context {
         connect::client(target, ledger.map(|l| l.clone() as _))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser as _;
+
+    use super::*;
+
+    fn context(args: &[&str]) -> Context {
+        let cli = Cli::try_parse_from(args).unwrap_or_else(|e| panic!("{e}"));
+        Context::new(&cli)
+    }
+
+    #[test]
+    fn the_output_mode_is_the_json_flag() {
+        assert_eq!(context(&["gpucloud", "ledger"]).output(), Output::Human);
+        assert_eq!(
+            context(&["gpucloud", "--json", "ledger"]).output(),
+            Output::Json
+        );
+    }
+
+    /// `--no-ledger` wins over every use, a required one included: the run sends without a
+    /// record, as the user asked, and nothing is opened.
+    #[test]
+    fn no_ledger_gives_no_ledger_to_any_command() {
+        let ctx = context(&["gpucloud", "--no-ledger", "ledger"]);
+        for usage in [
+            LedgerUse::Required("create"),
+            LedgerUse::BestEffort,
+            LedgerUse::Unused,
+        ] {
+            assert!(matches!(ctx.ledger(usage), Ok(None)), "{usage:?}");
+        }
+        assert!(matches!(ctx.readable_ledger(), Ok(None)));
+        assert!(!ctx.ledgers.was_opened());
+    }
+
+    /// A command that records nothing does not open the ledger, even when it is on.
+    #[test]
+    fn an_unused_ledger_is_not_opened() {
+        let ctx = context(&["gpucloud", "ledger"]);
+        assert!(matches!(ctx.ledger(LedgerUse::Unused), Ok(None)));
+        assert!(!ctx.ledgers.was_opened());
+    }
+}

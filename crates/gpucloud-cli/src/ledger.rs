@@ -27,6 +27,13 @@ impl Ledgers {
         }
     }
 
+    /// Whether a command has opened (or tried to open) the ledger: for the tests that check
+    /// which commands leave it alone.
+    #[cfg(test)]
+    pub fn was_opened(&self) -> bool {
+        self.opened.get().is_some()
+    }
+
     fn open(&self) -> &Result<Arc<Ledger>, String> {
         self.opened.get_or_init(|| {
             Ledger::open_default()
