@@ -26,8 +26,8 @@ pub enum LedgerUse {
     /// A command that starts or sweeps clusters (its verb, for the error): nothing is sent
     /// when the ledger cannot be opened, unless `--no-ledger`.
     Required(&'static str),
-    /// A command that only follows clusters (get, wait, delete, resize, plan): what it sees
-    /// is recorded when the ledger opens, and a warning says so when it does not.
+    /// A command that only follows clusters (get, wait, delete, resize, kubeconfig, ssh, plan):
+    /// what it sees is recorded when the ledger opens, and a warning says so when it does not.
     BestEffort,
     /// A command whose client records nothing (list, catalog).
     Unused,
