@@ -11,7 +11,8 @@
 //! - [`ClientContext`]: the generated client's inner value — credentials, the answer-body
 //!   cap, and for a planning client the [`RequestCapture`] a request is recorded in instead of
 //!   being sent;
-//! - [`with_answer`]: the status of the answer to one call, for that call only;
+//! - [`with_answer`]: what one call received (operation, status, `Retry-After`, an error
+//!   answer's raw body), for that call only;
 //! - [`tls`]: rustls with the ring provider, configured per client.
 //!
 //! Provider crates depend on this one; users normally never name it.
@@ -25,14 +26,12 @@ pub mod scrub;
 pub mod tls;
 pub mod transport;
 
-pub use answer::{Answer, with_answer};
+pub use answer::{Answer, ERROR_BODY_LIMIT, with_answer};
 pub use build_error::{BuildError, normalize_base_url};
 pub use context::{CapturedRequest, ClientContext, DEFAULT_MAX_RESPONSE_BYTES, RequestCapture};
 pub use credentials::{Authenticate, BearerToken, CredentialError, Secret};
 pub use scrub::{REDACTED, Scrubber, redact_url};
-pub use transport::{
-    RAW_ERROR_BODY_HEADER, execute, http_client_builder, is_body_too_large, raw_error_body,
-};
+pub use transport::{execute, http_client_builder, is_body_too_large};
 
 /// The user agent the provider clients send.
 pub const USER_AGENT: &str = concat!("gpucloud/", env!("CARGO_PKG_VERSION"));

@@ -7,13 +7,12 @@
 //!
 //! progenitor decodes a 4xx/5xx body into the spec's error type and drops the bytes, but a user
 //! debugging a provider needs the body exactly as sent (undocumented fields included). For error
-//! statuses [`execute`] therefore buffers the body and also copies it, percent-encoded, into the
-//! [`RAW_ERROR_BODY_HEADER`] response header, which survives into progenitor's `ResponseValue`;
-//! [`raw_error_body`] reads it back.
+//! statuses [`execute`] therefore buffers the body and records a copy, with the operation, the
+//! status and `Retry-After`, in the call's [`crate::Answer`].
 //!
-//! Nothing a request leaves behind is kept in process-wide state: the status of an error
-//! answer is recorded for that one call ([`crate::with_answer`]), a planned request in the
-//! planning client's [`ClientContext`].
+//! Nothing a request leaves behind is kept in process-wide state: what it received is recorded
+//! for that one call ([`crate::with_answer`]), a planned request in the planning client's
+//! [`ClientContext`].
 
 use std::time::{Duration, Instant};
 
@@ -22,25 +21,10 @@ use reqwest::ResponseBuilderExt;
 use tracing::Instrument;
 use url::Url;
 
-use crate::answer::{Answer, record};
+use crate::answer;
 use crate::context::ClientContext;
 use crate::credentials::Authenticate;
 use crate::scrub::redact_url;
-
-/// The synthetic response header that carries an error response's raw body (see module docs).
-pub const RAW_ERROR_BODY_HEADER: &str = "x-gpucloud-raw-error-body";
-
-/// At most this many bytes of an error body are kept in [`RAW_ERROR_BODY_HEADER`].
-pub const RAW_ERROR_BODY_LIMIT: usize = 64 * 1024;
-
-/// Bytes that must be escaped so the body is a valid header value and decodes unambiguously.
-const HEADER_UNSAFE: &percent_encoding::AsciiSet = &percent_encoding::CONTROLS.add(b'%');
-
-/// The raw error body [`execute`] recorded in `headers`, if any.
-pub fn raw_error_body(headers: &reqwest::header::HeaderMap) -> Option<Vec<u8>> {
-    let value = headers.get(RAW_ERROR_BODY_HEADER)?;
-    Some(percent_encoding::percent_decode(value.as_bytes()).collect())
-}
 
 /// A `reqwest::ClientBuilder` with the settings every provider client shares: rustls with
 /// ring ([`crate::tls`]), a connect timeout, an overall request timeout and a user agent
@@ -85,8 +69,8 @@ pub fn join_query_params(request: &mut reqwest::Request, operation: &str, params
 
 /// Sends `request` with `client`: inside a `gpucloud.request` span (operation id, method and
 /// path, never the query), logging status and duration at debug level, with secrets scrubbed
-/// from transport errors and from the response's URL, and the status of error answers
-/// recorded for the call's [`crate::with_answer`] scope.
+/// from transport errors and from the response's URL, and what it received (operation, status,
+/// `Retry-After`, an error answer's body) recorded for the call's [`crate::with_answer`] scope.
 ///
 /// A planning context records the request instead ([`crate::RequestCapture`]) and answers
 /// `204 No Content` without any network traffic.
@@ -96,8 +80,10 @@ pub async fn execute<C: Authenticate>(
     info: &OperationInfo,
     context: &ClientContext<C>,
 ) -> reqwest::Result<reqwest::Response> {
+    answer::sending(info.operation_id);
     if let Some(capture) = context.capture() {
         capture.record::<C>(info.operation_id, &request);
+        answer::received(http::StatusCode::NO_CONTENT.as_u16(), None, None);
         let planned = http::Response::builder()
             .status(http::StatusCode::NO_CONTENT)
             .body(reqwest::Body::from(Vec::new()))
@@ -125,6 +111,7 @@ pub async fn execute<C: Authenticate>(
                         .await
                         .map_err(reqwest::Error::without_url)
                 } else {
+                    answer::received(response.status().as_u16(), retry_after(&response), None);
                     Ok(response)
                 }
             }
@@ -173,26 +160,21 @@ fn redact_response_url(response: reqwest::Response, secret_params: &[&str]) -> r
     reqwest::Response::from(http::Response::from_parts(parts, body))
 }
 
-/// Buffers an error response's body and records a copy in [`RAW_ERROR_BODY_HEADER`].
+/// `Retry-After` as sent, if it is text.
+fn retry_after(response: &reqwest::Response) -> Option<String> {
+    let value = response.headers().get(reqwest::header::RETRY_AFTER)?;
+    value.to_str().ok().map(str::to_string)
+}
+
+/// Buffers an error response's body and records a copy in the call's [`crate::Answer`].
 async fn keep_error_body(response: reqwest::Response) -> reqwest::Result<reqwest::Response> {
     let status = response.status();
     let version = response.version();
-    let mut headers = response.headers().clone();
+    let headers = response.headers().clone();
     let url = response.url().clone();
+    let retry_after = retry_after(&response);
     let bytes = response.bytes().await?;
-    let retry_after = headers
-        .get(reqwest::header::RETRY_AFTER)
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_string);
-    record(Answer {
-        status: status.as_u16(),
-        retry_after,
-    });
-    let kept = &bytes[..bytes.len().min(RAW_ERROR_BODY_LIMIT)];
-    let encoded = percent_encoding::percent_encode(kept, HEADER_UNSAFE).to_string();
-    if let Ok(value) = reqwest::header::HeaderValue::from_str(&encoded) {
-        headers.insert(RAW_ERROR_BODY_HEADER, value);
-    }
+    answer::received(status.as_u16(), retry_after, Some(&bytes));
     let mut rebuilt = http::Response::new(reqwest::Body::from(bytes));
     *rebuilt.status_mut() = status;
     *rebuilt.version_mut() = version;
@@ -272,19 +254,22 @@ mod tests {
         let client = crate::tls::client_builder().unwrap().build().unwrap();
         let url = format!("{}/a/?apikey=s3cret&x=1", server.uri());
         let request = client.get(&url).build().unwrap();
-        let response = execute(&client, request, &INFO, &context()).await.unwrap();
+        let context = context();
+        let (response, answer) =
+            crate::with_answer(execute(&client, request, &INFO, &context)).await;
+        let response = response.unwrap();
         assert_eq!(response.status().as_u16(), 418);
         assert!(response.url().as_str().ends_with("/a/?apikey=REDACTED&x=1"));
         assert!(!format!("{response:?}").contains("s3cret"));
         assert_eq!(
-            raw_error_body(response.headers()).as_deref(),
+            answer.and_then(|a| a.error_body).as_deref(),
             Some(&b"teapot"[..])
         );
         assert_eq!(response.text().await.unwrap(), "teapot");
     }
 
     #[tokio::test]
-    async fn error_body_with_newlines_and_utf8_round_trips_through_the_header() {
+    async fn error_body_with_newlines_and_utf8_is_kept_with_status_and_operation() {
         let server = MockServer::start().await;
         let body = "<html>\n 502 – Bad Gateway 100%\r\n</html>";
         Mock::given(method("GET"))
@@ -297,12 +282,13 @@ mod tests {
         let (response, answer) =
             crate::with_answer(execute(&client, request, &INFO, &context)).await;
         let response = response.unwrap();
-        assert_eq!(raw_error_body(response.headers()).unwrap(), body.as_bytes());
         assert_eq!(
             answer,
             Some(crate::Answer {
-                status: 502,
-                retry_after: None
+                operation: "get_thing",
+                status: Some(502),
+                retry_after: None,
+                error_body: Some(body.as_bytes().to_vec()),
             })
         );
         assert_eq!(response.text().await.unwrap(), body);
@@ -365,8 +351,12 @@ mod tests {
             .await;
         let client = crate::tls::client_builder().unwrap().build().unwrap();
         let request = client.get(server.uri()).build().unwrap();
-        let response = execute(&client, request, &INFO, &context()).await.unwrap();
-        assert!(raw_error_body(response.headers()).is_none());
+        let context = context();
+        let (response, answer) =
+            crate::with_answer(execute(&client, request, &INFO, &context)).await;
+        assert_eq!(response.unwrap().text().await.unwrap(), "{}");
+        let answer = answer.unwrap();
+        assert_eq!((answer.status, answer.error_body), (Some(200), None));
     }
 
     #[tokio::test]
@@ -377,9 +367,13 @@ mod tests {
             .get("http://127.0.0.1:9/a/?apikey=s3cret")
             .build()
             .unwrap();
-        let error = execute(&client, request, &INFO, &context())
-            .await
-            .unwrap_err();
+        let context = context();
+        let (error, answer) = crate::with_answer(execute(&client, request, &INFO, &context)).await;
+        let error = error.unwrap_err();
+        assert_eq!(
+            answer.map(|a| (a.operation, a.status)),
+            Some(("get_thing", None))
+        );
         assert!(error.url().is_none());
         assert!(!format!("{error} {error:?}").contains("s3cret"));
     }

@@ -5651,6 +5651,24 @@ pub mod builder {
 pub mod prelude {
     pub use self::super::Client;
 }
+/// The operation ids of this API, as the generated client passes them to its hooks
+/// (`OperationInfo::operation_id`) and as errors name them.
+pub mod operation_ids {
+    ///`POST /distributed_jobs_v2/cluster/`.
+    pub const CREATE_CLUSTER: &str = "create_cluster";
+    ///`DELETE /distributed_jobs_v2/cluster/{cluster_id}/`.
+    pub const DELETE_CLUSTER: &str = "delete_cluster";
+    ///`GET /distributed_jobs_v2/cluster/{cluster_id}/`.
+    pub const GET_CLUSTER: &str = "get_cluster";
+    ///`GET /distributed_jobs_v2/cluster/`.
+    pub const LIST_CLUSTERS: &str = "list_clusters";
+    ///`GET /distributed_jobs_v2/deployment_images/{framework}/`.
+    pub const LIST_IMAGES: &str = "list_images";
+    ///`GET /distributed_jobs_v2/cluster/plans/`.
+    pub const LIST_PLANS: &str = "list_plans";
+    ///`PUT /distributed_jobs_v2/cluster/{cluster_id}/`.
+    pub const UPDATE_CLUSTER: &str = "update_cluster";
+}
 /// Array query parameters sent comma-joined (`style: form, explode: false`), by
 /// operation id; the crate's hooks join progenitor's repeated pairs accordingly.
 pub const COMMA_JOINED_QUERY_PARAMS: &[(&str, &str)] = &[];

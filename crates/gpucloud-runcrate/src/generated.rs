@@ -4116,6 +4116,16 @@ pub mod builder {
 pub mod prelude {
     pub use self::super::Client;
 }
+/// The operation ids of this API, as the generated client passes them to its hooks
+/// (`OperationInfo::operation_id`) and as errors name them.
+pub mod operation_ids {
+    ///`POST /clusters`.
+    pub const CREATE_CLUSTER: &str = "create_cluster";
+    ///`GET /clusters/{id}`.
+    pub const GET_CLUSTER: &str = "get_cluster";
+    ///`GET /clusters/offers`.
+    pub const LIST_OFFERS: &str = "list_offers";
+}
 /// Array query parameters sent comma-joined (`style: form, explode: false`), by
 /// operation id; the crate's hooks join progenitor's repeated pairs accordingly.
 pub const COMMA_JOINED_QUERY_PARAMS: &[(&str, &str)] = &[];

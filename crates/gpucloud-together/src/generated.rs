@@ -13091,6 +13091,56 @@ pub mod builder {
 pub mod prelude {
     pub use self::super::Client;
 }
+/// The operation ids of this API, as the generated client passes them to its hooks
+/// (`OperationInfo::operation_id`) and as errors name them.
+pub mod operation_ids {
+    ///`POST /compute/clusters/{cluster_id}/instances/{instance_id}/remediations/{remediation_id}/approve`.
+    pub const APPROVE_REMEDIATION: &str = "approve_remediation";
+    ///`POST /compute/clusters/{cluster_id}/instances/{instance_id}/remediations/{remediation_id}/cancel`.
+    pub const CANCEL_REMEDIATION: &str = "cancel_remediation";
+    ///`POST /compute/clusters/{cluster_id}/addons`.
+    pub const CREATE_ADD_ON: &str = "create_add_on";
+    ///`POST /compute/clusters`.
+    pub const CREATE_CLUSTER: &str = "create_cluster";
+    ///`POST /compute/clusters/{cluster_id}/instances/{instance_id}/remediations`.
+    pub const CREATE_REMEDIATION: &str = "create_remediation";
+    ///`POST /compute/clusters/storage/volumes`.
+    pub const CREATE_VOLUME: &str = "create_volume";
+    ///`DELETE /compute/clusters/{cluster_id}/addons/{addon_id}`.
+    pub const DELETE_ADD_ON: &str = "delete_add_on";
+    ///`DELETE /compute/clusters/{cluster_id}`.
+    pub const DELETE_CLUSTER: &str = "delete_cluster";
+    ///`DELETE /compute/clusters/storage/volumes/{volume_id}`.
+    pub const DELETE_VOLUME: &str = "delete_volume";
+    ///`GET /compute/clusters/{cluster_id}/addons/{addon_id}`.
+    pub const GET_ADD_ON: &str = "get_add_on";
+    ///`GET /compute/clusters/{cluster_id}`.
+    pub const GET_CLUSTER: &str = "get_cluster";
+    ///`GET /compute/clusters/{cluster_id}/instances/{instance_id}/remediations/{remediation_id}`.
+    pub const GET_REMEDIATION: &str = "get_remediation";
+    ///`GET /compute/clusters/storage/volumes/{volume_id}`.
+    pub const GET_VOLUME: &str = "get_volume";
+    ///`GET /compute/clusters/{cluster_id}/addons`.
+    pub const LIST_ADD_ONS: &str = "list_add_ons";
+    ///`GET /compute/clusters`.
+    pub const LIST_CLUSTERS: &str = "list_clusters";
+    ///`GET /compute/passive_health_check_alerts`.
+    pub const LIST_PASSIVE_HEALTH_CHECK_ALERTS: &str = "list_passive_health_check_alerts";
+    ///`GET /compute/regions`.
+    pub const LIST_REGIONS: &str = "list_regions";
+    ///`GET /compute/clusters/{cluster_id}/instances/{instance_id}/remediations`.
+    pub const LIST_REMEDIATIONS: &str = "list_remediations";
+    ///`GET /compute/clusters/storage/volumes`.
+    pub const LIST_VOLUMES: &str = "list_volumes";
+    ///`POST /compute/clusters/{cluster_id}/instances/{instance_id}/remediations/{remediation_id}/reject`.
+    pub const REJECT_REMEDIATION: &str = "reject_remediation";
+    ///`PUT /compute/clusters/{cluster_id}/addons/{addon_id}`.
+    pub const UPDATE_ADD_ON: &str = "update_add_on";
+    ///`PUT /compute/clusters/{cluster_id}`.
+    pub const UPDATE_CLUSTER: &str = "update_cluster";
+    ///`PUT /compute/clusters/storage/volumes`.
+    pub const UPDATE_VOLUME: &str = "update_volume";
+}
 /// Array query parameters sent comma-joined (`style: form, explode: false`), by
 /// operation id; the crate's hooks join progenitor's repeated pairs accordingly.
 pub const COMMA_JOINED_QUERY_PARAMS: &[(&str, &str)] = &[

@@ -10,6 +10,7 @@ use quote::quote;
 use super::format_cache;
 use super::open_enum;
 use super::providers::Provider;
+use super::tables;
 use crate::spec::SpecFile;
 
 /// The progenitor release the output depends on; `Cargo.lock` must agree (tested below).
@@ -60,14 +61,15 @@ pub fn generate(
     let mut tokens = generator
         .generate_tokens(openapi)
         .map_err(|e| anyhow!("{}: progenitor failed: {e}", spec.path.display()))?;
-    // The open enums go into `mod types`, and the query-parameter table after everything: at
+    // The open enums go into `mod types`, and the tables after everything: at
     // the token level, so the whole file is parsed once, and not at all when it is unchanged.
     let mut enum_tokens = TokenStream::new();
     for e in &enums {
         enum_tokens.extend(open_enum::tokens(e)?);
     }
     tokens = append_to_types_module(tokens, enum_tokens)?;
-    tokens.extend(comma_joined_query_params(&spec.tree));
+    tokens.extend(tables::operation_ids(&spec.tree));
+    tokens.extend(tables::comma_joined_query_params(&spec.tree));
     let type_space = generator.get_type_space();
     let mut required_dependencies = vec!["progenitor-client", "reqwest", "serde", "serde_json"];
     if type_space.uses_chrono() {
@@ -100,61 +102,6 @@ fn header(provider: &Provider, spec: &SpecFile) -> String {
         spec_path = provider.spec,
         sha = spec.sha256,
     )
-}
-
-/// The `(operationId, parameter)` pairs of array query parameters declared `style: form,
-/// explode: false`. progenitor sends such arrays as repeated pairs (`state=A&state=B`); the
-/// crate's hooks join them into the declared form (`state=A,B`) from this table.
-fn comma_joined_query_params(tree: &serde_json::Value) -> TokenStream {
-    use serde_json::Value;
-    let resolve = |node: &'_ Value| -> Option<Value> {
-        match node.get("$ref").and_then(Value::as_str) {
-            Some(r) => r.strip_prefix('#').and_then(|p| tree.pointer(p)).cloned(),
-            None => Some(node.clone()),
-        }
-    };
-    let mut pairs: Vec<(String, String)> = Vec::new();
-    for item in tree
-        .get("paths")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flat_map(|p| p.values())
-    {
-        let shared: Vec<Value> = item
-            .get("parameters")
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default();
-        for op in item.as_object().into_iter().flat_map(|o| o.values()) {
-            let Some(id) = op.get("operationId").and_then(Value::as_str) else {
-                continue;
-            };
-            let own = op
-                .get("parameters")
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default();
-            for parameter in shared.iter().chain(own.iter()).filter_map(resolve) {
-                let is_array =
-                    parameter.pointer("/schema/type").and_then(Value::as_str) == Some("array");
-                let query = parameter.get("in").and_then(Value::as_str) == Some("query");
-                let unexploded = parameter.get("explode").and_then(Value::as_bool) == Some(false);
-                if is_array
-                    && query
-                    && unexploded
-                    && let Some(name) = parameter.get("name").and_then(Value::as_str)
-                {
-                    pairs.push((id.to_string(), name.to_string()));
-                }
-            }
-        }
-    }
-    let entries = pairs.iter().map(|(op, name)| quote!((#op, #name)));
-    quote! {
-        /// Array query parameters sent comma-joined (`style: form, explode: false`), by
-        /// operation id; the crate's hooks join progenitor's repeated pairs accordingly.
-        pub const COMMA_JOINED_QUERY_PARAMS: &[(&str, &str)] = &[#(#entries),*];
-    }
 }
 
 /// `tokens` with `extra` appended inside its first top-level `mod types { … }`.

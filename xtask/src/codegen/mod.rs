@@ -6,6 +6,7 @@ mod generate;
 mod lint;
 mod open_enum;
 pub mod providers;
+mod tables;
 
 use std::path::{Path, PathBuf};
 

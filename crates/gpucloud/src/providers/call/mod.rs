@@ -37,14 +37,48 @@ pub(crate) trait ErrorEnvelope {
     }
 }
 
+/// A generated client's answer with what the hooks recorded of it.
+#[derive(Debug)]
+pub(crate) struct Answered<T> {
+    /// The decoded body.
+    pub value: T,
+    /// The HTTP status.
+    pub status: u16,
+    /// The operation id the generated client passed to its hooks.
+    pub operation: &'static str,
+}
+
+impl<T> Answered<T> {
+    /// The same answer with its value mapped.
+    pub(crate) fn map<U>(self, f: impl FnOnce(T) -> U) -> Answered<U> {
+        Answered {
+            value: f(self.value),
+            status: self.status,
+            operation: self.operation,
+        }
+    }
+
+    /// The same answer with its value mapped by `f`, which may fail.
+    pub(crate) fn try_map<U, E>(self, f: impl FnOnce(T) -> Result<U, E>) -> Result<Answered<U>, E> {
+        Ok(Answered {
+            value: f(self.value)?,
+            status: self.status,
+            operation: self.operation,
+        })
+    }
+}
+
+/// The operation an error names when no request was sent (refused while being built, where
+/// no operation id reaches the hooks).
+const NOT_SENT: &str = "(request not sent)";
+
 /// Awaits a generated client call of provider `R` and maps its error, with `context` (the
 /// sending client's) to recover statuses and to scrub its secrets from whatever the provider
-/// sent back.
+/// sent back. The operation is the one the generated client named: no caller spells it.
 pub(crate) async fn call<R, C, T, E, Fut>(
     context: &ClientContext<C>,
-    operation: &'static str,
     request: Fut,
-) -> Result<progenitor_client::ResponseValue<T>, Error>
+) -> Result<Answered<T>, Error>
 where
     R: ErrorRules,
     T: DeserializeOwned,
@@ -53,9 +87,13 @@ where
 {
     let (result, answer) = gpucloud_core::with_answer(request).await;
     match result {
-        Ok(response) => Ok(response),
+        Ok(response) => Ok(Answered {
+            status: response.status().as_u16(),
+            operation: answer.map_or(NOT_SENT, |a| a.operation),
+            value: response.into_inner(),
+        }),
         Err(error) => {
-            let error = map_error::<R, C, T, E>(context, answer, operation, error).await;
+            let error = map_error::<R, C, T, E>(context, answer, error).await;
             Err(scrub(error, context.scrubber()))
         }
     }
@@ -80,15 +118,17 @@ pub(crate) fn scrub(mut error: Error, scrubber: &Scrubber) -> Error {
     error
 }
 
-/// Maps a generated client's error for `operation`, whose success type is `T` (used to name the
-/// JSON path when a success body does not decode).
+/// Maps a generated client's error, with what the hooks recorded of the answer (operation,
+/// status, raw body); `T` is the success type (used to name the JSON path when a success body
+/// does not decode).
 pub(crate) async fn map_error<R: ErrorRules, C, T: DeserializeOwned, E: ErrorEnvelope>(
     context: &ClientContext<C>,
     answer: Option<gpucloud_core::Answer>,
-    operation: &'static str,
     error: ClientError<E>,
 ) -> Error {
     let provider = R::KIND;
+    let operation = answer.as_ref().map_or(NOT_SENT, |a| a.operation);
+    let raw_body = answer.as_ref().map(gpucloud_core::Answer::error_text);
     match error {
         ClientError::InvalidRequest(rule) => Error::Validation(ValidationError {
             provider,
@@ -121,7 +161,7 @@ pub(crate) async fn map_error<R: ErrorRules, C, T: DeserializeOwned, E: ErrorEnv
             let status = response.status().as_u16();
             let headers = response.headers().clone();
             let envelope = response.into_inner();
-            let body = raw_body(&headers);
+            let body = raw_body.unwrap_or_default();
             let api = ApiError {
                 provider,
                 operation,
@@ -137,12 +177,8 @@ pub(crate) async fn map_error<R: ErrorRules, C, T: DeserializeOwned, E: ErrorEnv
         ClientError::InvalidResponsePayload(bytes, error) => {
             // An error answer whose body is not the declared envelope (an HTML 502 from a proxy)
             // is still an error answer with a status, not an undecodable success.
-            let answer = answer.filter(|a| a.status >= 400);
-            if let Some(gpucloud_core::Answer {
-                status,
-                retry_after,
-            }) = answer
-            {
+            let answered = answer.and_then(|a| Some((a.status.filter(|s| *s >= 400)?, a)));
+            if let Some((status, gpucloud_core::Answer { retry_after, .. })) = answered {
                 let mut headers = HeaderMap::new();
                 if let Some(value) = retry_after.and_then(|v| v.parse().ok()) {
                     headers.insert(RETRY_AFTER, value);
@@ -161,7 +197,7 @@ pub(crate) async fn map_error<R: ErrorRules, C, T: DeserializeOwned, E: ErrorEnv
         ClientError::UnexpectedResponse(response) => {
             let status = response.status().as_u16();
             let headers = response.headers().clone();
-            let body = match raw_error_body_or(&headers) {
+            let body = match raw_body.filter(|body| !body.is_empty()) {
                 Some(body) => body,
                 None => response.text().await.unwrap_or_default(),
             };
@@ -200,7 +236,7 @@ pub(crate) fn from_untyped_body<R: ErrorRules>(
             .or_else(|| text("/detail")),
         reason: text("/error/details/reason"),
         retry_hint: None,
-        body: excerpt(&body, gpucloud_core::transport::RAW_ERROR_BODY_LIMIT),
+        body: excerpt(&body, gpucloud_core::ERROR_BODY_LIMIT),
     };
     R::classify(api, retry_after(headers))
 }
@@ -260,14 +296,6 @@ pub(crate) fn retry_after(headers: &HeaderMap) -> Option<Duration> {
         .ok()?;
     let wait = date.timestamp() - i64::try_from(now.as_secs()).ok()?;
     Some(Duration::from_secs(u64::try_from(wait).unwrap_or(0)))
-}
-
-fn raw_error_body_or(headers: &HeaderMap) -> Option<String> {
-    gpucloud_core::raw_error_body(headers).map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
-}
-
-fn raw_body(headers: &HeaderMap) -> String {
-    raw_error_body_or(headers).unwrap_or_default()
 }
 
 /// A decoding failure with the JSON path that broke, found by decoding again with

@@ -31,6 +31,37 @@ impl ErrorRules for Rules {
     }
 }
 
+/// The envelope every E2E answer comes in, as [`check_code`] reads it.
+pub(super) trait Envelope: serde::Serialize {
+    /// The envelope's `code`.
+    fn code(&self) -> Option<i64>;
+    /// The envelope's `message`.
+    fn message(&self) -> &Option<String>;
+}
+
+/// [`Envelope`] for the generated answer types, which all carry `code` and `message`.
+macro_rules! envelopes {
+    ($($answer:ty),* $(,)?) => {$(
+        impl Envelope for $answer {
+            fn code(&self) -> Option<i64> {
+                self.code
+            }
+            fn message(&self) -> &Option<String> {
+                &self.message
+            }
+        }
+    )*};
+}
+
+envelopes!(
+    types::ClusterActionResponse,
+    types::ClusterListResponse,
+    types::ClusterResponse,
+    types::DeleteClusterResponse,
+    types::DeploymentImageListResponse,
+    types::PlanListResponse,
+);
+
 /// The error status an HTTP 2xx answer carries in its `code`, if it carries one.
 fn error_code_in_success(status: u16, code: Option<&str>) -> Option<u16> {
     let code = code?.trim().parse::<u16>().ok()?;

@@ -29,7 +29,7 @@ use crate::cluster::{Cluster, ClusterId, Created, ProviderKind};
 use crate::config::ClientSettings;
 use crate::error::{DecodeError, Error};
 use crate::journal::{CreateIntent, body_sha256};
-use crate::providers::call::call;
+use crate::providers::call::{Answered, ErrorEnvelope, call};
 use crate::providers::ops::{self, CreateSafety, Page, Provider, Sent};
 use crate::spec::{ClusterSize, ClusterSpec};
 use config::parse_location;
@@ -101,18 +101,10 @@ impl E2eClusters {
     /// once per TTL.
     pub async fn catalog(&self) -> Result<std::sync::Arc<Vec<crate::catalog::Offering>>, Error> {
         ops::catalog(self, &self.catalog, || async {
-            let scrubber = self.client.inner().scrubber();
             let plans = async {
                 let request =
                     scoped!(self, self.client.list_plans(), &self.location).variant("e2e");
-                let plans = call::<errors::Rules, _, _, _, _>(
-                    self.client.inner(),
-                    "list_plans",
-                    request.send(),
-                )
-                .await?
-                .into_inner();
-                check_code(scrubber, "list_plans", plans.code, &plans.message, &plans)?;
+                let plans = send(&self.client, request.send()).await?.value;
                 Ok::<_, Error>(plans.data.into_iter().map(|p| p.0).collect::<Vec<_>>())
             };
             // The images do not depend on the plans: both are asked for at once, so the
@@ -123,20 +115,7 @@ impl E2eClusters {
                     let request = scoped!(self, self.client.list_images(), &self.location)
                         .framework(*framework)
                         .job_type(*framework);
-                    let answer = call::<errors::Rules, _, _, _, _>(
-                        self.client.inner(),
-                        "list_images",
-                        request.send(),
-                    )
-                    .await?
-                    .into_inner();
-                    check_code(
-                        scrubber,
-                        "list_images",
-                        answer.code,
-                        &answer.message,
-                        &answer,
-                    )?;
+                    let answer = send(&self.client, request.send()).await?.value;
                     let items: Vec<_> = answer.data.into_iter().map(|i| i.0).collect();
                     images.extend(catalog::images(&items, *stack));
                 }
@@ -188,6 +167,28 @@ fn numeric_id(id: &ClusterId) -> Result<i64, Error> {
             format!("E2E cluster ids are integers, got {:?}", id.as_str()),
         )
     })
+}
+
+/// One call through `client`, mapped like every provider's call, then its envelope checked:
+/// E2E can report a failure inside an HTTP 2xx.
+async fn send<T, E, Fut>(client: &gpucloud_e2e::Client, request: Fut) -> Result<Answered<T>, Error>
+where
+    T: serde::de::DeserializeOwned + errors::Envelope,
+    E: ErrorEnvelope,
+    Fut: std::future::Future<
+            Output = Result<progenitor_client::ResponseValue<T>, progenitor_client::Error<E>>,
+        >,
+{
+    let answer = call::<errors::Rules, _, _, _, _>(client.inner(), request).await?;
+    let envelope = &answer.value;
+    check_code(
+        client.inner().scrubber(),
+        answer.operation,
+        envelope.code(),
+        envelope.message(),
+        envelope,
+    )?;
+    Ok(answer)
 }
 
 /// The cluster in an envelope's `data`; an envelope without one is a decoding failure.
@@ -258,64 +259,38 @@ impl Provider for E2eClusters {
         &self,
         client: &Self::Client,
         create: &Self::Create,
-    ) -> Result<Sent, Error> {
+    ) -> Result<Answered<Sent>, Error> {
         let request =
             scoped!(self, client.create_cluster(), create.location).body(create.body.clone());
-        let answer =
-            call::<errors::Rules, _, _, _, _>(client.inner(), "create_cluster", request.send())
-                .await?
-                .into_inner();
-        check_code(
-            client.inner().scrubber(),
-            "create_cluster",
-            answer.code,
-            &answer.message,
-            &answer,
-        )?;
-        Ok(Sent {
-            cluster: cluster_of("create_cluster", answer.data)?,
-            replayed: false,
+        let answer = send(client, request.send()).await?;
+        let operation = answer.operation;
+        answer.try_map(|envelope| {
+            Ok(Sent {
+                cluster: cluster_of(operation, envelope.data)?,
+                replayed: false,
+            })
         })
     }
 
-    async fn get_once(&self, id: &ClusterId) -> Result<Cluster, Error> {
+    async fn get_once(&self, id: &ClusterId) -> Result<Answered<Cluster>, Error> {
         let cluster_id = numeric_id(id)?;
         let request =
             scoped!(self, self.client.get_cluster(), self.location).cluster_id(cluster_id);
-        let answer =
-            call::<errors::Rules, _, _, _, _>(self.client.inner(), "get_cluster", request.send())
-                .await?
-                .into_inner();
-        check_code(
-            self.client.inner().scrubber(),
-            "get_cluster",
-            answer.code,
-            &answer.message,
-            &answer,
-        )?;
-        cluster_of("get_cluster", answer.data)
+        let answer = send(&self.client, request.send()).await?;
+        let operation = answer.operation;
+        answer.try_map(|envelope| cluster_of(operation, envelope.data))
     }
 
-    async fn list_page(&self, location: &Self::Scope, page: u32) -> Result<Page, Error> {
+    async fn list_page(&self, location: &Self::Scope, page: u32) -> Result<Answered<Page>, Error> {
         let request = scoped!(self, self.client.list_clusters(), location)
             .page_no(i64::from(page))
             .per_page(PAGE_SIZE);
-        let answer =
-            call::<errors::Rules, _, _, _, _>(self.client.inner(), "list_clusters", request.send())
-                .await?
-                .into_inner();
-        check_code(
-            self.client.inner().scrubber(),
-            "list_clusters",
-            answer.code,
-            &answer.message,
-            &answer,
-        )?;
-        let more = answer.data.len() as i64 >= PAGE_SIZE;
-        Ok(Page {
-            clusters: answer.data.into_iter().map(view).collect(),
+        let answer = send(&self.client, request.send()).await?;
+        let more = answer.value.data.len() as i64 >= PAGE_SIZE;
+        Ok(answer.map(|list| Page {
+            clusters: list.data.into_iter().map(view).collect(),
             more,
-        })
+        }))
     }
 
     /// E2E's `scale_cluster` action adds nodes (`additional_nodes`): the count is relative, so
@@ -359,20 +334,7 @@ impl Provider for E2eClusters {
         let request = scoped!(self, self.client.update_cluster(), self.location)
             .cluster_id(cluster_id)
             .body(body);
-        let answer = call::<errors::Rules, _, _, _, _>(
-            self.client.inner(),
-            "update_cluster",
-            request.send(),
-        )
-        .await?
-        .into_inner();
-        check_code(
-            self.client.inner().scrubber(),
-            "update_cluster",
-            answer.code,
-            &answer.message,
-            &answer,
-        )?;
+        send(&self.client, request.send()).await?;
         ops::get(self, id).await
     }
 
@@ -380,20 +342,7 @@ impl Provider for E2eClusters {
         let cluster_id = numeric_id(id)?;
         let request =
             scoped!(self, self.client.delete_cluster(), self.location).cluster_id(cluster_id);
-        let answer = call::<errors::Rules, _, _, _, _>(
-            self.client.inner(),
-            "delete_cluster",
-            request.send(),
-        )
-        .await?
-        .into_inner();
-        check_code(
-            self.client.inner().scrubber(),
-            "delete_cluster",
-            answer.code,
-            &answer.message,
-            &answer,
-        )
+        send(&self.client, request.send()).await.map(drop)
     }
 }
 

@@ -253,8 +253,9 @@ async fn create_keyed<P: Provider>(provider: &P, create: &P::Create) -> Result<C
             Ok((sent, attempt))
         })
         .await?;
-    let cluster = with_id::<P>("create_cluster", sent.cluster)?;
-    let outcome = match (sent.replayed, attempts) {
+    let replayed = sent.value.replayed;
+    let cluster = with_id::<P>(sent.map(|sent| sent.cluster))?;
+    let outcome = match (replayed, attempts) {
         (false, _) => CreateOutcome::Created,
         (true, 1) => CreateOutcome::AlreadyExisted,
         (true, _) => CreateOutcome::CreatedReconciled,
@@ -297,7 +298,7 @@ async fn create_reconciled<P: Provider>(
             Ok(sent) => {
                 pacing.budget.succeeded(spent);
                 return Ok(Created {
-                    cluster: with_id::<P>("create_cluster", sent.cluster)?,
+                    cluster: with_id::<P>(sent.map(|sent| sent.cluster))?,
                     outcome: CreateOutcome::Created,
                     attempts,
                 });

@@ -14,6 +14,7 @@ use crate::cluster::{Cluster, ClusterId, ProviderKind};
 use crate::config::ClientSettings;
 use crate::error::Error;
 use crate::journal::{CreateIntent, Journal as _};
+use crate::providers::call::Answered;
 
 mod create;
 
@@ -126,15 +127,18 @@ pub(crate) trait Provider: Sync {
         &self,
         client: &Self::Client,
         create: &Self::Create,
-    ) -> impl Future<Output = Result<Sent, Error>> + Send;
+    ) -> impl Future<Output = Result<Answered<Sent>, Error>> + Send;
     /// One get.
-    fn get_once(&self, id: &ClusterId) -> impl Future<Output = Result<Cluster, Error>> + Send;
+    fn get_once(
+        &self,
+        id: &ClusterId,
+    ) -> impl Future<Output = Result<Answered<Cluster>, Error>> + Send;
     /// One page of the list (1-based).
     fn list_page(
         &self,
         scope: &Self::Scope,
         page: u32,
-    ) -> impl Future<Output = Result<Page, Error>> + Send;
+    ) -> impl Future<Output = Result<Answered<Page>, Error>> + Send;
     /// One delete.
     fn delete_once(&self, id: &ClusterId) -> impl Future<Output = Result<(), Error>> + Send;
     /// Changes the cluster's size; how (and whether it may be repeated) is the provider's.
@@ -173,7 +177,7 @@ pub(crate) async fn get<P: Provider>(provider: &P, id: &ClusterId) -> Result<Clu
         .retry
         .run(settings.pacing(), |_| provider.get_once(id))
         .await
-        .and_then(|cluster| with_id::<P>("get_cluster", cluster));
+        .and_then(with_id::<P>);
     if let Some(journal) = settings.journal() {
         let noted = match &answer {
             Ok(cluster) => journal.cluster_seen(cluster),
@@ -203,10 +207,15 @@ pub(crate) async fn list<P: Provider>(
             .retry
             .run(settings.pacing(), |_| provider.list_page(scope, page))
             .await?;
-        for cluster in answer.clusters {
-            clusters.push(with_id::<P>("list_clusters", cluster)?);
+        let more = answer.value.more;
+        for cluster in answer.value.clusters {
+            clusters.push(with_id::<P>(Answered {
+                value: cluster,
+                status: answer.status,
+                operation: answer.operation,
+            })?);
         }
-        if !answer.more {
+        if !more {
             break;
         }
     }
@@ -309,12 +318,17 @@ fn check_id<P: Provider>(id: &ClusterId) -> Result<(), Error> {
 
 /// A cluster the provider answered with must carry its id: one without is a decoding failure,
 /// never a cluster (a create reported with an empty id would be lost from sight).
-fn with_id<P: Provider>(operation: &'static str, cluster: Cluster) -> Result<Cluster, Error> {
+fn with_id<P: Provider>(answer: Answered<Cluster>) -> Result<Cluster, Error> {
+    let Answered {
+        value: cluster,
+        status,
+        operation,
+    } = answer;
     if cluster.id.as_str().trim().is_empty() {
         return Err(Error::Decode(crate::error::DecodeError {
             provider: P::KIND,
             operation,
-            status: None,
+            status: Some(status),
             path: "id".into(),
             message: "the answer has no cluster id".into(),
             body_excerpt: crate::error::excerpt(

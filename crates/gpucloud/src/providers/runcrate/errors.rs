@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use gpucloud_runcrate::types;
+use gpucloud_runcrate::{operation_ids, types};
 
 use crate::cluster::ProviderKind;
 use crate::error::{ApiError, Error, RetryKind};
@@ -26,7 +26,7 @@ impl ErrorRules for Rules {
         if api.status == 409 && api.reason.as_deref() == Some("idempotency_in_progress") {
             api.retry_hint = Some(RetryKind::Throttling);
         }
-        let refused_create = api.status == 503 && api.operation == "create_cluster";
+        let refused_create = api.status == 503 && api.operation == operation_ids::CREATE_CLUSTER;
         if refused_create || api.code.as_deref() == Some("launch_refused") {
             Error::NoCapacity(api)
         } else {

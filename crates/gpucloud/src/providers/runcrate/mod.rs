@@ -29,7 +29,7 @@ use crate::cluster::{Cluster, ClusterId, Created, ProviderKind};
 use crate::config::ClientSettings;
 use crate::error::{Error, ValidationError};
 use crate::journal::{CreateIntent, Journal as _, body_sha256};
-use crate::providers::call::call;
+use crate::providers::call::{Answered, call};
 use crate::providers::ops::{self, CreateSafety, Page, Provider, Sent};
 use crate::spec::{ClusterSize, ClusterSpec};
 
@@ -68,10 +68,8 @@ impl RuncrateClusters {
     pub async fn catalog(&self) -> Result<std::sync::Arc<Vec<crate::catalog::Offering>>, Error> {
         ops::catalog(self, &self.catalog, || async {
             let request = self.client.list_offers().send();
-            let answer =
-                call::<errors::Rules, _, _, _, _>(self.client.inner(), "list_offers", request)
-                    .await?;
-            Ok(catalog::offerings(answer.into_inner().data))
+            let answer = call::<errors::Rules, _, _, _, _>(self.client.inner(), request).await?;
+            Ok(catalog::offerings(answer.value.data))
         })
         .await
     }
@@ -150,7 +148,7 @@ impl Provider for RuncrateClusters {
         &self,
         client: &Self::Client,
         create: &Self::Create,
-    ) -> Result<Sent, Error> {
+    ) -> Result<Answered<Sent>, Error> {
         let mut request = client
             .create_cluster()
             .idempotency_key(create.idempotency_key.clone())
@@ -158,18 +156,16 @@ impl Provider for RuncrateClusters {
         if let Some(environment) = &create.environment {
             request = request.environment(environment.clone());
         }
-        let answer =
-            call::<errors::Rules, _, _, _, _>(client.inner(), "create_cluster", request.send())
-                .await?;
+        let answer = call::<errors::Rules, _, _, _, _>(client.inner(), request.send()).await?;
         // 201: created now. 200: the key's cluster already existed.
-        let replayed = answer.status().as_u16() == 200;
-        Ok(Sent {
-            cluster: view(answer.into_inner().data),
+        let replayed = answer.status == 200;
+        Ok(answer.map(|created| Sent {
+            cluster: view(created.data),
             replayed,
-        })
+        }))
     }
 
-    async fn get_once(&self, id: &ClusterId) -> Result<Cluster, Error> {
+    async fn get_once(&self, id: &ClusterId) -> Result<Answered<Cluster>, Error> {
         let uuid: uuid::Uuid = id.as_str().parse().map_err(|_| {
             Error::Validation(ValidationError {
                 provider: PROVIDER,
@@ -180,14 +176,13 @@ impl Provider for RuncrateClusters {
         })?;
         let answer = call::<errors::Rules, _, _, _, _>(
             self.client.inner(),
-            "get_cluster",
             self.client.get_cluster().id(uuid).send(),
         )
         .await?;
-        Ok(view(answer.into_inner().data))
+        Ok(answer.map(|found| view(found.data)))
     }
 
-    async fn list_page(&self, _: &Self::Scope, _page: u32) -> Result<Page, Error> {
+    async fn list_page(&self, _: &Self::Scope, _page: u32) -> Result<Answered<Page>, Error> {
         Err(unsupported("listing clusters"))
     }
 

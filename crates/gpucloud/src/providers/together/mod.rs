@@ -29,7 +29,7 @@ use crate::cluster::{Cluster, ClusterId, Created, ProviderKind};
 use crate::config::ClientSettings;
 use crate::error::Error;
 use crate::journal::{CreateIntent, body_sha256};
-use crate::providers::call::call;
+use crate::providers::call::{Answered, call};
 use crate::providers::ops::{self, CreateSafety, Page, Provider, Sent};
 use crate::spec::{ClusterSize, ClusterSpec};
 
@@ -69,10 +69,8 @@ impl TogetherClusters {
     pub async fn catalog(&self) -> Result<std::sync::Arc<Vec<crate::catalog::Offering>>, Error> {
         ops::catalog(self, &self.catalog, || async {
             let request = self.client.list_regions().send();
-            let answer =
-                call::<errors::Rules, _, _, _, _>(self.client.inner(), "list_regions", request)
-                    .await?;
-            Ok(catalog::offerings(answer.into_inner()))
+            let answer = call::<errors::Rules, _, _, _, _>(self.client.inner(), request).await?;
+            Ok(catalog::offerings(answer.value))
         })
         .await
     }
@@ -143,42 +141,38 @@ impl Provider for TogetherClusters {
         &self,
         client: &Self::Client,
         create: &Self::Create,
-    ) -> Result<Sent, Error> {
+    ) -> Result<Answered<Sent>, Error> {
         let info = call::<errors::Rules, _, _, _, _>(
             client.inner(),
-            "create_cluster",
             client.create_cluster().body(create.clone()).send(),
         )
         .await?;
-        Ok(Sent {
-            cluster: view(info.into_inner()),
+        Ok(info.map(|info| Sent {
+            cluster: view(info),
             replayed: false,
-        })
+        }))
     }
 
-    async fn get_once(&self, id: &ClusterId) -> Result<Cluster, Error> {
+    async fn get_once(&self, id: &ClusterId) -> Result<Answered<Cluster>, Error> {
         let info = call::<errors::Rules, _, _, _, _>(
             self.client.inner(),
-            "get_cluster",
             self.client.get_cluster().cluster_id(id.as_str()).send(),
         )
         .await?;
-        Ok(view(info.into_inner()))
+        Ok(info.map(view))
     }
 
-    async fn list_page(&self, project: &Self::Scope, _page: u32) -> Result<Page, Error> {
+    async fn list_page(&self, project: &Self::Scope, _page: u32) -> Result<Answered<Page>, Error> {
         let mut request = self.client.list_clusters();
         if let Some(project) = project {
             request = request.project_id(project.clone());
         }
-        let answer =
-            call::<errors::Rules, _, _, _, _>(self.client.inner(), "list_clusters", request.send())
-                .await?;
-        Ok(Page {
-            clusters: answer.into_inner().clusters.into_iter().map(view).collect(),
+        let answer = call::<errors::Rules, _, _, _, _>(self.client.inner(), request.send()).await?;
+        Ok(answer.map(|list| Page {
+            clusters: list.clusters.into_iter().map(view).collect(),
             // Together's list is not paged.
             more: false,
-        })
+        }))
     }
 
     /// `PUT /compute/clusters/{id}` with the new `num_gpus` (a positive multiple of 8, as at
@@ -195,7 +189,6 @@ impl Provider for TogetherClusters {
             .run(self.settings.pacing(), |_| {
                 call::<errors::Rules, _, _, _, _>(
                     self.client.inner(),
-                    "update_cluster",
                     self.client
                         .update_cluster()
                         .cluster_id(id.as_str())
@@ -204,13 +197,12 @@ impl Provider for TogetherClusters {
                 )
             })
             .await?;
-        Ok(view(info.into_inner()))
+        Ok(view(info.value))
     }
 
     async fn delete_once(&self, id: &ClusterId) -> Result<(), Error> {
         call::<errors::Rules, _, _, _, _>(
             self.client.inner(),
-            "delete_cluster",
             self.client.delete_cluster().cluster_id(id.as_str()).send(),
         )
         .await
