@@ -13,9 +13,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-#[path = "../tests/support/postgres/mod.rs"]
+#[path = "../tests/ledger/postgres/mod.rs"]
 mod postgres;
-#[path = "../tests/support/mod.rs"]
+#[path = "../tests/ledger/support/mod.rs"]
 mod support;
 
 use std::sync::Arc;

@@ -1,0 +1,214 @@
+//! What clients see after the create lands in the ledger: state, price and the moment a
+//! cluster is gone; and a later create of the same request settles an earlier one whose
+//! outcome was unknown — under the same idempotency key on Runcrate, so no second cluster.
+
+use std::sync::Arc;
+
+use crate::support::*;
+use gpucloud::journal::Journal;
+use gpucloud::{
+    ClusterClient, CreateOutcome, ProviderKind, RetryPolicy, RuncrateConfig, WaitOptions,
+};
+use gpucloud_ledger::{IntentState, Ledger, Outcome};
+use gpucloud_sim::{Fault, FaultKind, Provider, credentials};
+
+#[tokio::test]
+async fn the_last_state_price_and_gone_time_follow_what_the_client_saw() {
+    let sim = sim().await;
+    let (_dir, path) = ledger_path();
+    let ledger = Arc::new(Ledger::open(&path).unwrap());
+    let e2e = client(&sim, Provider::E2e, Some(ledger.clone()));
+
+    let created = e2e.create(&spec(Provider::E2e, "seen")).await.unwrap();
+    let entry = ledger.clusters().unwrap().pop().unwrap();
+    let seen = entry
+        .last_seen
+        .clone()
+        .expect("the create's answer is recorded");
+    assert_eq!(seen.state, created.cluster.state.to_string());
+    let price = entry.price.clone().expect("E2E states an hourly price");
+    assert_eq!(Some(&price), created.cluster.price.as_ref());
+    assert!(entry.may_be_alive());
+
+    let ready = e2e
+        .wait_until_ready(&created.cluster.id, &WaitOptions::default(), |_| {})
+        .await
+        .unwrap();
+    let entry = ledger.clusters().unwrap().pop().unwrap();
+    assert_eq!(
+        entry.last_seen.as_ref().unwrap().state,
+        ready.state.to_string()
+    );
+
+    // An hour after the create, the cost so far is one hour's price.
+    let hour_later = entry.created_at + chrono::Duration::hours(1);
+    let (cost, currency) = entry.cost_so_far(hour_later).unwrap();
+    assert!((cost - price.per_hour).abs() < 1e-9, "{cost}");
+    assert_eq!(currency, price.currency);
+
+    e2e.delete_and_wait(&created.cluster.id, &WaitOptions::default(), |_| {})
+        .await
+        .unwrap();
+    let entry = ledger.clusters().unwrap().pop().unwrap();
+    assert_eq!(entry.last_seen.as_ref().unwrap().state, "gone");
+    let gone = entry.gone_at.expect("the verified delete saw it gone");
+    assert!(!entry.may_be_alive());
+    // The cost stops at the moment it was seen gone.
+    let (later, _) = entry
+        .cost_so_far(gone + chrono::Duration::days(30))
+        .unwrap();
+    let (at_gone, _) = entry.cost_so_far(gone).unwrap();
+    assert_eq!(later, at_gone);
+}
+
+#[tokio::test]
+async fn clusters_the_ledger_did_not_create_are_left_alone() {
+    let sim = sim().await;
+    let (_dir, path) = ledger_path();
+    let ledger = Arc::new(Ledger::open(&path).unwrap());
+    let plain = client(&sim, Provider::Together, None);
+    let other = plain
+        .create(&spec(Provider::Together, "not-ours"))
+        .await
+        .unwrap();
+
+    let recorded = client(&sim, Provider::Together, Some(ledger.clone()));
+    recorded.get(&other.cluster.id).await.unwrap();
+
+    assert!(ledger.clusters().unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn a_runcrate_create_whose_answer_was_lost_is_re_sent_under_its_key_and_makes_one_cluster() {
+    let sim = sim().await;
+    let (_dir, path) = ledger_path();
+    let ledger = Arc::new(Ledger::open(&path).unwrap());
+    // One attempt: the lost answer ends the first process's create (as a process that died
+    // after its POST would leave it).
+    let one_shot = ClusterClient::runcrate(
+        RuncrateConfig::new(credentials::RUNCRATE_API_KEY.to_string())
+            .with_base_url(sim.base_url(Provider::Runcrate))
+            .with_retry_policy(RetryPolicy::none())
+            .with_journal(ledger.clone()),
+    )
+    .unwrap();
+    sim.faults()
+        .inject(Fault::new(Provider::Runcrate, FaultKind::DropConnection).on("create_cluster"));
+    let lost = one_shot
+        .create(&spec(Provider::Runcrate, "lost-answer"))
+        .await
+        .unwrap_err();
+    assert!(lost.is_ambiguous(), "{lost:?}");
+    let first = ledger.clusters().unwrap().pop().unwrap();
+    assert_eq!(first.state, IntentState::FailedAmbiguous);
+    let key = first.idempotency_key.clone().unwrap();
+    assert_eq!(sim.clusters(Provider::Runcrate).len(), 1, "the POST landed");
+
+    // The next run (no key of its own) plans and sends under the earlier key.
+    let next = client(&sim, Provider::Runcrate, Some(ledger.clone()));
+    let plan = next
+        .plan(&spec(Provider::Runcrate, "lost-answer"))
+        .await
+        .unwrap();
+    assert!(
+        plan.headers
+            .iter()
+            .any(|(name, value)| name.eq_ignore_ascii_case("idempotency-key") && *value == key),
+        "{:?}",
+        plan.headers
+    );
+    let again = next
+        .create(&spec(Provider::Runcrate, "lost-answer"))
+        .await
+        .unwrap();
+
+    assert_eq!(again.outcome, CreateOutcome::AlreadyExisted);
+    assert_eq!(
+        sim.clusters(Provider::Runcrate).len(),
+        1,
+        "never a second cluster"
+    );
+    let entries = ledger.clusters().unwrap();
+    assert_eq!(entries.len(), 2);
+    assert_eq!(entries[1].idempotency_key.as_deref(), Some(key.as_str()));
+    let settled = &entries[0];
+    assert_eq!(
+        (settled.state, settled.outcome, settled.cluster_id.as_ref()),
+        (
+            IntentState::Completed,
+            Some(Outcome::FoundByLookup),
+            Some(&again.cluster.id)
+        )
+    );
+    assert!(
+        settled
+            .resolution
+            .as_ref()
+            .unwrap()
+            .0
+            .contains("same idempotency key"),
+        "{:?}",
+        settled.resolution
+    );
+
+    // A run killed while it waited leaves a completed create: the next run still re-uses its
+    // key while the cluster is not known to be gone, so it is never doubled.
+    let third = next
+        .create(&spec(Provider::Runcrate, "lost-answer"))
+        .await
+        .unwrap();
+    assert_eq!(third.outcome, CreateOutcome::AlreadyExisted);
+    assert_eq!(third.cluster.id, again.cluster.id);
+    assert_eq!(sim.clusters(Provider::Runcrate).len(), 1);
+
+    // Once the cluster is seen failed, a re-run gets a key of its own (the old key would only
+    // bring the failed cluster back).
+    let mut failed = third.cluster.clone();
+    failed.state = gpucloud::ClusterState::Failed("machine_failed_to_start".into());
+    ledger.record_seen(&failed).unwrap();
+    let after_failure = next
+        .plan(&spec(Provider::Runcrate, "lost-answer"))
+        .await
+        .unwrap();
+    assert_ne!(after_failure.header("idempotency-key"), Some(key.as_str()));
+
+    // A different request of the same name gets a key of its own.
+    let mut other_request = spec(Provider::Runcrate, "lost-answer");
+    other_request.size = gpucloud::ClusterSize::Nodes(4);
+    let plan = next.plan(&other_request).await.unwrap();
+    assert!(
+        !plan.headers.iter().any(|(_, value)| *value == key),
+        "{:?}",
+        plan.headers
+    );
+}
+
+#[tokio::test]
+async fn a_later_create_of_the_same_name_settles_an_earlier_pending_intent() {
+    let sim = sim().await;
+    let (_dir, path) = ledger_path();
+    let ledger = Arc::new(Ledger::open(&path).unwrap());
+    // A process died after recording its intent, before its POST.
+    let orphan = ledger
+        .create_started(&intent(ProviderKind::Together, "same-name"))
+        .unwrap();
+    // Another provider's intent of that name is not settled by a Together cluster.
+    let elsewhere = ledger
+        .create_started(&intent(ProviderKind::E2e, "same-name"))
+        .unwrap();
+
+    let together = client(&sim, Provider::Together, Some(ledger.clone()));
+    let created = together
+        .create(&spec(Provider::Together, "same-name"))
+        .await
+        .unwrap();
+
+    let settled = ledger.entry(orphan).unwrap();
+    assert_eq!(settled.state, IntentState::Completed);
+    assert_eq!(settled.cluster_id.as_ref(), Some(&created.cluster.id));
+    assert!(
+        settled.resolution.unwrap().0.contains("same name"),
+        "the note says how"
+    );
+    assert_eq!(ledger.entry(elsewhere).unwrap().state, IntentState::Pending);
+}

@@ -1,0 +1,202 @@
+//! The schema: created from an empty file, migrated from version 1 with its rows kept, a newer
+//! file refused untouched, and the files private to their owner.
+
+use crate::support::*;
+use gpucloud::ProviderKind;
+use gpucloud::journal::Journal;
+use gpucloud_ledger::schema::{MIGRATIONS, SCHEMA_VERSION};
+use gpucloud_ledger::{IntentState, Ledger, LedgerError, LedgerOptions};
+
+fn columns(path: &std::path::Path, table: &str) -> Vec<String> {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    let mut statement = conn
+        .prepare(&format!("SELECT name FROM pragma_table_info('{table}')"))
+        .unwrap();
+    statement
+        .query_map([], |row| row.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
+#[test]
+fn an_empty_file_gets_every_migration_in_wal_mode() {
+    let (_dir, path) = ledger_path();
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, b"").unwrap();
+
+    let ledger = Ledger::open(&path).unwrap();
+
+    assert_eq!(SCHEMA_VERSION, 5);
+    assert_eq!(ledger.schema_version().unwrap(), SCHEMA_VERSION);
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let mode: String = conn
+        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(mode, "wal");
+    let create_columns = columns(&path, "create_intents");
+    for column in [
+        "resolution",
+        "last_state",
+        "price_per_hour",
+        "gone_at_ms",
+        "owner",
+        "lease_until_ms",
+        "taken_over_by",
+    ] {
+        assert!(create_columns.contains(&column.to_string()), "{column}");
+    }
+    // Opening again changes nothing.
+    drop(ledger);
+    assert_eq!(
+        Ledger::open(&path).unwrap().schema_version().unwrap(),
+        SCHEMA_VERSION
+    );
+}
+
+#[test]
+fn a_version_1_file_is_migrated_with_its_rows() {
+    let (_dir, path) = ledger_path();
+    let v1 = Ledger::open_at_version(&path, &LedgerOptions::default(), 1).unwrap();
+    assert_eq!(v1.schema_version().unwrap(), 1);
+    assert!(!columns(&path, "create_intents").contains(&"resolution".to_string()));
+    drop(v1);
+    // A row as a version-1 build wrote it.
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute(
+        "INSERT INTO create_intents (provider, name, request_sha256, pid, started_at_ms)
+         VALUES ('together', 'old', 'abc', 1, 1700000000000)",
+        [],
+    )
+    .unwrap();
+    let id = u64::try_from(conn.last_insert_rowid()).unwrap();
+    drop(conn);
+
+    let ledger = Ledger::open(&path).unwrap();
+
+    assert_eq!(ledger.schema_version().unwrap(), SCHEMA_VERSION);
+    let entry = ledger.entry(id).unwrap();
+    assert_eq!(
+        (entry.name.as_str(), entry.state, entry.resolution),
+        ("old", IntentState::Pending, None)
+    );
+    assert_eq!(
+        (entry.last_seen, entry.price, entry.gone_at),
+        (None, None, None)
+    );
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let indexes: i64 = conn
+        .query_row(
+            "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND name LIKE '%intents_by%'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(indexes, 4);
+}
+
+#[test]
+fn a_file_from_a_newer_build_is_refused_and_left_alone() {
+    let (_dir, path) = ledger_path();
+    drop(Ledger::open(&path).unwrap());
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute_batch("PRAGMA user_version = 99").unwrap();
+    drop(conn);
+
+    let error = Ledger::open(&path).unwrap_err();
+
+    assert!(
+        matches!(
+            error,
+            LedgerError::SchemaTooNew {
+                found: 99,
+                known: SCHEMA_VERSION
+            }
+        ),
+        "{error}"
+    );
+    assert!(error.to_string().contains("upgrade gpucloud"), "{error}");
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let version: i64 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, 99);
+}
+
+#[test]
+fn migrations_are_numbered_in_order() {
+    let versions: Vec<u32> = MIGRATIONS.iter().map(|m| m.version).collect();
+    assert_eq!(versions, [1, 2, 3, 4, 5]);
+}
+
+#[cfg(unix)]
+#[test]
+fn the_directory_and_every_file_are_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let (_dir, path) = ledger_path();
+    let ledger = Ledger::open(&path).unwrap();
+    ledger
+        .create_started(&intent(ProviderKind::Together, "x"))
+        .unwrap();
+
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(path.parent().unwrap()), 0o700);
+    assert_eq!(mode(&path), 0o600);
+    for suffix in ["-wal", "-shm"] {
+        let mut side = path.as_os_str().to_owned();
+        side.push(suffix);
+        assert_eq!(mode(std::path::Path::new(&side)), 0o600, "{suffix}");
+    }
+}
+
+#[test]
+fn a_version_4_file_gets_stable_state_codes_for_the_states_it_recorded() {
+    let (_dir, path) = ledger_path();
+    drop(Ledger::open_at_version(&path, &LedgerOptions::default(), 4).unwrap());
+    // Rows as a version-4 build wrote them: the state as people read it.
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let states = [
+        Some("ready"),
+        Some("failed (CLUSTER_PHASE_ACCEPTANCE_TESTS_FAILED)"),
+        Some("deleting"),
+        Some("gone"),
+        Some("unknown (Hibernating)"),
+        None,
+    ];
+    for (n, state) in states.iter().enumerate() {
+        conn.execute(
+            "INSERT INTO create_intents (provider, name, request_sha256, pid, started_at_ms,
+                                         last_state)
+             VALUES ('together', ?1, 'abc', 1, 1700000000000, ?2)",
+            rusqlite::params![format!("old-{n}"), state],
+        )
+        .unwrap();
+    }
+    drop(conn);
+
+    let ledger = Ledger::open(&path).unwrap();
+    assert_eq!(ledger.schema_version().unwrap(), SCHEMA_VERSION);
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let mut statement = conn
+        .prepare("SELECT last_state, last_state_code FROM create_intents ORDER BY id")
+        .unwrap();
+    let rows: Vec<(Option<String>, Option<String>)> = statement
+        .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    let codes: Vec<_> = rows.iter().map(|(_, code)| code.as_deref()).collect();
+    assert_eq!(
+        codes,
+        [
+            Some("ready"),
+            Some("failed"),
+            Some("deleting"),
+            Some("gone"),
+            Some("unknown"),
+            None
+        ]
+    );
+    // The text for people is kept as it was.
+    assert_eq!(rows[1].0.as_deref(), states[1]);
+}

@@ -1,0 +1,147 @@
+//! The rules of a claim on a name, on each backend: who holds it, when it is free again, and
+//! what a successor that takes it over is told.
+
+use std::time::Duration;
+
+use gpucloud::journal::{Claim, Journal};
+use gpucloud::{CreateOutcome, Error};
+
+use super::backend::Backend;
+
+#[test]
+fn claims_follow_their_rules() {
+    use gpucloud::journal::{CreateIntent, CreateRecord};
+    use gpucloud::{ClusterId, ProviderKind};
+    let lease = Duration::from_secs(60);
+    let intent = |name: &str, scope: Option<&str>| CreateIntent {
+        provider: ProviderKind::Together,
+        name: name.to_string(),
+        scope: scope.map(str::to_string),
+        idempotency_key: None,
+        request_sha256: "cd".repeat(32),
+    };
+    let owned = |claim: Claim| match claim {
+        Claim::Owned { intent, took_over } => (intent, took_over),
+        other => panic!("not owned: {other:?}"),
+    };
+    for backend in Backend::all() {
+        let what = backend.name();
+        let a = backend.open();
+        let b = backend.open();
+        let first = intent("rules", Some("project-1"));
+        let (id, took_over) = owned(a.claim_create(&first, lease).unwrap());
+        assert_eq!(took_over, None, "{what}");
+        // The same provider, scope and name is in flight; another scope or name is not.
+        match b.claim_create(&first, lease).unwrap() {
+            Claim::InFlight {
+                intent,
+                owner,
+                lease_left,
+            } => {
+                assert_eq!(intent, id, "{what}");
+                assert!(
+                    owner.ends_with(&format!("/{}", std::process::id())),
+                    "{owner}"
+                );
+                assert!(
+                    lease_left > Duration::from_secs(50),
+                    "{what}: {lease_left:?}"
+                );
+                assert!(lease_left <= lease, "{what}");
+            }
+            other => panic!("{what}: {other:?}"),
+        }
+        let (other_scope, _) = owned(b.claim_create(&intent("rules", None), lease).unwrap());
+        let (other_name, _) = owned(
+            b.claim_create(&intent("rules-2", Some("project-1")), lease)
+                .unwrap(),
+        );
+        a.renew_claim(id, lease).unwrap();
+        // Completed with a cluster: the name's cluster, until it is gone or deleted.
+        let cluster = ClusterId::new("c-rules");
+        a.create_finished(
+            id,
+            &CreateRecord::Cluster {
+                id: &cluster,
+                outcome: CreateOutcome::Created,
+            },
+        )
+        .unwrap();
+        assert!(
+            matches!(a.renew_claim(id, lease), Err(gpucloud_ledger::LedgerError::ClaimLost(i)) if i == id),
+            "{what}: a finished claim is not renewed"
+        );
+        assert_eq!(
+            b.claim_create(&first, lease).unwrap(),
+            Claim::Exists {
+                intent: id,
+                cluster: cluster.clone()
+            },
+            "{what}"
+        );
+        a.record_gone(ProviderKind::Together, &cluster).unwrap();
+        let (second, took_over) = owned(b.claim_create(&first, lease).unwrap());
+        assert_eq!(took_over, None, "{what}: a gone cluster is not the name's");
+        // A failed create frees the name at once.
+        let failure = Error::Validation(gpucloud::ValidationError {
+            provider: ProviderKind::Together,
+            field: "name".to_string(),
+            rule: "a test".to_string(),
+            source: "this test",
+        });
+        b.create_finished(second, &CreateRecord::Failed { error: &failure })
+            .unwrap();
+        let (third, _) = owned(a.claim_create(&first, Duration::ZERO).unwrap());
+        // A lease that ran out is taken over, with what the successor needs to reconcile.
+        std::thread::sleep(Duration::from_millis(5));
+        let (fourth, took_over) = owned(b.claim_create(&first, lease).unwrap());
+        let took_over = took_over.unwrap_or_else(|| panic!("{what}: no take-over"));
+        assert_eq!(took_over.intent, third, "{what}");
+        assert!(took_over.same_request, "{what}");
+        assert_eq!(took_over.idempotency_key, None, "{what}");
+        assert!(took_over.age >= Duration::from_millis(5), "{what}");
+        assert!(took_over.age < Duration::from_secs(10), "{what}");
+        assert!(
+            matches!(
+                a.renew_claim(third, lease),
+                Err(gpucloud_ledger::LedgerError::ClaimLost(_))
+            ),
+            "{what}: a claim taken over is lost"
+        );
+        // The successor failing makes the one it took over unresolved again: the next claim
+        // takes it over in its turn.
+        b.create_finished(fourth, &CreateRecord::Failed { error: &failure })
+            .unwrap();
+        let (_, again) = owned(a.claim_create(&first, lease).unwrap());
+        assert_eq!(again.map(|t| t.intent), Some(third), "{what}");
+        // A lease ends at its last millisecond: at that moment the name is free.
+        fn frozen() -> i64 {
+            1_800_000_000_000
+        }
+        let stopped = backend.open().with_lease_clock(frozen);
+        let edge = intent("edge", None);
+        owned(
+            stopped
+                .claim_create(&edge, Duration::from_millis(1))
+                .unwrap(),
+        );
+        let later = backend.open().with_lease_clock(|| 1_800_000_000_001);
+        let (_, took_over) = owned(later.claim_create(&edge, lease).unwrap());
+        assert!(
+            took_over.is_some(),
+            "{what}: a lease that ended is taken over"
+        );
+        let before = backend.open().with_lease_clock(|| 1_800_000_000_000);
+        assert!(
+            matches!(
+                before.claim_create(&edge, lease).unwrap(),
+                Claim::InFlight { .. }
+            ),
+            "{what}: the successor's lease holds"
+        );
+        for id in [other_scope, other_name] {
+            b.create_finished(id, &CreateRecord::Failed { error: &failure })
+                .unwrap();
+        }
+    }
+}

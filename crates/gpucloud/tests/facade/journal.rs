@@ -1,0 +1,178 @@
+//! Journaled calls: the intent is recorded before anything is sent (a journal that cannot
+//! record stops the call with no request at all), the outcome after, and no secret is in
+//! either.
+
+use std::sync::{Arc, Mutex};
+
+use crate::support::*;
+use gpucloud::journal::{CreateIntent, CreateRecord, IntentId, Journal, JournalError};
+use gpucloud::{ClusterClient, ClusterId, CreateOutcome, Error, ProviderKind};
+use serde_json::json;
+use wiremock::Mock;
+use wiremock::matchers::{method, path};
+
+#[derive(Debug, Default)]
+struct Memory {
+    events: Mutex<Vec<String>>,
+    intents: Mutex<Vec<CreateIntent>>,
+    refuse: bool,
+}
+
+impl Journal for Memory {
+    fn create_started(&self, intent: &CreateIntent) -> Result<IntentId, JournalError> {
+        if self.refuse {
+            return Err(JournalError("the ledger is locked".into()));
+        }
+        self.intents.lock().unwrap().push(intent.clone());
+        self.events
+            .lock()
+            .unwrap()
+            .push(format!("create started {}", intent.name));
+        Ok(7)
+    }
+
+    fn create_finished(&self, id: IntentId, record: &CreateRecord<'_>) -> Result<(), JournalError> {
+        let line = match record {
+            CreateRecord::Cluster {
+                id: cluster,
+                outcome,
+            } => {
+                format!("create {id} finished {cluster} {outcome:?}")
+            }
+            CreateRecord::Failed { error } => {
+                format!("create {id} failed ambiguous={}", error.is_ambiguous())
+            }
+        };
+        self.events.lock().unwrap().push(line);
+        Ok(())
+    }
+
+    fn delete_started(
+        &self,
+        provider: ProviderKind,
+        cluster: &ClusterId,
+    ) -> Result<IntentId, JournalError> {
+        self.events
+            .lock()
+            .unwrap()
+            .push(format!("delete started {provider} {cluster}"));
+        Ok(8)
+    }
+
+    fn delete_finished(&self, id: IntentId, error: Option<&Error>) -> Result<(), JournalError> {
+        self.events
+            .lock()
+            .unwrap()
+            .push(format!("delete {id} finished ok={}", error.is_none()));
+        Ok(())
+    }
+}
+
+#[tokio::test]
+async fn creates_and_deletes_are_recorded_before_and_after() {
+    let api = Api::start().await;
+    Mock::given(method("POST"))
+        .and(path("/clusters"))
+        .respond_with(json_response(
+            201,
+            &runcrate_cluster("3c90c3cc-0d44-4b50-8888-8dd25736052a", "train"),
+        ))
+        .mount(&api.server)
+        .await;
+    let journal = Arc::new(Memory::default());
+    let client =
+        ClusterClient::runcrate(api.runcrate_config().with_journal(journal.clone())).unwrap();
+    let spec = gpucloud::ClusterSpec::new("train", gpucloud::ClusterSize::Nodes(2)).with_options(
+        gpucloud::RuncrateOptions {
+            offer_id: "offer-h100x8".into(),
+            idempotency_key: Some("key-42".into()),
+            ..Default::default()
+        },
+    );
+
+    let created = client.create(&spec).await.unwrap();
+
+    assert_eq!(created.outcome, CreateOutcome::Created);
+    assert_eq!(
+        *journal.events.lock().unwrap(),
+        [
+            "create started train",
+            "create 7 finished 3c90c3cc-0d44-4b50-8888-8dd25736052a Created"
+        ]
+    );
+    let intent = journal.intents.lock().unwrap()[0].clone();
+    assert_eq!(intent.provider, ProviderKind::Runcrate);
+    assert_eq!(intent.idempotency_key.as_deref(), Some("key-42"));
+    assert_eq!(intent.request_sha256.len(), 64);
+    assert!(
+        !serde_json::to_string(&intent)
+            .unwrap()
+            .contains(RUNCRATE_KEY)
+    );
+
+    // A Together delete: started, then finished.
+    Mock::given(method("DELETE"))
+        .and(path("/compute/clusters/c-1"))
+        .respond_with(json_response(200, &json!({"cluster_id": "c-1"})))
+        .mount(&api.server)
+        .await;
+    let together =
+        ClusterClient::together(api.together_config().with_journal(journal.clone())).unwrap();
+    together.delete(&ClusterId::new("c-1")).await.unwrap();
+    let events = journal.events.lock().unwrap().clone();
+    assert_eq!(
+        events[2..],
+        ["delete started together c-1", "delete 8 finished ok=true"]
+    );
+}
+
+#[tokio::test]
+async fn an_ambiguous_failure_is_recorded_as_such() {
+    let api = Api::start().await;
+    Mock::given(method("GET"))
+        .and(path("/compute/clusters"))
+        .respond_with(json_response(200, &together_list(&[])))
+        .mount(&api.server)
+        .await;
+    Mock::given(method("POST"))
+        .and(path("/compute/clusters"))
+        .respond_with(json_response(500, &json!({"error": {"message": "boom"}})))
+        .mount(&api.server)
+        .await;
+    let journal = Arc::new(Memory::default());
+    let client = ClusterClient::together(
+        api.together_config()
+            .with_journal(journal.clone())
+            .with_reconcile_policy(gpucloud::ReconcilePolicy {
+                max_resends: 0,
+                ..Default::default()
+            }),
+    )
+    .unwrap();
+
+    let error = client.create(&together_spec()).await.unwrap_err();
+
+    assert!(error.is_ambiguous());
+    assert_eq!(
+        *journal.events.lock().unwrap(),
+        ["create started train-42", "create 7 failed ambiguous=true"]
+    );
+    assert_eq!(journal.intents.lock().unwrap()[0].scope, None);
+}
+
+#[tokio::test]
+async fn a_journal_that_cannot_record_stops_the_create_before_any_request() {
+    let api = Api::start().await;
+    let journal = Arc::new(Memory {
+        refuse: true,
+        ..Memory::default()
+    });
+    let client = ClusterClient::together(api.together_config().with_journal(journal)).unwrap();
+
+    let error = client.create(&together_spec()).await.unwrap_err();
+
+    assert!(matches!(error, Error::Journal(_)), "{error:?}");
+    assert_eq!(error.to_string(), "journal: the ledger is locked");
+    assert!(!error.is_ambiguous() && !error.is_retryable());
+    assert!(api.all().await.is_empty(), "not even the look-up was sent");
+}
