@@ -144,4 +144,12 @@ mod tests {
             assert!(FastRandom.up_to(max) <= max);
         }
     }
+
+    #[test]
+    fn fast_random_is_not_a_constant() {
+        // 200 draws from {0, 1} all alike has a chance of 2^-199: jitter that never varies
+        // would leave every poller in lockstep.
+        let draws: Vec<u64> = (0..200).map(|_| FastRandom.up_to(1)).collect();
+        assert!(draws.contains(&0) && draws.contains(&1), "{draws:?}");
+    }
 }
