@@ -96,11 +96,11 @@ pub async fn kubeconfig(ctx: &Context, args: &KubeconfigArgs) -> Result<(), CliE
         )),
         None if output::stdout_is_terminal() => {
             // On a terminal the provider's text may not move the cursor or set a title.
-            output::stdout_text(&crate::sanitize::text_keeping_lines(config));
+            output::stdout_text(&crate::sanitize::text_keeping_lines(&config));
             Ok(())
         }
         None => {
-            // Piped or redirected: the bytes as the provider sent them.
+            // Piped or redirected: the kubeconfig as it is.
             output::stdout_raw(config.as_bytes());
             Ok(())
         }

@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::common;
+use base64::Engine as _;
 
 use std::time::Duration;
 
@@ -71,11 +72,14 @@ async fn together_goes_through_its_phases_to_ready_then_deleting_then_gone() {
             .ends_with(".cloud.together.ai")
     );
     assert!(cluster["gpu_worker_nodes"][0]["public_ipv4"].is_string());
+    // Base64-encoded, as Together's CLI reads it.
+    let kube_config = base64::engine::general_purpose::STANDARD
+        .decode(cluster["kube_config"].as_str().unwrap())
+        .unwrap();
+    let kube_config = String::from_utf8(kube_config).unwrap();
     assert!(
-        cluster["kube_config"]
-            .as_str()
-            .unwrap()
-            .contains("kind: Config")
+        kube_config.starts_with("apiVersion: v1\nkind: Config\n"),
+        "{kube_config}"
     );
 
     clock.advance(secs(120)); // 305 s

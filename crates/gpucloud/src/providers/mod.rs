@@ -51,20 +51,19 @@ impl crate::cluster::ProviderCluster {
 }
 
 impl crate::cluster::Cluster {
-    /// The cluster's kubeconfig, as its provider's cluster object carries it: `Ok(None)` until
-    /// the provider has set it (once the cluster is ready); [`crate::Error::Unsupported`] on a
-    /// provider that documents none ([`profile::Kubeconfig::Unavailable`]).
-    pub fn kubeconfig(&self) -> Result<Option<&str>, crate::Error> {
+    /// The cluster's kubeconfig (YAML), decoded from its provider's cluster object: `Ok(None)`
+    /// until the provider has set it (once the cluster is ready); [`crate::Error::Decode`] for
+    /// a value that is not a kubeconfig in the provider's encoding (the error withholds the
+    /// value); [`crate::Error::Unsupported`] on a provider that documents none
+    /// ([`profile::Kubeconfig::Unavailable`]).
+    pub fn kubeconfig(&self) -> Result<Option<String>, crate::Error> {
         use crate::cluster::ProviderCluster;
-        let stated = match &self.raw {
+        match &self.raw {
             ProviderCluster::Together(info) => together::kubeconfig(info),
-            _ => {
-                return Err(crate::Error::Unsupported {
-                    provider: self.provider,
-                    operation: "kubeconfig (none is documented in its cluster object)",
-                });
-            }
-        };
-        Ok(stated.filter(|config| !config.trim().is_empty()))
+            _ => Err(crate::Error::Unsupported {
+                provider: self.provider,
+                operation: "kubeconfig (none is documented in its cluster object)",
+            }),
+        }
     }
 }

@@ -309,16 +309,21 @@ impl Cluster {
         })
     }
 
+    /// A kubeconfig for the cluster's control plane, base64-encoded as Together's CLI expects
+    /// (it decodes `kube_config` and refuses a value that does not decode); empty until the
+    /// control plane is up, and on a Slurm cluster.
     fn kube_config(&self, control_up: bool) -> String {
+        use base64::Engine as _;
         if !control_up || self.cluster_type != "KUBERNETES" {
             return String::new();
         }
-        format!(
+        let yaml = format!(
             "apiVersion: v1\nkind: Config\nclusters:\n- name: {name}\n  cluster:\n    server: https://{ip}:6443\ncontexts:\n- name: {name}\n  context:\n    cluster: {name}\n    user: {name}-admin\ncurrent-context: {name}\nusers:\n- name: {name}-admin\n  user:\n    token: sim-token-{id}\n",
             name = self.name,
             ip = self.control.public_ipv4,
             id = self.id,
-        )
+        );
+        base64::engine::general_purpose::STANDARD.encode(yaml)
     }
 }
 

@@ -307,3 +307,62 @@ fn view_collects_nodes_and_times() {
         "c1"
     );
 }
+
+fn with_kube_config(stated: serde_json::Value) -> Cluster {
+    let info = serde_json::json!({"cluster_id": "c1", "kube_config": stated});
+    view(serde_json::from_value(info).unwrap())
+}
+
+#[test]
+fn the_kubeconfig_is_decoded_from_base64_and_never_shown_when_it_cannot_be() {
+    use base64::Engine as _;
+    use serde_json::json;
+    const YAML: &str =
+        "apiVersion: v1\nkind: Config\nusers:\n- name: admin\n  user:\n    token: t0ken-s3cret\n";
+    let base64 = base64::engine::general_purpose::STANDARD;
+    let encoded = base64.encode(YAML);
+    // Wrapped at 76 columns, as `base64` on a shell writes it.
+    let wrapped: Vec<&str> = encoded
+        .as_bytes()
+        .chunks(76)
+        .map(|line| std::str::from_utf8(line).unwrap())
+        .collect();
+    let wrapped = wrapped.join("\n");
+    assert!(wrapped.contains('\n'));
+    for stated in [&encoded, &wrapped] {
+        let decoded = with_kube_config(json!(stated)).kubeconfig().unwrap();
+        assert_eq!(decoded.as_deref(), Some(YAML));
+    }
+    // Already YAML: taken as it is.
+    let plain = with_kube_config(json!(YAML)).kubeconfig().unwrap();
+    assert_eq!(plain.as_deref(), Some(YAML.trim_end()));
+    // Not set yet.
+    for unset in [json!(null), json!(""), json!(" \n ")] {
+        assert_eq!(with_kube_config(unset).kubeconfig().unwrap(), None);
+    }
+    let no_field = view(serde_json::from_value(json!({"cluster_id": "c1"})).unwrap());
+    assert_eq!(no_field.kubeconfig().unwrap(), None);
+
+    let not_text = base64.encode([0xff, 0xfe, 0x00, 0x74]);
+    for (stated, why) in [
+        ("token t0ken-s3cret", "character 10 is not base64"),
+        ("dG9rZW4", "its padding is not base64's"),
+        ("dG9rZ", "5 characters is no base64 length"),
+        (not_text.as_str(), "does not decode to UTF-8 text"),
+    ] {
+        let error = with_kube_config(json!(stated)).kubeconfig().unwrap_err();
+        let Error::Decode(decode) = &error else {
+            panic!("{error:?}")
+        };
+        assert_eq!(
+            (decode.provider, decode.operation, decode.path.as_str()),
+            (ProviderKind::Together, "get_cluster", "kube_config")
+        );
+        assert!(decode.message.contains(why), "{}", decode.message);
+        let shown = format!("{error} {error:?}");
+        assert!(
+            !shown.contains("s3cret") && !shown.contains("dG9rZ"),
+            "{shown}"
+        );
+    }
+}

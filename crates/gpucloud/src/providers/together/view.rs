@@ -6,6 +6,7 @@ use gpucloud_together::types;
 use super::PROVIDER;
 use super::state::{latest_phase, state_of};
 use crate::cluster::{Cluster, ClusterId, Node, ProviderCluster};
+use crate::error::{DecodeError, Error};
 
 /// The neutral view of a Together cluster.
 pub fn view(info: types::GpuClusterInfo) -> Cluster {
@@ -52,9 +53,54 @@ pub fn view(info: types::GpuClusterInfo) -> Cluster {
     }
 }
 
-/// The kubeconfig in Together's cluster object (`kube_config`), as sent.
-pub(crate) fn kubeconfig(info: &types::GpuClusterInfo) -> Option<&str> {
-    info.kube_config.as_deref()
+/// The kubeconfig in Together's cluster object (`kube_config`): base64-encoded YAML, decoded
+/// here (line breaks in the encoding are ignored). `Ok(None)` while it is absent or empty. A
+/// value that is already a kubeconfig (YAML with `apiVersion`; a colon is not in base64's
+/// alphabet, so the two cannot be confused) is taken as it is, in case Together ever sends it
+/// plain. Anything else is a decode error whose excerpt withholds the value: it holds the
+/// cluster's credentials.
+pub(crate) fn kubeconfig(info: &types::GpuClusterInfo) -> Result<Option<String>, Error> {
+    use base64::Engine as _;
+    let Some(stated) = info.kube_config.as_deref() else {
+        return Ok(None);
+    };
+    let stated = stated.trim();
+    if stated.is_empty() {
+        return Ok(None);
+    }
+    if stated.contains("apiVersion:") {
+        return Ok(Some(stated.to_owned()));
+    }
+    let compact: String = stated.split_ascii_whitespace().collect();
+    let refused = |message: String| {
+        Error::Decode(DecodeError {
+            provider: PROVIDER,
+            operation: gpucloud_together::operation_ids::GET_CLUSTER,
+            status: None,
+            path: "kube_config".to_owned(),
+            message,
+            body_excerpt: "(withheld: a kubeconfig holds the cluster's credentials)".to_owned(),
+        })
+    };
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(compact.as_bytes())
+        .map_err(|error| {
+            // Where it failed, never which character: the value is a credential.
+            let why = match error {
+                base64::DecodeError::InvalidByte(at, _)
+                | base64::DecodeError::InvalidLastSymbol(at, _) => {
+                    format!("character {at} is not base64")
+                }
+                base64::DecodeError::InvalidLength(length) => {
+                    format!("{length} characters is no base64 length")
+                }
+                base64::DecodeError::InvalidPadding => "its padding is not base64's".to_owned(),
+            };
+            refused(format!("neither a kubeconfig nor base64 ({why})"))
+        })?;
+    String::from_utf8(bytes)
+        .map(Some)
+        .map_err(|_| refused("its base64 does not decode to UTF-8 text".to_owned()))
 }
 
 /// The phase changes Together's cluster object records (`phase_transitions`), as listed:
