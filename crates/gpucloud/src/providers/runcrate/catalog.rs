@@ -3,7 +3,7 @@
 //! object where present (and named in [`Offering::inferred`]). Its [`CatalogRules`] resolve a
 //! request to an offer and a node count.
 
-use gpucloud_runcrate::types::{ClusterOffer, Stack};
+use gpucloud_runcrate::types::{self, ClusterOffer, Stack};
 
 use super::PROVIDER;
 use crate::catalog::fields::{count, number, text};
@@ -12,6 +12,22 @@ use crate::catalog::{
 };
 use crate::cluster::ProviderKind;
 use crate::spec::{ClusterSize, ClusterSpec, SoftwareStack};
+
+/// Says so when Runcrate marks its offer list incomplete (`meta.hasMore`, as its other lists
+/// page): it documents no way to ask for the rest, so a placement sees only the offers sent,
+/// and a "no matching offering" may be one that was not listed. A warning, not a refusal: the
+/// offers that came are real.
+pub(crate) fn warn_if_incomplete(answer: &types::OfferListResponse) {
+    let Some(meta) = &answer.meta else { return };
+    if meta.has_more == Some(true) {
+        tracing::warn!(
+            offers = answer.data.len(),
+            total = ?meta.total,
+            "Runcrate's offer list says it has more (meta.hasMore) and documents no way to \
+             ask for them: only the offers it sent are considered"
+        );
+    }
+}
 
 /// The offerings of a `list_offers` answer; an offer without an id (it cannot be created
 /// from) is left out.

@@ -69,6 +69,7 @@ impl RuncrateClusters {
         ops::catalog(self, &self.catalog, || async {
             let request = self.client.list_offers().send();
             let answer = call::<errors::Rules, _, _, _, _>(self.client.inner(), request).await?;
+            catalog::warn_if_incomplete(&answer.value);
             Ok(catalog::offerings(answer.value.data))
         })
         .await

@@ -1,6 +1,7 @@
 //! Reads retried then decoded; list and delete, which Runcrate lacks, send nothing.
 
 use gpucloud::{ClusterId, Error, ProviderKind};
+use serde_json::json;
 use wiremock::Mock;
 use wiremock::matchers::{method, path};
 
@@ -80,4 +81,47 @@ async fn get_with_a_non_uuid_id_sends_nothing() {
 
     assert!(matches!(error, Error::Validation(_)), "{error:?}");
     assert!(api.all().await.is_empty());
+}
+
+#[tokio::test]
+async fn an_offer_list_marked_incomplete_is_warned_about_and_still_used() {
+    let capture = crate::support::capture::Capture::global();
+    let api = Api::start().await;
+    let offer = json!({"id": "offer-1", "min_nodes": 1, "max_nodes": 4});
+    for (total, has_more) in [(424_242, true), (434_343, false)] {
+        api.reset().await;
+        Mock::given(method("GET"))
+            .and(path(format!("{CLUSTERS}/offers")))
+            .respond_with(json_response(
+                200,
+                &json!({"data": [offer], "meta": {"cursor": "c2", "hasMore": has_more, "total": total}}),
+            ))
+            .expect(1)
+            .mount(&api.server)
+            .await;
+        let catalog = api.runcrate().catalog().await.unwrap();
+        assert_eq!(catalog.len(), 1);
+        assert_eq!(
+            catalog[0].ids,
+            gpucloud::catalog::OfferingIds::Runcrate {
+                offer_id: "offer-1".into()
+            }
+        );
+        api.server.verify().await;
+    }
+    let lines = capture.lines();
+    let warned = |total: &str| {
+        lines
+            .iter()
+            .filter(|line| line.starts_with("WARN ") && line.contains(total))
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    let incomplete = warned("total=Some(424242)");
+    assert_eq!(incomplete.len(), 1, "{lines:#?}");
+    assert!(
+        incomplete[0].contains("offers=1") && incomplete[0].contains("meta.hasMore"),
+        "{incomplete:?}"
+    );
+    assert_eq!(warned("total=Some(434343)"), Vec::<String>::new());
 }

@@ -11,17 +11,8 @@ use crate::support::*;
 
 #[tokio::test]
 async fn e2e_log_lines_show_neither_apikey_nor_token() {
-    // A process-wide subscriber: a thread-scoped one races with the other tests of this binary
-    // over tracing's per-callsite interest cache. It sees every test's lines, which only makes
-    // the "no secret anywhere" assertions stronger.
-    static GLOBAL: std::sync::OnceLock<Capture> = std::sync::OnceLock::new();
-    let capture = GLOBAL
-        .get_or_init(|| {
-            let capture = Capture::default();
-            tracing::subscriber::set_global_default(capture.clone()).unwrap();
-            capture
-        })
-        .clone();
+    // Every test's lines, which only makes the "no secret anywhere" assertions stronger.
+    let capture = Capture::global();
     let api = Api::start().await;
     let client = api.e2e();
     Mock::given(method("GET"))

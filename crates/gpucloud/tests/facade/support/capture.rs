@@ -12,6 +12,21 @@ pub struct Capture {
 }
 
 impl Capture {
+    /// The process-wide capture, installed as the global default subscriber on first use. A
+    /// thread-scoped one would race with the other tests of this binary over tracing's
+    /// per-callsite interest cache; this one sees every test's lines, so a test looks for
+    /// its own (by a value only it uses).
+    pub fn global() -> Self {
+        static GLOBAL: std::sync::OnceLock<Capture> = std::sync::OnceLock::new();
+        GLOBAL
+            .get_or_init(|| {
+                let capture = Capture::default();
+                tracing::subscriber::set_global_default(capture.clone()).unwrap();
+                capture
+            })
+            .clone()
+    }
+
     pub fn lines(&self) -> Vec<String> {
         self.lines.lock().unwrap().clone()
     }
