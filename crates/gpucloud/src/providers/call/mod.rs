@@ -197,10 +197,9 @@ pub(crate) async fn map_error<R: ErrorRules, C, T: DeserializeOwned, E: ErrorEnv
         ClientError::UnexpectedResponse(response) => {
             let status = response.status().as_u16();
             let headers = response.headers().clone();
-            let body = match raw_body.filter(|body| !body.is_empty()) {
-                Some(body) => body,
-                None => response.text().await.unwrap_or_default(),
-            };
+            // The body is unread (bounded by the client's cap, and buffered already when the
+            // status is an error), so it is read whole here; the excerpt marks a cut.
+            let body = response.text().await.unwrap_or_default();
             from_untyped_body::<R>(operation, status, &headers, body)
         }
         ClientError::Custom(rule) => Error::Validation(ValidationError {

@@ -67,6 +67,12 @@ fn untyped_bodies_yield_code_and_message() {
         Some(200),
         "no provider rule: the status stands"
     );
+    let api = error.api_error().unwrap();
+    assert_eq!(
+        (api.code.as_deref(), api.message.as_deref()),
+        (Some("404"), Some("x")),
+        "a numeric code is read as its digits"
+    );
 }
 
 pub(crate) fn api(provider: ProviderKind, status: u16, code: Option<&str>) -> ApiError {

@@ -26,6 +26,7 @@ async fn create_rejected_with_400_is_returned_at_once_with_the_envelope() {
         Some("num_gpus exceeds regional quota")
     );
     assert_eq!(api_error.code.as_deref(), Some("quota_exceeded"));
+    assert_eq!(api_error.reason, None, "Together's envelope has no reason");
     assert_eq!(api_error.body, body, "the raw body is kept verbatim");
     assert!(!error.is_retryable());
     assert!(!error.is_ambiguous());
