@@ -3,13 +3,20 @@
 clusters, storage and remediations method the SDK has is called once; each call must succeed
 and its raw JSON must validate against the SDK's own pydantic model (`model_validate`, so a
 required field we leave out or a type we get wrong fails here, where the SDK's lenient
-`construct` would not). Usage: together_sdk.py SIM_BINARY. Exits 1 naming the first failure.
+`construct` would not). Then the SDK's create request and gpucloud's for the same cluster
+(`gpucloud plan --json`, which prints the exact request a create sends) are compared field by
+field: method, path, every body field and every header that says something about the API
+(not the transport's or the SDK's telemetry), with the intended differences listed below.
+Usage: together_sdk.py SIM_BINARY GPUCLOUD_BINARY. Exits 1 naming the first failure.
 """
+import json
+import os
 import re
 import subprocess
 import sys
+from urllib.parse import urlsplit
 
-from together import Together
+from together import DefaultHttpxClient, Together
 
 # Intended differences between the simulator's answers and the SDK's strict models:
 # - a node not yet addressed has `host_name` and `public_ipv4` null (our spec keeps them
@@ -18,6 +25,90 @@ from together import Together
 KNOWN_DIFFERENCES = ("host_name null before a node is addressed",)
 
 KEY = "sim-together-key-0000"  # the simulator's fixed test credential, not a secret
+
+# Intended differences between the SDK's create request and gpucloud's, by header or field:
+INTENDED_REQUEST_DIFFERENCES = {
+    # progenitor sends the spec's `info.version` (Together's document: 2.0.0) on every request;
+    # Together's docs name no such header, and the SDK sends none.
+    "header api-version": "gpucloud only: the generator's API-version header",
+}
+# Headers about the connection or the SDK itself, not the API: not compared.
+TRANSPORT_HEADERS = {"host", "accept-encoding", "connection", "content-length", "user-agent"}
+
+
+def sdk_requests(seen):
+    """An httpx client that appends every request it sends to `seen`."""
+
+    def record(request):
+        request.read()
+        seen.append(request)
+
+    return DefaultHttpxClient(event_hooks={"request": [record]})
+
+
+def compared_headers(headers):
+    """The headers that say something about the API, lower-cased; the credential's value is
+    replaced by its scheme (gpucloud's plan redacts it)."""
+    kept = {}
+    for name, value in headers:
+        name = name.lower()
+        if name in TRANSPORT_HEADERS or name.startswith("x-stainless-"):
+            continue
+        if name == "authorization":
+            value = value.split(" ", 1)[0] + " <credential>"
+        kept[name] = value
+    return kept
+
+
+def compare_create(sdk_request, base, gpucloud, region, driver):
+    """The SDK's create request against the one `gpucloud plan` shows for the same cluster."""
+    planned = subprocess.run(
+        [gpucloud, "plan", "--provider", "together", "--base-url", f"{base}/together/v1",
+         "--no-ledger", "--json", "--name", "sdk-cluster", "--gpus", "16",
+         "--gpu-model", "H100_SXM", "--region", region, "--stack", "kubernetes",
+         "--nvidia-version-id", driver],
+        env={**os.environ, "TOGETHER_API_KEY": KEY},
+        capture_output=True, text=True, timeout=60, check=False,
+    )
+    if planned.returncode != 0:
+        raise SystemExit(f"gpucloud plan failed ({planned.returncode}): {planned.stderr}")
+    plan = json.loads(planned.stdout)
+    ours = {
+        "method": plan["method"],
+        "path": urlsplit(plan["url"]).path,
+        "headers": compared_headers(plan["headers"]),
+        "body": plan["body"],
+    }
+    theirs = {
+        "method": sdk_request.method,
+        "path": sdk_request.url.path,
+        "headers": compared_headers(sdk_request.headers.items()),
+        "body": json.loads(sdk_request.content),
+    }
+    same, intended, differences = [], [], []
+    for part in ("method", "path"):
+        if ours[part] == theirs[part]:
+            same.append(part)
+        else:
+            differences.append(f"{part}: SDK {theirs[part]!r}, gpucloud {ours[part]!r}")
+    for part in ("headers", "body"):
+        label = "header" if part == "headers" else "field"
+        for name in sorted(set(ours[part]) | set(theirs[part])):
+            key = f"{label} {name}"
+            mine, sdk = ours[part].get(name, "<absent>"), theirs[part].get(name, "<absent>")
+            if mine == sdk:
+                same.append(key)
+            elif key in INTENDED_REQUEST_DIFFERENCES:
+                intended.append(f"{key} ({INTENDED_REQUEST_DIFFERENCES[key]})")
+            else:
+                differences.append(f"{key}: SDK {sdk!r}, gpucloud {mine!r}")
+    unused = set(INTENDED_REQUEST_DIFFERENCES) - {i.split(" (")[0] for i in intended}
+    if differences or unused:
+        raise SystemExit(
+            "create requests differ: " + "; ".join(differences)
+            + (f"; listed as intended but now the same: {sorted(unused)}" if unused else ""))
+    print(f"ok   create request: {len(same)} parts the same ({', '.join(same)}); "
+          f"intended: {'; '.join(intended) or 'none'}")
 
 
 def start(binary):
@@ -42,8 +133,11 @@ def checked(name, raw, done):
     return model
 
 
-def run(base):
-    client = Together(api_key=KEY, base_url=f"{base}/together", max_retries=0)
+def run(base, gpucloud):
+    seen = []
+    client = Together(
+        api_key=KEY, base_url=f"{base}/together", max_retries=0, http_client=sdk_requests(seen)
+    )
     raw_clusters = client.clusters.with_raw_response
     raw_storage = client.clusters.storage.with_raw_response
     raw_remediations = client.clusters.remediations.with_raw_response
@@ -71,6 +165,10 @@ def run(base):
         ),
         done,
     )
+    creates = [r for r in seen if r.method == "POST" and r.url.path.endswith("/compute/clusters")]
+    if len(creates) != 1:
+        raise SystemExit(f"expected the SDK to send one create, saw {len(creates)}")
+    compare_create(creates[0], base, gpucloud, region.name, region.driver_versions[0].id)
     # At 3600x, a few real seconds are hours: the cluster is Ready with worker nodes.
     import time
 
@@ -147,9 +245,11 @@ def run(base):
 
 
 def main(argv):
+    if len(argv) != 3:
+        raise SystemExit("usage: together_sdk.py SIM_BINARY GPUCLOUD_BINARY")
     sim, base = start(argv[1])
     try:
-        done = run(base)
+        done = run(base, argv[2])
     finally:
         sim.terminate()
         sim.wait(timeout=10)
