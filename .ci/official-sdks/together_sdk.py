@@ -11,12 +11,13 @@ Usage: together_sdk.py SIM_BINARY GPUCLOUD_BINARY. Exits 1 naming the first fail
 """
 import json
 import os
-import re
 import subprocess
 import sys
 from urllib.parse import urlsplit
 
 from together import DefaultHttpxClient, Together
+
+from simulator import start
 
 # Intended differences between the simulator's answers and the SDK's strict models:
 # - a node not yet addressed has `host_name` and `public_ipv4` null (our spec keeps them
@@ -109,20 +110,6 @@ def compare_create(sdk_request, base, gpucloud, region, driver):
             + (f"; listed as intended but now the same: {sorted(unused)}" if unused else ""))
     print(f"ok   create request: {len(same)} parts the same ({', '.join(same)}); "
           f"intended: {'; '.join(intended) or 'none'}")
-
-
-def start(binary):
-    sim = subprocess.Popen(
-        [binary, "--port", "0", "--time-scale", "3600"],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    line = sim.stdout.readline()
-    found = re.search(r"listening on (http://[0-9.:]+)", line)
-    if not found:
-        sim.kill()
-        raise SystemExit(f"the simulator did not start: {line!r}")
-    return sim, found.group(1)
 
 
 def checked(name, raw, done):
