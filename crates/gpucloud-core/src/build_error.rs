@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::CredentialError;
+use crate::credentials::CredentialError;
 
 /// A client constructor failed. Never contains a credential's value.
 #[derive(Debug)]

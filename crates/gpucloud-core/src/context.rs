@@ -155,7 +155,7 @@ fn redacted_value(value: &reqwest::header::HeaderValue) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::BearerToken;
+    use crate::credentials::BearerToken;
     use crate::credentials::{Authenticate, CredentialError};
 
     /// Credentials that travel in the `apikey` query parameter, as E2E's do.

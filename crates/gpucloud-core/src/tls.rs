@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use crate::BuildError;
+use crate::build_error::BuildError;
 
 /// The rustls configuration every provider client uses: ring, TLS 1.2 and 1.3, the platform's
 /// roots (`rustls-platform-verifier`), HTTP/1.1 over ALPN.

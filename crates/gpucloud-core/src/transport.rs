@@ -29,7 +29,9 @@ use crate::scrub::redact_url;
 /// A `reqwest::ClientBuilder` with the settings every provider client shares: rustls with
 /// ring ([`crate::tls`]), a connect timeout, an overall request timeout and a user agent
 /// naming this SDK.
-pub fn http_client_builder(user_agent: &str) -> Result<reqwest::ClientBuilder, crate::BuildError> {
+pub fn http_client_builder(
+    user_agent: &str,
+) -> Result<reqwest::ClientBuilder, crate::build_error::BuildError> {
     Ok(crate::tls::client_builder()?
         .connect_timeout(Duration::from_secs(10))
         .timeout(Duration::from_secs(60))
@@ -210,7 +212,10 @@ mod tests {
 
     impl Authenticate for QueryKey {
         const SECRET_QUERY_PARAMS: &'static [&'static str] = &["apikey"];
-        fn authenticate(&self, _: &mut reqwest::Request) -> Result<(), crate::CredentialError> {
+        fn authenticate(
+            &self,
+            _: &mut reqwest::Request,
+        ) -> Result<(), crate::credentials::CredentialError> {
             Ok(())
         }
     }
@@ -256,7 +261,7 @@ mod tests {
         let request = client.get(&url).build().unwrap();
         let context = context();
         let (response, answer) =
-            crate::with_answer(execute(&client, request, &INFO, &context)).await;
+            crate::answer::with_answer(execute(&client, request, &INFO, &context)).await;
         let response = response.unwrap();
         assert_eq!(response.status().as_u16(), 418);
         assert!(response.url().as_str().ends_with("/a/?apikey=REDACTED&x=1"));
@@ -280,11 +285,11 @@ mod tests {
         let request = client.get(server.uri()).build().unwrap();
         let context = context();
         let (response, answer) =
-            crate::with_answer(execute(&client, request, &INFO, &context)).await;
+            crate::answer::with_answer(execute(&client, request, &INFO, &context)).await;
         let response = response.unwrap();
         assert_eq!(
             answer,
-            Some(crate::Answer {
+            Some(crate::answer::Answer {
                 operation: "get_thing",
                 status: Some(502),
                 retry_after: None,
@@ -353,7 +358,7 @@ mod tests {
         let request = client.get(server.uri()).build().unwrap();
         let context = context();
         let (response, answer) =
-            crate::with_answer(execute(&client, request, &INFO, &context)).await;
+            crate::answer::with_answer(execute(&client, request, &INFO, &context)).await;
         assert_eq!(response.unwrap().text().await.unwrap(), "{}");
         let answer = answer.unwrap();
         assert_eq!((answer.status, answer.error_body), (Some(200), None));
@@ -368,7 +373,8 @@ mod tests {
             .build()
             .unwrap();
         let context = context();
-        let (error, answer) = crate::with_answer(execute(&client, request, &INFO, &context)).await;
+        let (error, answer) =
+            crate::answer::with_answer(execute(&client, request, &INFO, &context)).await;
         let error = error.unwrap_err();
         assert_eq!(
             answer.map(|a| (a.operation, a.status)),

@@ -14,10 +14,11 @@ use std::time::Duration;
 use gpucloud::journal::{Claim, CreateIntent, IntentId, TakenOver};
 use gpucloud::{ClusterId, ClusterState};
 
+use crate::Ledger;
+use crate::error::LedgerError;
 use crate::journal::insert_intent;
 use crate::rows::{intent_id, row_id};
 use crate::store::{Tx, vals};
-use crate::{Ledger, LedgerError};
 
 /// The stored state codes that rule a create's cluster out as the name's cluster: being
 /// deleted, deleted, or answered 404.

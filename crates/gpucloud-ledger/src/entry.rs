@@ -6,7 +6,7 @@ use gpucloud::journal::IntentId;
 use gpucloud::{ClusterId, Price, ProviderKind};
 use serde::Serialize;
 
-use crate::LedgerError;
+use crate::error::LedgerError;
 
 /// Where a create's intent stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]

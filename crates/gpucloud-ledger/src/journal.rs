@@ -12,9 +12,10 @@ use gpucloud::journal::{
 use gpucloud::{Cluster, ClusterId, CreateOutcome, Error, ProviderKind};
 
 use crate::entry::{ErrorSummary, Outcome};
+use crate::error::LedgerError;
 use crate::rows::{returned_id, row_id};
 use crate::store::{Tx, vals};
-use crate::{Ledger, LedgerError, now_ms};
+use crate::{Ledger, now_ms};
 
 impl Ledger {
     /// Records a create's intent without claiming its name (no owner, no lease: a claim on

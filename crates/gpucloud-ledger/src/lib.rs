@@ -5,6 +5,7 @@ mod entry;
 mod error;
 mod journal;
 mod observe;
+mod options;
 mod owner;
 mod path;
 mod query;
@@ -13,19 +14,16 @@ pub mod schema;
 mod store;
 
 use std::path::Path;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 pub use entry::{
     ClusterEntry, DeleteEntry, DeleteState, ErrorSummary, IntentState, LastSeen, Outcome,
 };
 pub use error::LedgerError;
+pub use options::{DEFAULT_BUSY_TIMEOUT, LedgerOptions};
 pub use path::{LEDGER_ENV, default_path};
 
 use store::{Store, Tx};
-
-/// How long a write waits for another process's transaction (SQLite's busy timeout; on
-/// PostgreSQL, the connect, pool and statement timeouts) before it fails, by default.
-pub const DEFAULT_BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// A durable [`gpucloud::journal::Journal`], and the queries over it: in a SQLite file (one
 /// machine, any number of processes) or in a PostgreSQL database (a team's machines).
@@ -45,24 +43,6 @@ impl std::fmt::Debug for Ledger {
         f.debug_struct("Ledger")
             .field("location", &self.store.location())
             .finish()
-    }
-}
-
-/// How to open a ledger.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LedgerOptions {
-    /// How long a write waits for another process (see [`DEFAULT_BUSY_TIMEOUT`]).
-    pub busy_timeout: Duration,
-    /// The most connections a PostgreSQL ledger holds (default 4).
-    pub pool_size: usize,
-}
-
-impl Default for LedgerOptions {
-    fn default() -> Self {
-        Self {
-            busy_timeout: DEFAULT_BUSY_TIMEOUT,
-            pool_size: 4,
-        }
     }
 }
 

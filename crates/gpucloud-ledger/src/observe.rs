@@ -2,9 +2,10 @@
 //! gone; and the links between creates of the same request, so that a later create settles an
 //! earlier one whose outcome was unknown.
 
+use crate::error::LedgerError;
 use crate::rows::row_id;
 use crate::store::{Tx, Value, vals};
-use crate::{Ledger, LedgerError, now_ms};
+use crate::{Ledger, now_ms};
 use gpucloud::journal::{CreateIntent, IntentId};
 use gpucloud::{Cluster, ClusterId, ClusterState, ProviderKind};
 

@@ -8,7 +8,7 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use crate::LedgerError;
+use crate::error::LedgerError;
 
 /// The variable that overrides the ledger's location.
 pub const LEDGER_ENV: &str = "GPUCLOUD_LEDGER";

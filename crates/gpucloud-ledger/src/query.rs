@@ -8,9 +8,10 @@ use gpucloud::{ClusterId, Price, ProviderKind};
 use crate::entry::{
     ClusterEntry, DeleteEntry, DeleteState, ErrorSummary, IntentState, LastSeen, Outcome,
 };
+use crate::error::LedgerError;
 use crate::rows::{intent_id, row_id};
 use crate::store::{Row, Value, vals};
-use crate::{Ledger, LedgerError, now_ms};
+use crate::{Ledger, now_ms};
 
 const CREATE_COLUMNS: &str = "c.id, c.provider, c.name, c.scope, c.idempotency_key, \
      c.request_sha256, c.pid, c.state, c.cluster_id, c.outcome, c.error_kind, c.error_status, \

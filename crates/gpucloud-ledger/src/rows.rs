@@ -3,7 +3,7 @@
 
 use gpucloud::journal::IntentId;
 
-use crate::LedgerError;
+use crate::error::LedgerError;
 
 /// The id of a `RETURNING id` answer.
 pub(crate) fn returned_id(rows: &[crate::store::Row]) -> Result<IntentId, LedgerError> {

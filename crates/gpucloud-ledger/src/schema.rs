@@ -9,7 +9,7 @@
 
 use rusqlite::{Connection, TransactionBehavior};
 
-use crate::LedgerError;
+use crate::error::LedgerError;
 
 /// One step of the schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -8,15 +8,17 @@ use crate::config::ClientSettings;
 use crate::error::Error;
 use crate::plan::PlannedRequest;
 use crate::providers::e2e::E2eClusters;
+use crate::providers::e2e::E2eConfig;
 use crate::providers::ops::{self, Provider};
 use crate::providers::runcrate::RuncrateClusters;
+use crate::providers::runcrate::RuncrateConfig;
 use crate::providers::together::TogetherClusters;
+use crate::providers::together::TogetherConfig;
 use crate::spec::{ClusterSize, ClusterSpec};
 use crate::waiter::{
     self, Acceptor, ClusterReport, Deleted, Progress, Ready, SizeReached, WaitEnd, WaitOptions,
     WaitReport,
 };
-use crate::{E2eConfig, RuncrateConfig, TogetherConfig};
 
 /// A provider-neutral cluster client.
 ///

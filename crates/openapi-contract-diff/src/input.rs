@@ -25,7 +25,7 @@ pub const ACK_LIMIT: u64 = 1024 * 1024;
 /// device such as `/dev/zero`, a FIFO, a socket), holds more than `limit` bytes (at most
 /// `limit + 1` bytes are read, so a file that grows while it is read is caught too), or is not
 /// UTF-8.
-pub fn read_file(path: &Path, limit: u64, what: &str) -> Result<String, crate::Error> {
+pub fn read_file(path: &Path, limit: u64, what: &str) -> Result<String, crate::error::Error> {
     Ok(read(path, limit, what)?)
 }
 
@@ -103,7 +103,7 @@ fn file_kind(kind: &std::fs::FileType) -> &'static str {
 /// (optional in 3.1 when `components` or `webhooks` carry the document), each path item, and
 /// `components` and its sections, objects; `security` a list. The error names the file and
 /// the JSON pointer: `specs/x.yaml: at /paths: must be an object, got an array`.
-pub fn check_document(name: &str, tree: &serde_json::Value) -> Result<(), crate::Error> {
+pub fn check_document(name: &str, tree: &serde_json::Value) -> Result<(), crate::error::Error> {
     Ok(crate::shape::check(name, tree)?)
 }
 

@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use crate::LedgerError;
+use crate::error::LedgerError;
 
 #[cfg(feature = "postgres")]
 pub(crate) mod postgres;

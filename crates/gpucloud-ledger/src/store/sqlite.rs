@@ -8,7 +8,9 @@ use rusqlite::types::{ToSqlOutput, ValueRef};
 use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 
 use super::{Row, Store, Tx, Value, Work};
-use crate::{LedgerError, LedgerOptions, schema};
+use crate::error::LedgerError;
+use crate::options::LedgerOptions;
+use crate::schema;
 
 /// A ledger file: one connection behind a mutex (each call is one short transaction).
 pub(crate) struct SqliteStore {

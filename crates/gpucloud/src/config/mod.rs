@@ -12,7 +12,6 @@ use gpucloud_core::Secret;
 use crate::clock::{Clock, TokioClock};
 use crate::error::Error;
 use crate::pacing::Pacing;
-use crate::providers::profile::Profile;
 use crate::random::{FastRandom, Random};
 use crate::retry::{ReconcilePolicy, RetryBudget, RetryPolicy};
 
@@ -159,13 +158,18 @@ pub(crate) fn secret(lookup: Lookup<'_>, name: &str) -> Result<Secret, Error> {
     Ok(value)
 }
 
-/// The base URL from `profile`'s variable, else its production one.
-pub(crate) fn base_url(lookup: Lookup<'_>, profile: &Profile) -> Result<String, Error> {
-    let url = lookup(profile.base_url_variable)
+/// The base URL from `variable` (a provider profile's `base_url_variable`), else `default`
+/// (its production one).
+pub(crate) fn base_url(
+    lookup: Lookup<'_>,
+    variable: &'static str,
+    default: &str,
+) -> Result<String, Error> {
+    let url = lookup(variable)
         .filter(|v| !v.trim().is_empty())
-        .unwrap_or_else(|| profile.default_base_url.to_string());
+        .unwrap_or_else(|| default.to_string());
     gpucloud_core::normalize_base_url(&url).map_err(|e| Error::Configuration {
-        setting: profile.base_url_variable.into(),
+        setting: variable.into(),
         problem: e.to_string(),
     })
 }

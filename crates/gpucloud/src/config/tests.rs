@@ -4,7 +4,9 @@
 use std::collections::HashMap;
 
 use super::*;
-use crate::{E2eConfig, RuncrateConfig, TogetherConfig};
+use crate::providers::e2e::E2eConfig;
+use crate::providers::runcrate::RuncrateConfig;
+use crate::providers::together::TogetherConfig;
 
 fn env(pairs: &[(&str, &str)]) -> HashMap<String, String> {
     pairs

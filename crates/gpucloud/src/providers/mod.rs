@@ -56,11 +56,11 @@ impl crate::cluster::Cluster {
     /// a value that is not a kubeconfig in the provider's encoding (the error withholds the
     /// value); [`crate::Error::Unsupported`] on a provider that documents none
     /// ([`profile::Kubeconfig::Unavailable`]).
-    pub fn kubeconfig(&self) -> Result<Option<String>, crate::Error> {
+    pub fn kubeconfig(&self) -> Result<Option<String>, crate::error::Error> {
         use crate::cluster::ProviderCluster;
         match &self.raw {
             ProviderCluster::Together(info) => together::kubeconfig(info),
-            _ => Err(crate::Error::Unsupported {
+            _ => Err(crate::error::Error::Unsupported {
                 provider: self.provider,
                 operation: "kubeconfig (none is documented in its cluster object)",
             }),

@@ -7,7 +7,7 @@ use std::error::Error as StdError;
 use bytes::BytesMut;
 use tokio_postgres::types::{IsNull, ToSql, Type, to_sql_checked};
 
-use crate::LedgerError;
+use crate::error::LedgerError;
 use crate::store::{Row, Value};
 
 /// A row as the ledger reads it: each column by its PostgreSQL type, a type the ledger

@@ -22,7 +22,9 @@ use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 use tokio_postgres::config::{Host, SslMode};
 
 use super::{Store, Tx, Value, Work};
-use crate::{LedgerError, LedgerOptions, schema};
+use crate::error::LedgerError;
+use crate::options::LedgerOptions;
+use crate::schema;
 
 /// A ledger in PostgreSQL.
 pub(crate) struct PostgresStore {

@@ -12,7 +12,7 @@ use tokio::runtime::Runtime;
 use tokio_postgres::types::ToSql;
 
 use super::dialect::{Param, numbered, read_row};
-use crate::LedgerError;
+use crate::error::LedgerError;
 use crate::store::{Row, Tx, Value, Work};
 
 /// Runs `work` in one transaction on a connection from `pool`, held by a task on `runtime`;

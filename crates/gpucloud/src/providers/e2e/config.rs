@@ -64,7 +64,8 @@ impl E2eConfig {
             }
         })?;
         let mut config = Self::new(api_key, auth_token, project_id, location);
-        config.settings.base_url = base_url(lookup, &PROFILE)?;
+        config.settings.base_url =
+            base_url(lookup, PROFILE.base_url_variable, PROFILE.default_base_url)?;
         Ok(config)
     }
 

@@ -156,7 +156,7 @@ async fn claim<P: Provider>(
 /// lease is). A renewal that fails is a warning (the create is already under way; stopping it
 /// halfway would be worse).
 async fn with_lease<F: Future>(
-    settings: &crate::ClientSettings,
+    settings: &crate::config::ClientSettings,
     journal: &dyn Journal,
     intent: IntentId,
     work: F,

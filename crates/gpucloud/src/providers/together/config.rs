@@ -31,7 +31,8 @@ impl TogetherConfig {
 
     pub(crate) fn from_lookup(lookup: Lookup<'_>) -> Result<Self, Error> {
         let mut config = Self::new(secret(lookup, API_KEY)?);
-        config.settings.base_url = base_url(lookup, &PROFILE)?;
+        config.settings.base_url =
+            base_url(lookup, PROFILE.base_url_variable, PROFILE.default_base_url)?;
         Ok(config)
     }
 
