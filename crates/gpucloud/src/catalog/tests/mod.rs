@@ -1,6 +1,8 @@
 //! Decoding each provider's catalog (with and without the inferred fields) and every
 //! resolution rule, on catalogs built from provider-shaped JSON: the catalogs here, the
-//! decoding in `decode.rs`, resolution in `resolution.rs`.
+//! decoding in `decode.rs`, resolution in `resolution.rs`, and in `bounds.rs` the edges of
+//! both: ids and counts that must be positive, prices that must not be negative, and each of
+//! the conditions a provider's rules combine.
 
 use serde_json::json;
 
@@ -9,6 +11,7 @@ use crate::error::Error;
 use crate::providers::{e2e, runcrate, together};
 use crate::spec::ClusterSpec;
 
+mod bounds;
 mod decode;
 mod resolution;
 

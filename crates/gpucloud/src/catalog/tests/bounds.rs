@@ -1,0 +1,162 @@
+//! The edges of decoding and resolving: an id, a count or a commitment of 0 is none, a
+//! negative price is no price, a stack is listed once however many images it has, and each
+//! condition of a provider's rules decides on its own.
+
+use serde_json::{Map, Value};
+
+use super::*;
+use crate::spec::{Billing, ClusterSize, E2eOptions, SoftwareStack};
+
+fn objects(value: Value) -> Vec<Map<String, Value>> {
+    serde_json::from_value(value).unwrap()
+}
+
+#[test]
+fn e2e_zero_ids_and_days_and_negative_prices_are_none() {
+    let images = objects(json!([
+        {"name": "Slurm", "versions": [{"id": 0, "version": "zero"}, {"id": 3, "version": "v1"}]}
+    ]));
+    let images = e2e::catalog::images(&images, SoftwareStack::Slurm);
+    assert_eq!(
+        images.iter().map(|i| i.id).collect::<Vec<_>>(),
+        [3],
+        "image 0 is no image"
+    );
+    let plans = objects(json!([
+        {"sku_id": 0, "gpu": 8, "plans": [{"sku_item_price_id": 1, "sku_type": "hourly"}]},
+        {"sku_id": 7, "gpu": 8, "gpu_card_type": "H100", "plans": [
+            {"sku_item_price_id": 0, "sku_type": "hourly"},
+            {"sku_item_price_id": 70, "sku_type": "hourly", "unit_price": -1.0},
+            {"sku_item_price_id": 71, "sku_type": "committed", "committed_days": 0}]}
+    ]));
+    let catalog = e2e::catalog::offerings(&plans, "Delhi", &images);
+    let labels: Vec<_> = catalog.iter().map(|o| o.ids.label()).collect();
+    assert_eq!(
+        labels,
+        ["sku 7 / plan 70", "sku 7 / plan 71"],
+        "sku 0 and plan 0 are none"
+    );
+    assert_eq!(catalog[0].price, None, "a negative price is no price");
+    assert_eq!(catalog[1].billing, [BillingKind::Reserved { days: None }]);
+    assert_eq!(
+        catalog[0].nodes.min,
+        Some(1),
+        "E2E's clusters start at one node"
+    );
+}
+
+#[test]
+fn e2e_lists_each_stack_once_whatever_its_image_count() {
+    let catalog = e2e_catalog();
+    assert_eq!(catalog[1].images.len(), 2);
+    assert_eq!(catalog[1].stacks, [SoftwareStack::Slurm]);
+}
+
+#[test]
+fn runcrate_drops_a_negative_price() {
+    let offers = serde_json::from_value(json!([
+        {"id": "offer-neg", "hourly_rate_per_node": -5.0, "min_nodes": 1, "max_nodes": 2},
+        {"id": "offer-pos", "hourly_rate_per_node": 5.0, "min_nodes": 1, "max_nodes": 2}
+    ]))
+    .unwrap();
+    let catalog = runcrate::catalog::offerings(offers);
+    let prices: Vec<_> = catalog
+        .iter()
+        .map(|o| o.price.as_ref().map(|p| p.per_node_hour))
+        .collect();
+    assert_eq!(prices, [None, Some(5.0)]);
+}
+
+#[test]
+fn e2e_needs_its_catalog_while_any_of_its_three_ids_is_missing() {
+    let spec = |sku_id, sku_item_price_id, image_version_id| {
+        ClusterSpec::new("t", ClusterSize::Nodes(2)).with_options(E2eOptions {
+            sku_id,
+            sku_item_price_id,
+            image_version_id,
+            ..E2eOptions::default()
+        })
+    };
+    for (ids, needed) in [
+        ((0, 1, 1), true),
+        ((1, 0, 1), true),
+        ((1, 1, 0), true),
+        ((1, 1, 1), false),
+    ] {
+        assert_eq!(
+            needs_catalog(ProviderKind::E2e, &spec(ids.0, ids.1, ids.2)),
+            needed,
+            "{ids:?}"
+        );
+    }
+}
+
+#[test]
+fn e2e_a_given_plan_or_image_decides_on_its_own() {
+    let catalog = e2e_catalog();
+    let resolve_e2e =
+        |spec: &ClusterSpec| resolve(ProviderKind::E2e, spec, &catalog, &Constraints::default());
+    // A given plan picks its own node type, not the cheapest one.
+    let plan = ClusterSpec::new("t", ClusterSize::Nodes(2)).with_options(E2eOptions {
+        sku_item_price_id: 901,
+        ..E2eOptions::default()
+    });
+    let options = resolve_e2e(&plan).unwrap().spec.options.e2e.unwrap();
+    assert_eq!((options.sku_id, options.sku_item_price_id), (300, 901));
+    // A given image needs no image from the catalog; without one, a plan with no image is
+    // no match.
+    let no_images = e2e::catalog::offerings(
+        &objects(json!([{"sku_id": 5, "gpu": 8, "plans": [{"sku_item_price_id": 50}]}])),
+        "Delhi",
+        &[],
+    );
+    let image = ClusterSpec::new("t", ClusterSize::Nodes(2)).with_options(E2eOptions {
+        image_version_id: 77,
+        ..E2eOptions::default()
+    });
+    let resolved = resolve(
+        ProviderKind::E2e,
+        &image,
+        &no_images,
+        &Constraints::default(),
+    );
+    let options = resolved.unwrap().spec.options.e2e.unwrap();
+    assert_eq!(
+        (
+            options.sku_id,
+            options.sku_item_price_id,
+            options.image_version_id
+        ),
+        (5, 50, 77)
+    );
+    let no_image = ClusterSpec::new("t", ClusterSize::Nodes(2));
+    let error = resolve(
+        ProviderKind::E2e,
+        &no_image,
+        &no_images,
+        &Constraints::default(),
+    )
+    .unwrap_err();
+    assert!(
+        error.to_string().contains("has no image for that stack"),
+        "{error}"
+    );
+    // The choice says which kind of plan was taken.
+    let committed = ClusterSpec::new("t", ClusterSize::Nodes(2))
+        .with_gpu_model("H100")
+        .with_billing(Billing::Reserved { days: 30 });
+    let resolution = resolve_e2e(&committed).unwrap();
+    let why = resolution
+        .choices
+        .iter()
+        .find(|c| c.field == "sku_item_price_id")
+        .map(|c| c.why.as_str());
+    assert_eq!(why, Some("the committed plan in Delhi"));
+    let hourly = resolve_e2e(&committed.with_billing(Billing::OnDemand)).unwrap();
+    let why = hourly
+        .choices
+        .iter()
+        .find(|c| c.field == "sku_item_price_id")
+        .map(|c| c.why.as_str());
+    assert_eq!(why, Some("the hourly plan in Delhi"));
+}
