@@ -160,3 +160,19 @@ fn e2e_a_given_plan_or_image_decides_on_its_own() {
         .map(|c| c.why.as_str());
     assert_eq!(why, Some("the hourly plan in Delhi"));
 }
+
+#[test]
+fn together_clusters_start_at_one_node_with_no_stated_ceiling() {
+    for offering in together_catalog() {
+        assert_eq!(
+            offering.nodes,
+            NodeLimits {
+                min: Some(1),
+                max: None,
+                allowed: None
+            },
+            "{}",
+            offering.ids.label()
+        );
+    }
+}
