@@ -1,15 +1,17 @@
-//! The facade's integration tests, one binary (each test binary links the whole facade and its
-//! dependencies again; one link instead of ten is most of what the test build costs).
+//! The facade's integration tests, in one binary: each test binary links the whole facade
+//! and its dependencies again, so one binary is one link instead of eleven.
 //!
 //! One module per subject: the three providers through the facade (`together`, `runcrate`,
 //! `e2e`), a provider on a bad day (`hostile`), secrets (`secrets`), journaled calls
-//! (`journal`), plans (`plan`), resizing (`resize`), waiting (`waiter`) and what follows a
-//! create (`lifecycle`). The mock API and the fixtures they share are in `support`.
+//! (`journal`), the answers to a claim on a name (`claims`), plans (`plan`), resizing
+//! (`resize`), waiting (`waiter`) and what follows a create (`lifecycle`). The mock API and
+//! the fixtures they share are in `support`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod support;
 
+mod claims;
 mod e2e;
 mod hostile;
 mod journal;
