@@ -176,3 +176,79 @@ fn together_clusters_start_at_one_node_with_no_stated_ceiling() {
         );
     }
 }
+
+#[test]
+fn together_needs_its_catalog_for_any_missing_or_family_part() {
+    use crate::spec::TogetherOptions;
+    let complete = || {
+        ClusterSpec::new("t", ClusterSize::Gpus(16))
+            .with_region("us-central-8")
+            .with_gpu_model("H100_SXM")
+            .with_options(TogetherOptions {
+                nvidia_version_id: Some("cuda-12.8-driver-570".into()),
+                ..TogetherOptions::default()
+            })
+    };
+    assert!(!needs_catalog(ProviderKind::Together, &complete()));
+    let mut no_region = complete();
+    no_region.region = None;
+    let family = complete().with_gpu_model("H100");
+    let mut no_model = complete();
+    no_model.gpu_model = None;
+    let mut nodes = complete();
+    nodes.size = ClusterSize::Nodes(2);
+    let mut no_driver = complete();
+    no_driver.options.together = None;
+    for (what, spec) in [
+        ("no region", no_region),
+        ("a GPU family, not Together's word", family),
+        ("no GPU model", no_model),
+        ("a size in nodes", nodes),
+        ("no driver entry", no_driver),
+    ] {
+        assert!(needs_catalog(ProviderKind::Together, &spec), "{what}");
+    }
+}
+
+#[test]
+fn together_takes_the_region_whose_drivers_have_the_asked_cuda() {
+    use crate::spec::TogetherOptions;
+    // us-central-4 sorts first but has only CUDA 12.10; us-central-8 has 12.6.
+    let spec = ClusterSpec::new("t", ClusterSize::Gpus(16))
+        .with_gpu_model("H100_SXM")
+        .with_options(TogetherOptions {
+            cuda_version: Some("12.6".into()),
+            ..TogetherOptions::default()
+        });
+    let r = resolve(
+        ProviderKind::Together,
+        &spec,
+        &together_catalog(),
+        &Constraints::default(),
+    )
+    .unwrap();
+    assert_eq!(r.spec.region.as_deref(), Some("us-central-8"));
+    let options = r.spec.options.together.clone().unwrap();
+    assert_eq!(
+        options.nvidia_version_id.as_deref(),
+        Some("cuda-12.6-driver-565")
+    );
+    // Its own word for the GPU is no choice; a family word is.
+    let fields = |r: &Resolution| r.choices.iter().map(|c| c.field).collect::<Vec<_>>();
+    assert!(!fields(&r).contains(&"gpu_type"), "{:?}", r.choices);
+    let family = spec.with_gpu_model("H100");
+    let r = resolve(
+        ProviderKind::Together,
+        &family,
+        &together_catalog(),
+        &Constraints::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        r.choices
+            .iter()
+            .find(|c| c.field == "gpu_type")
+            .map(|c| c.value.as_str()),
+        Some("H100_SXM")
+    );
+}
