@@ -7,13 +7,10 @@ use crate::cluster::{Cluster, ClusterId, Created, ProviderKind};
 use crate::config::ClientSettings;
 use crate::error::Error;
 use crate::plan::PlannedRequest;
-use crate::providers::e2e::E2eClusters;
-use crate::providers::e2e::E2eConfig;
+use crate::providers::e2e::{E2eClusters, E2eConfig};
 use crate::providers::ops::{self, Provider};
-use crate::providers::runcrate::RuncrateClusters;
-use crate::providers::runcrate::RuncrateConfig;
-use crate::providers::together::TogetherClusters;
-use crate::providers::together::TogetherConfig;
+use crate::providers::runcrate::{RuncrateClusters, RuncrateConfig};
+use crate::providers::together::{TogetherClusters, TogetherConfig};
 use crate::spec::{ClusterSize, ClusterSpec};
 use crate::waiter::{
     self, Acceptor, ClusterReport, Deleted, Progress, Ready, SizeReached, WaitEnd, WaitOptions,
