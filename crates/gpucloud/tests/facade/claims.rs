@@ -157,19 +157,25 @@ fn taken_over(key: Option<&str>) -> Claim {
     }
 }
 
+fn runcrate_spec() -> gpucloud::ClusterSpec {
+    gpucloud::ClusterSpec::new("train", gpucloud::ClusterSize::Nodes(2)).with_options(
+        gpucloud::RuncrateOptions {
+            offer_id: "offer-1".into(),
+            ..Default::default()
+        },
+    )
+}
+
 /// A Runcrate create under `journal`; the keys its POSTs carried.
 async fn runcrate_create(journal: Arc<Scripted>) -> (Result<CreateOutcome, Error>, Vec<String>) {
     let api = Api::start().await;
     let cluster = runcrate_cluster("3c90c3cc-0d44-4b50-8888-8dd25736052a", "train");
     mount(&api, "POST", "/clusters", json_response(201, &cluster)).await;
     let client = ClusterClient::runcrate(api.runcrate_config().with_journal(journal)).unwrap();
-    let spec = gpucloud::ClusterSpec::new("train", gpucloud::ClusterSize::Nodes(2)).with_options(
-        gpucloud::RuncrateOptions {
-            offer_id: "offer-1".into(),
-            ..Default::default()
-        },
-    );
-    let outcome = client.create(&spec).await.map(|created| created.outcome);
+    let outcome = client
+        .create(&runcrate_spec())
+        .await
+        .map(|created| created.outcome);
     let keys = api
         .requests("POST", "/clusters")
         .await
@@ -224,14 +230,8 @@ async fn the_claim_is_renewed_every_third_of_its_lease_while_the_create_runs() {
         .with_journal(journal.clone())
         .with_claim_policy(policy);
     let client = ClusterClient::runcrate(config).unwrap();
-    let spec = gpucloud::ClusterSpec::new("train", gpucloud::ClusterSize::Nodes(2)).with_options(
-        gpucloud::RuncrateOptions {
-            offer_id: "offer-1".into(),
-            ..Default::default()
-        },
-    );
 
-    client.create(&spec).await.unwrap();
+    client.create(&runcrate_spec()).await.unwrap();
 
     let renewals = journal.renewals.lock().unwrap().clone();
     // Four are due (200, 400, 600, 800 ms); a loaded machine may fit fewer, never none.
