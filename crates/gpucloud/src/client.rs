@@ -170,14 +170,15 @@ impl ClusterClient {
 
     /// `spec` with the provider's catalog ids filled in from intent (GPU model, size, region,
     /// stack, billing; see [`crate::catalog::resolve()`]). A request that names every id
-    /// is returned as it is, and no catalog is fetched.
+    /// is returned as it is, and no catalog is fetched, unless a price ceiling needs the
+    /// price of the offering it names ([`Constraints::needs_price`]).
     pub async fn resolve(
         &self,
         spec: &ClusterSpec,
         constraints: &Constraints,
     ) -> Result<Resolution, Error> {
         let rules = self.provider().profile().catalog;
-        if !rules.needs_catalog(spec) {
+        if !crate::catalog::consults_catalog(rules, spec, constraints) {
             return crate::catalog::resolve(rules, spec, &[], constraints);
         }
         let catalog = self.catalog().await?;

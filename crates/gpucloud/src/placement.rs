@@ -156,13 +156,21 @@ impl Placement {
         self
     }
 
-    /// Skips offerings whose known price for the whole cluster is above `amount` per hour in
-    /// `currency` (and offerings priced in another currency).
+    /// Skips offerings whose price for the whole cluster is above `amount` per hour in
+    /// `currency`, offerings priced in another currency, and offerings that state no price
+    /// (unless [`Self::allow_unpriced`]): each skipped candidate says why.
     pub fn with_max_price_per_hour(mut self, amount: f64, currency: impl Into<String>) -> Self {
         self.constraints.max_price_per_hour = Some(PriceCeiling {
             amount,
             currency: currency.into(),
         });
+        self
+    }
+
+    /// With a price ceiling, also takes offerings that state no price (Together states
+    /// none); the ceiling is not checked for them.
+    pub fn allow_unpriced(mut self) -> Self {
+        self.constraints.allow_unpriced = true;
         self
     }
 

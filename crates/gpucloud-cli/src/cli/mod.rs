@@ -199,10 +199,15 @@ pub struct PlacementTargetArgs {
     pub provider: Providers,
     #[command(flatten)]
     pub connection: ConnectionArgs,
-    /// Skip offerings whose known price for the whole cluster is above this, per hour (in
-    /// --currency; offerings priced in another currency are skipped too).
+    /// Skip offerings whose price for the whole cluster is above this, per hour (in
+    /// --currency). Offerings priced in another currency are skipped too, and so are those
+    /// that state no price (Together) unless --allow-unpriced.
     #[arg(long, value_name = "AMOUNT", value_parser = bounds::price)]
     pub max_price_per_hour: Option<f64>,
+    /// With --max-price-per-hour, also take offerings that state no price; the ceiling is
+    /// not checked for them.
+    #[arg(long, requires = "max_price_per_hour")]
+    pub allow_unpriced: bool,
     /// The currency of --max-price-per-hour (ISO 4217).
     #[arg(
         long,

@@ -59,6 +59,9 @@ fn placement(target: &PlacementTargetArgs, spec: &ClusterSpec, clients: &Clients
     if let Some(amount) = target.max_price_per_hour {
         placement = placement.with_max_price_per_hour(amount, target.currency.to_ascii_uppercase());
     }
+    if target.allow_unpriced {
+        placement = placement.allow_unpriced();
+    }
     placement
 }
 

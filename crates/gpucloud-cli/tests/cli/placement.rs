@@ -191,3 +191,72 @@ fn together_without_h100_capacity_fails_over_to_runcrate_with_one_cluster_in_all
         none.stderr
     );
 }
+
+#[test]
+fn a_price_ceiling_that_cannot_be_checked_refuses_unless_unpriced_offerings_are_allowed() {
+    let sim = TestSim::start();
+    let env = env(&sim);
+    let create = |name: &str, extra: &[&str]| {
+        let mut args = vec![
+            "clusters",
+            "create",
+            "--provider",
+            "together",
+            "--name",
+            name,
+            "--gpu-model",
+            "H100",
+            "--gpus",
+            "16",
+            "--max-price-per-hour",
+            "30",
+        ];
+        args.extend_from_slice(extra);
+        gpucloud(&args, &env)
+    };
+    let named = |name: &str| {
+        sim.sim()
+            .clusters(Provider::Together)
+            .iter()
+            .filter(|c| c.name == name)
+            .count()
+    };
+
+    // Together states no price: the ceiling cannot be checked, so nothing is created.
+    let refused = create("capped", &[]);
+    refused.expect_code(4);
+    assert!(
+        refused
+            .stderr
+            .contains("states no price, so the ceiling of 30.00 USD/h cannot be checked"),
+        "{}",
+        refused.stderr
+    );
+    assert_eq!(named("capped"), 0);
+    let plan = gpucloud(
+        &[
+            "plan",
+            "-p",
+            "together",
+            "--name",
+            "capped",
+            "--gpu-model",
+            "H100",
+            "--gpus",
+            "16",
+            "--max-price-per-hour",
+            "1",
+        ],
+        &env,
+    );
+    assert!(
+        plan.stdout.contains("states no price") || plan.stderr.contains("states no price"),
+        "{}\n{}",
+        plan.stdout,
+        plan.stderr
+    );
+
+    // Asked for, an unpriced offering is taken.
+    create("uncapped", &["--allow-unpriced"]).expect_code(0);
+    assert_eq!(named("uncapped"), 1);
+}

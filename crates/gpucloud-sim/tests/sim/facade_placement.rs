@@ -179,30 +179,59 @@ async fn every_candidate_refusing_is_an_error_naming_each() {
 async fn a_price_ceiling_and_cheapest_first_choose_the_provider() {
     let sim = sim().await;
     // Together states no price; Runcrate's H100 is 2 × 23.92 USD/h; E2E prices in INR.
-    let plans = Placement::new(candidates(&sim, &ALL, "priced"))
-        .cheapest_first()
-        .with_max_price_per_hour(50.0, "USD")
-        .plan()
-        .await;
-    let order: Vec<_> = plans
-        .iter()
-        .map(|p| (p.provider, p.resolution.is_ok()))
-        .collect();
+    let plan = |allow_unpriced: bool| {
+        let mut placement = Placement::new(candidates(&sim, &ALL, "priced"))
+            .cheapest_first()
+            .with_max_price_per_hour(50.0, "USD");
+        if allow_unpriced {
+            placement = placement.allow_unpriced();
+        }
+        async move {
+            let plans = placement.plan().await;
+            plans
+                .iter()
+                .map(|p| (p.provider, p.resolution.is_ok()))
+                .collect::<Vec<_>>()
+        }
+    };
     assert_eq!(
-        order,
+        plan(false).await,
+        [
+            (ProviderKind::Runcrate, true),
+            (ProviderKind::Together, false),
+            (ProviderKind::E2e, false)
+        ],
+        "known prices first; a ceiling cannot be checked without a price, nor a USD one \
+         against INR"
+    );
+    assert_eq!(
+        plan(true).await,
         [
             (ProviderKind::Runcrate, true),
             (ProviderKind::Together, true),
             (ProviderKind::E2e, false)
         ],
-        "known prices first; INR cannot be compared with a USD ceiling"
+        "unpriced offerings allowed: Together is taken, unchecked"
     );
-    let placed = Placement::new(candidates(&sim, &ALL, "priced"))
+
+    // Under 40 USD/h nothing can be shown to fit: nothing is created.
+    let refused = Placement::new(candidates(&sim, &ALL, "priced"))
         .with_max_price_per_hour(40.0, "USD")
         .create()
         .await
+        .unwrap_err();
+    let text = refused.to_string();
+    assert!(text.contains("states no price"), "{text}");
+    assert!(sim.clusters(Provider::Together).is_empty());
+    assert!(sim.clusters(Provider::Runcrate).is_empty());
+
+    let placed = Placement::new(candidates(&sim, &ALL, "priced"))
+        .with_max_price_per_hour(40.0, "USD")
+        .allow_unpriced()
+        .create()
+        .await
         .unwrap();
-    // Together's price is unknown, so the ceiling cannot skip it.
+    // Allowed, Together's unknown price does not skip it.
     assert_eq!(placed.provider, ProviderKind::Together);
     let after: Vec<_> = placed
         .attempts

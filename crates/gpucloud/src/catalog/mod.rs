@@ -24,7 +24,7 @@ use crate::spec::SoftwareStack;
 
 pub(crate) use cache::CatalogCache;
 pub use family::{gpu_family, matches as gpu_matches};
-pub use resolve::{Constraints, PriceCeiling, Resolution, resolve};
+pub use resolve::{Constraints, PriceCeiling, Resolution, consults_catalog, resolve};
 pub use rules::{CatalogRules, Choice, Fill};
 
 /// How long a client keeps a fetched catalog before it fetches it again, by default.

@@ -33,9 +33,33 @@ pub struct Resolution {
 /// What a resolution may not exceed.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Constraints {
-    /// Skip offerings whose known price for the whole cluster is above this (an offering
-    /// priced in another currency cannot be compared and is skipped too).
+    /// Skip offerings whose price for the whole cluster is above this. An offering priced in
+    /// another currency cannot be compared and is skipped too, and so is one that states no
+    /// price (Together states none) unless `allow_unpriced`: a ceiling that cannot be checked
+    /// is never passed silently.
     pub max_price_per_hour: Option<PriceCeiling>,
+    /// With a ceiling, also take offerings that state no price; the ceiling is then not
+    /// checked for them.
+    pub allow_unpriced: bool,
+}
+
+impl Constraints {
+    /// Whether an offering's price must be known: a ceiling is set, and unpriced offerings
+    /// are not allowed. A request that names every id is then still looked up in the
+    /// catalog, for the price of the offering it names.
+    pub fn needs_price(&self) -> bool {
+        self.max_price_per_hour.is_some() && !self.allow_unpriced
+    }
+}
+
+/// Whether resolving `spec` under `constraints` reads the provider's catalog: some id is
+/// missing, or a ceiling needs the price of the offering the request names.
+pub fn consults_catalog(
+    rules: &dyn CatalogRules,
+    spec: &ClusterSpec,
+    constraints: &Constraints,
+) -> bool {
+    rules.needs_catalog(spec) || constraints.needs_price()
 }
 
 /// A price per hour and its currency.
@@ -56,7 +80,7 @@ pub fn resolve(
     constraints: &Constraints,
 ) -> Result<Resolution, Error> {
     let provider = rules.provider();
-    if !rules.needs_catalog(spec) {
+    if !consults_catalog(rules, spec, constraints) {
         return Ok(Resolution {
             spec: spec.clone(),
             offering: None,
@@ -137,17 +161,27 @@ fn fit(
     if !offering.nodes.accepts(nodes) {
         return Err(format!("takes {}", offering.nodes.describe()));
     }
-    if let (Some(ceiling), Some(price)) = (&constraints.max_price_per_hour, &offering.price) {
-        if !price.currency.eq_ignore_ascii_case(&ceiling.currency) {
-            return Err(format!("is priced in {}", price.currency));
+    match (&constraints.max_price_per_hour, &offering.price) {
+        (Some(ceiling), Some(price)) => {
+            if !price.currency.eq_ignore_ascii_case(&ceiling.currency) {
+                return Err(format!("is priced in {}", price.currency));
+            }
+            if price.for_nodes(nodes) > ceiling.amount {
+                return Err(format!(
+                    "costs {:.2} {}/h",
+                    price.for_nodes(nodes),
+                    price.currency
+                ));
+            }
         }
-        if price.for_nodes(nodes) > ceiling.amount {
+        (Some(ceiling), None) if !constraints.allow_unpriced => {
             return Err(format!(
-                "costs {:.2} {}/h",
-                price.for_nodes(nodes),
-                price.currency
+                "states no price, so the ceiling of {:.2} {}/h cannot be checked (allow \
+                 unpriced offerings to take it anyway)",
+                ceiling.amount, ceiling.currency
             ));
         }
+        _ => {}
     }
     rules.completes(spec, offering)?;
     Ok(nodes)

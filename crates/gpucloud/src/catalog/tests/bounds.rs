@@ -252,3 +252,101 @@ fn together_takes_the_region_whose_drivers_have_the_asked_cuda() {
         Some("H100_SXM")
     );
 }
+
+fn ceiling(amount: f64, allow_unpriced: bool) -> Constraints {
+    Constraints {
+        max_price_per_hour: Some(PriceCeiling {
+            amount,
+            currency: "USD".into(),
+        }),
+        allow_unpriced,
+    }
+}
+
+#[test]
+fn a_ceiling_skips_an_offering_that_states_no_price_unless_unpriced_ones_are_allowed() {
+    use crate::spec::TogetherOptions;
+    let catalog = together_catalog();
+    let spec = ClusterSpec::new("t", ClusterSize::Gpus(16)).with_gpu_model("H100_SXM");
+    let error = resolve(
+        ProviderKind::Together,
+        &spec,
+        &catalog,
+        &ceiling(30.0, false),
+    )
+    .unwrap_err();
+    assert!(matches!(error, Error::NoMatchingOffering { .. }), "{error}");
+    let text = error.to_string();
+    assert!(
+        text.contains("states no price, so the ceiling of 30.00 USD/h cannot be checked"),
+        "{text}"
+    );
+    let allowed = resolve(
+        ProviderKind::Together,
+        &spec,
+        &catalog,
+        &ceiling(30.0, true),
+    );
+    assert_eq!(
+        allowed.unwrap().spec.region.as_deref(),
+        Some("us-central-4")
+    );
+    // A request that names every id is looked up too: the ceiling needs its price.
+    let named = spec
+        .with_region("us-central-8")
+        .with_options(TogetherOptions {
+            nvidia_version_id: Some("cuda-12.8-driver-570".into()),
+            ..TogetherOptions::default()
+        });
+    let rules = ProviderKind::Together.profile().catalog;
+    assert!(!consults_catalog(rules, &named, &Constraints::default()));
+    assert!(consults_catalog(rules, &named, &ceiling(30.0, false)));
+    assert!(!consults_catalog(rules, &named, &ceiling(30.0, true)));
+    assert!(
+        resolve(
+            ProviderKind::Together,
+            &named,
+            &catalog,
+            &ceiling(30.0, false)
+        )
+        .is_err()
+    );
+    let taken = resolve(ProviderKind::Together, &named, &[], &ceiling(30.0, true)).unwrap();
+    assert_eq!((taken.offering, taken.spec), (None, named));
+}
+
+#[test]
+fn a_ceiling_checks_the_price_of_the_offer_a_request_names() {
+    use crate::spec::RuncrateOptions;
+    let catalog = runcrate_catalog();
+    // offer-h100-cheap is 4 × 9.50 = 38.00/h for 16 GPUs; offer-h100-b is 2 × 23.92 = 47.84/h.
+    let named = |offer: &str| {
+        ClusterSpec::new("t", ClusterSize::Gpus(16)).with_options(RuncrateOptions {
+            offer_id: offer.into(),
+            ..RuncrateOptions::default()
+        })
+    };
+    let cheap = resolve(
+        ProviderKind::Runcrate,
+        &named("offer-h100-cheap"),
+        &catalog,
+        &ceiling(40.0, false),
+    )
+    .unwrap();
+    assert_eq!(
+        cheap.offering.map(|o| o.ids.label()),
+        Some("offer-h100-cheap".into())
+    );
+    let error = resolve(
+        ProviderKind::Runcrate,
+        &named("offer-h100-b"),
+        &catalog,
+        &ceiling(40.0, false),
+    )
+    .unwrap_err();
+    let text = error.to_string();
+    assert!(
+        text.contains("offer-h100-b") && text.contains("costs 47.84 USD/h"),
+        "{text}"
+    );
+}

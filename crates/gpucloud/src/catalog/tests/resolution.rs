@@ -237,6 +237,7 @@ fn a_price_ceiling_skips_dearer_offerings_and_other_currencies() {
             amount,
             currency: currency.into(),
         }),
+        ..Constraints::default()
     };
     let spec = gpus(16)
         .with_gpu_model("H100")

@@ -124,6 +124,22 @@ impl CatalogRules for Rules {
             .is_none_or(|o| o.offer_id.trim().is_empty())
     }
 
+    fn completes(&self, spec: &ClusterSpec, offering: &Offering) -> Result<(), String> {
+        // A request that names its offer is looked up only for that offer's price.
+        let given = spec
+            .options
+            .runcrate
+            .as_ref()
+            .map(|o| o.offer_id.trim())
+            .filter(|id| !id.is_empty());
+        match (&offering.ids, given) {
+            (OfferingIds::Runcrate { offer_id }, Some(given)) if offer_id != given => {
+                Err("is another offer than the one given".into())
+            }
+            _ => Ok(()),
+        }
+    }
+
     fn admits(&self, spec: &ClusterSpec, offering: &Offering) -> Result<(), String> {
         let allowed = spec
             .options
