@@ -37,6 +37,9 @@ pub enum CliError {
     Cloud(Error),
     /// A placement over several providers that created nothing.
     Placement(Box<gpucloud::PlacementError>),
+    /// A plan in which no candidate could be created (each skipped, with why): what the same
+    /// `create` would fail with, so a CI gate on `plan` fails the same way.
+    NothingToCreate(String),
     /// Anything else (I/O on our side, the simulator).
     Other(String),
 }
@@ -49,6 +52,7 @@ impl CliError {
             Self::Input(_) => code::INVALID,
             Self::Cloud(error) => cloud_exit_code(error),
             Self::Placement(failed) => cloud_exit_code(&failed.error),
+            Self::NothingToCreate(_) => code::PROVIDER,
             Self::Other(_) => code::OTHER,
         }
     }
@@ -126,9 +130,10 @@ pub fn flatten(text: &str) -> String {
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Usage(message) | Self::Input(message) | Self::Other(message) => {
-                f.write_str(&flatten(message))
-            }
+            Self::Usage(message)
+            | Self::Input(message)
+            | Self::NothingToCreate(message)
+            | Self::Other(message) => f.write_str(&flatten(message)),
             Self::Cloud(error) => f.write_str(&one_line(error)),
             Self::Placement(failed) => f.write_str(&flatten(&failed.to_string())),
         }
@@ -197,6 +202,10 @@ mod tests {
         assert_eq!(CliError::Usage("x".into()).exit_code(), code::USAGE);
         assert_eq!(CliError::Input("x".into()).exit_code(), code::INVALID);
         assert_eq!(CliError::Other("x".into()).exit_code(), code::OTHER);
+        assert_eq!(
+            CliError::NothingToCreate("x".into()).exit_code(),
+            code::PROVIDER
+        );
     }
 
     #[test]

@@ -45,6 +45,19 @@ fn clients(
             Err(error) => clients.left_out.push((*provider, one_line(&error))),
         }
     }
+    if clients.candidates.is_empty() {
+        // Nothing to place on: a configuration error (exit 3) for `plan` and `create` alike,
+        // naming why each provider was left out.
+        let why: Vec<String> = clients
+            .left_out
+            .iter()
+            .map(|(provider, why)| format!("{provider}: {why}"))
+            .collect();
+        return Err(CliError::Input(format!(
+            "no provider can be used: {}",
+            why.join("; ")
+        )));
+    }
     Ok(clients)
 }
 
@@ -167,7 +180,8 @@ pub async fn plan(
         });
     }
     if ctx.output().is_json() {
-        return output::json(&out);
+        output::json(&out)?;
+        return nothing_to_create(&out);
     }
     for (i, candidate) in out.iter().enumerate() {
         match (&candidate.plan, &candidate.skipped) {
@@ -184,5 +198,18 @@ pub async fn plan(
             (None, None) => {}
         }
     }
-    Ok(())
+    nothing_to_create(&out)
+}
+
+/// `Ok` when some candidate of a plan can be created; the failure `create` would end with
+/// when none can (every one skipped, or none with credentials).
+fn nothing_to_create(planned: &[PlannedCandidate]) -> Result<(), CliError> {
+    if planned.iter().any(|candidate| candidate.plan.is_some()) {
+        return Ok(());
+    }
+    Err(CliError::NothingToCreate(format!(
+        "no candidate can be created: {} of {} skipped",
+        planned.len(),
+        planned.len()
+    )))
 }

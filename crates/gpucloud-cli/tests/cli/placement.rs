@@ -249,14 +249,49 @@ fn a_price_ceiling_that_cannot_be_checked_refuses_unless_unpriced_offerings_are_
         ],
         &env,
     );
+    // The plan says why, and fails as the create would: a CI gate on it must not pass.
+    plan.expect_code(4);
     assert!(
-        plan.stdout.contains("states no price") || plan.stderr.contains("states no price"),
-        "{}\n{}",
-        plan.stdout,
+        plan.stdout
+            .contains("skipped: no together offering matches"),
+        "{}",
+        plan.stdout
+    );
+    assert!(plan.stdout.contains("states no price"), "{}", plan.stdout);
+    assert!(
+        plan.stderr
+            .contains("no candidate can be created: 1 of 1 skipped"),
+        "{}",
         plan.stderr
     );
-
     // Asked for, an unpriced offering is taken.
     create("uncapped", &["--allow-unpriced"]).expect_code(0);
     assert_eq!(named("uncapped"), 1);
+}
+
+#[test]
+fn a_plan_with_no_credentials_anywhere_fails_as_the_create_does() {
+    let args = ["--gpu-model", "H100", "--gpus", "16", "--name", "nowhere"];
+    let plan = gpucloud(&[&["plan", "-p", "any"][..], &args].concat(), &[]);
+    let create = gpucloud(
+        &[&["clusters", "create", "-p", "any"][..], &args].concat(),
+        &[],
+    );
+    // A configuration error, nothing sent: exit 3 for both, each provider's reason named.
+    assert_eq!(
+        (plan.code, create.code),
+        (3, 3),
+        "{}\n{}",
+        plan.stderr,
+        create.stderr
+    );
+    for run in [&plan, &create] {
+        assert!(
+            run.stderr
+                .contains("no provider can be used: together: configuration: TOGETHER_API_KEY")
+                && run.stderr.contains("e2e: configuration: E2E_API_KEY"),
+            "{}",
+            run.stderr
+        );
+    }
 }
