@@ -1,7 +1,7 @@
 //! `gpucloud clusters create|get|list|delete|wait`.
 
 use gpucloud::{
-    Cleanup, ClusterId, CreateAndWait, CreateAndWaitError, ProviderKind, Ready, Timeline,
+    Cleanup, ClusterId, CreateAndWait, CreateAndWaitError, Created, ProviderKind, Ready, Timeline,
 };
 use serde::Serialize;
 
@@ -63,10 +63,18 @@ async fn create(ctx: &Context, args: &CreateArgs) -> Result<(), CliError> {
         delete_wait: CreateAndWait::default().delete_wait,
     };
     match ready_or_clean_up(&client, created, &options).await {
-        Ok(ready) => out.result(&ready.created, |_| {
-            say!();
-            output::cluster(&ready.cluster);
-        }),
+        Ok(ready) => {
+            // The cluster as the wait left it (ready, its nodes addressed), not as the create
+            // answered: scripts read addresses from it.
+            let waited = Created {
+                cluster: ready.cluster,
+                ..ready.created
+            };
+            out.result(&waited, |waited| {
+                say!();
+                output::cluster(&waited.cluster);
+            })
+        }
         Err(failed) => {
             say_cleanup(client.provider(), &failed);
             Err(CliError::Cloud(failed.error))

@@ -87,10 +87,17 @@ fn a_request_file_with_only_name_gpu_and_size_creates_a_ready_cluster_on_each_pr
             &env(&sim),
         );
         run.expect_code(0);
-        assert_eq!(
-            json(&run)["cluster"]["provider"],
-            provider,
-            "{}",
+        let cluster = &json(&run)["cluster"];
+        assert_eq!(cluster["provider"], provider, "{}", run.stdout);
+        // The cluster as the wait left it, not as the create answered.
+        assert_eq!(cluster["state"]["state"], "ready", "{}", run.stdout);
+        let nodes = cluster["nodes"].as_array().cloned().unwrap_or_default();
+        assert!(
+            !nodes.is_empty()
+                && nodes
+                    .iter()
+                    .any(|n| n["public_ip"].is_string() || n["private_ip"].is_string()),
+            "{provider}: no addressed node in {}",
             run.stdout
         );
     }
