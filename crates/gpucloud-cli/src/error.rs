@@ -40,6 +40,8 @@ pub enum CliError {
     /// A plan in which no candidate could be created (each skipped, with why): what the same
     /// `create` would fail with, so a CI gate on `plan` fails the same way.
     NothingToCreate(String),
+    /// Clusters asked to be deleted that the provider's API cannot delete: still billing.
+    StillBilling(String),
     /// Anything else (I/O on our side, the simulator).
     Other(String),
 }
@@ -52,7 +54,7 @@ impl CliError {
             Self::Input(_) => code::INVALID,
             Self::Cloud(error) => cloud_exit_code(error),
             Self::Placement(failed) => cloud_exit_code(&failed.error),
-            Self::NothingToCreate(_) => code::PROVIDER,
+            Self::NothingToCreate(_) | Self::StillBilling(_) => code::PROVIDER,
             Self::Other(_) => code::OTHER,
         }
     }
@@ -79,6 +81,8 @@ fn exit_code_of(kind: ErrorKind) -> u8 {
         | ErrorKind::NotFound
         | ErrorKind::Conflict
         | ErrorKind::NameClaimed
+        | ErrorKind::NameInUse
+        | ErrorKind::Undeletable
         | ErrorKind::InsufficientFunds
         | ErrorKind::NoCapacity
         | ErrorKind::RateLimited
@@ -133,6 +137,7 @@ impl fmt::Display for CliError {
             Self::Usage(message)
             | Self::Input(message)
             | Self::NothingToCreate(message)
+            | Self::StillBilling(message)
             | Self::Other(message) => f.write_str(&flatten(message)),
             Self::Cloud(error) => f.write_str(&one_line(error)),
             Self::Placement(failed) => f.write_str(&flatten(&failed.to_string())),

@@ -55,7 +55,9 @@ pub use cluster::{
     ProviderKind,
 };
 pub use config::ClientSettings;
-pub use error::{ApiError, DecodeError, Error, ErrorKind, Result, RetryKind, ValidationError};
+pub use error::{
+    ApiError, DecodeError, Error, ErrorKind, FieldDifference, Result, RetryKind, ValidationError,
+};
 pub use lifecycle::{Cleanup, CreateAndWait, CreateAndWaitError, CreatedReady, Deletion};
 pub use pacing::Pacing;
 pub use placement::{Attempt, AttemptOutcome, Candidate, Placed, Placement, PlacementError};

@@ -16,7 +16,7 @@ use serde::Serialize;
 use crate::catalog::{Constraints, PriceCeiling, Resolution};
 use crate::client::ClusterClient;
 use crate::cluster::{Created, ProviderKind};
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use crate::spec::ClusterSpec;
 
 /// One place a placement may create the cluster.
@@ -47,6 +47,7 @@ pub struct Placement {
     candidates: Vec<Candidate>,
     order: Order,
     constraints: Constraints,
+    allow_undeletable: bool,
 }
 
 /// What happened at one candidate.
@@ -65,11 +66,15 @@ pub enum AttemptOutcome {
     /// Not tried: its catalog has nothing that fits, or the request breaks one of its rules,
     /// or it cannot be reached for its catalog. Nothing was sent to create.
     Skipped {
+        /// What kind of reason ([`ErrorKind::Undeletable`], [`ErrorKind::NoMatchingOffering`]…).
+        kind: ErrorKind,
         /// Why.
         reason: String,
     },
     /// Tried, and refused in a way that created nothing (no capacity, funds or quota).
     Refused {
+        /// What kind of refusal.
+        kind: ErrorKind,
         /// The provider's refusal.
         reason: String,
     },
@@ -77,6 +82,8 @@ pub enum AttemptOutcome {
     Created,
     /// Tried, and failed in a way that ends the placement (see [`PlacementError`]).
     Failed {
+        /// What kind of error.
+        kind: ErrorKind,
         /// The error.
         reason: String,
     },
@@ -114,9 +121,11 @@ impl fmt::Display for PlacementError {
             .attempts
             .iter()
             .filter_map(|a| match &a.outcome {
-                AttemptOutcome::Skipped { reason }
-                | AttemptOutcome::Refused { reason }
-                | AttemptOutcome::Failed { reason } => Some(format!("{}: {reason}", a.provider)),
+                AttemptOutcome::Skipped { reason, .. }
+                | AttemptOutcome::Refused { reason, .. }
+                | AttemptOutcome::Failed { reason, .. } => {
+                    Some(format!("{}: {reason}", a.provider))
+                }
                 AttemptOutcome::Created | AttemptOutcome::NotTried => None,
             })
             .collect();
@@ -174,6 +183,15 @@ impl Placement {
         self
     }
 
+    /// Also takes providers whose API cannot delete a cluster (Runcrate): without this, each
+    /// such candidate is skipped with [`Error::Undeletable`], because a cluster made there
+    /// bills until a person stops it in the provider's console, and no cleanup, sweep or time
+    /// limit of ours can stop it.
+    pub fn allow_undeletable(mut self) -> Self {
+        self.allow_undeletable = true;
+        self
+    }
+
     /// Every candidate resolved (catalogs fetched at once), in the order a create would try
     /// them. Nothing is created.
     pub async fn plan(&self) -> Vec<CandidatePlan> {
@@ -188,10 +206,23 @@ impl Placement {
             .iter()
             .zip(resolutions)
             .enumerate()
-            .map(|(index, (candidate, resolution))| CandidatePlan {
-                candidate: index,
-                provider: candidate.client.provider(),
-                resolution,
+            .map(|(index, (candidate, resolution))| {
+                let profile = candidate.client.provider().profile();
+                // A request that cannot be sent anyway says so first.
+                let resolution = match resolution {
+                    Ok(_) if !profile.deletes_clusters && !self.allow_undeletable => {
+                        Err(Error::Undeletable {
+                            provider: profile.kind,
+                            console: profile.console,
+                        })
+                    }
+                    resolution => resolution,
+                };
+                CandidatePlan {
+                    candidate: index,
+                    provider: profile.kind,
+                    resolution,
+                }
             })
             .collect();
         if self.order == Order::CheapestFirst {
@@ -220,6 +251,7 @@ impl Placement {
                     attempts.push(Attempt {
                         provider,
                         outcome: AttemptOutcome::Skipped {
+                            kind: error.kind(),
                             reason: error.to_string(),
                         },
                     });
@@ -250,10 +282,12 @@ impl Placement {
                 Err(error) if !error.is_ambiguous() && refused(&error) => {
                     let outcome = if sent_nothing(&error) {
                         AttemptOutcome::Skipped {
+                            kind: error.kind(),
                             reason: error.to_string(),
                         }
                     } else {
                         AttemptOutcome::Refused {
+                            kind: error.kind(),
                             reason: error.to_string(),
                         }
                     };
@@ -264,6 +298,7 @@ impl Placement {
                     attempts.push(Attempt {
                         provider,
                         outcome: AttemptOutcome::Failed {
+                            kind: error.kind(),
                             reason: error.to_string(),
                         },
                     });
@@ -302,6 +337,7 @@ fn refused(error: &Error) -> bool {
     matches!(
         error,
         Error::NoCapacity(_)
+            | Error::Undeletable { .. }
             | Error::InsufficientFunds(_)
             | Error::NoMatchingOffering { .. }
             | Error::Validation(_)
@@ -315,6 +351,7 @@ fn sent_nothing(error: &Error) -> bool {
     matches!(
         error,
         Error::NoMatchingOffering { .. }
+            | Error::Undeletable { .. }
             | Error::Validation(_)
             | Error::Unsupported { .. }
             | Error::Configuration { .. }

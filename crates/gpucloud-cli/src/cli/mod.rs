@@ -219,6 +219,11 @@ pub struct PlacementTargetArgs {
     /// Try the provider with the cheapest known offering first, not the order given.
     #[arg(long)]
     pub cheapest_first: bool,
+    /// Also create on providers whose API cannot delete a cluster (Runcrate): such a cluster
+    /// bills until you stop it in the provider's console, and no --wait cleanup or sweep can
+    /// stop it. Without this flag those providers are skipped, saying so.
+    #[arg(long)]
+    pub allow_no_delete: bool,
 }
 
 /// The providers of a `--provider` list, in order, each once.
@@ -253,10 +258,16 @@ impl PlacementTargetArgs {
         }
     }
 
-    /// The single provider, when only one is given and no price rule asks for a placement.
+    /// The single provider, when only one is given and no rule of a placement applies to it
+    /// (a price ceiling, an order, or a provider that cannot delete without
+    /// --allow-no-delete, which the placement skips with its reason).
     pub fn single(&self) -> Option<TargetArgs> {
         match self.provider.0.as_slice() {
-            [one] if self.max_price_per_hour.is_none() && !self.cheapest_first => {
+            [one]
+                if self.max_price_per_hour.is_none()
+                    && !self.cheapest_first
+                    && (one.profile().deletes_clusters || self.allow_no_delete) =>
+            {
                 Some(self.target(*one))
             }
             _ => None,

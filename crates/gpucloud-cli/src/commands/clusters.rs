@@ -84,16 +84,18 @@ async fn create(ctx: &Context, args: &CreateArgs) -> Result<(), CliError> {
 
 /// What became of a cluster whose wait failed, on stderr, with its id.
 fn say_cleanup(provider: ProviderKind, failed: &CreateAndWaitError) {
-    let Some(id) = &failed.cluster else { return };
-    let id = cell(id);
+    let Some(raw_id) = &failed.cluster else {
+        return;
+    };
+    let id = cell(raw_id);
+    let stop = output::how_to_stop(provider, raw_id.as_str());
     match &failed.cleanup {
         Some(Cleanup::Deleted(deletion)) => tell!(
             "{provider} cluster {id} was deleted; the provider confirmed it gone after {}.",
             elapsed(deletion.took)
         ),
         Some(Cleanup::DeleteFailed(error)) => tell!(
-            "{provider} cluster {id} MAY STILL BE BILLING: deleting it failed ({}). Delete it \
-             with `gpucloud clusters delete -p {provider} {id} --wait`.",
+            "{provider} cluster {id} MAY STILL BE BILLING: deleting it failed ({}). {stop}",
             crate::error::one_line(error.as_ref())
         ),
         Some(Cleanup::NotNeeded) => tell!(
@@ -101,10 +103,9 @@ fn say_cleanup(provider: ProviderKind, failed: &CreateAndWaitError) {
              start, so nothing bills (and there is nothing to delete).",
             provider.profile().display_name
         ),
-        Some(Cleanup::Kept) | None => tell!(
-            "{provider} cluster {id} was kept and may be billing. Delete it with `gpucloud \
-             clusters delete -p {provider} {id} --wait`."
-        ),
+        Some(Cleanup::Kept) | None => {
+            tell!("{provider} cluster {id} was kept and may be billing. {stop}");
+        }
     }
 }
 

@@ -75,8 +75,9 @@ pub async fn run(ctx: &Context, args: &DemoArgs) -> Result<(), CliError> {
     first_error.map_or(Ok(()), Err)
 }
 
-/// Together has no H100 left: a placement over Together then Runcrate ends on Runcrate, with
-/// one cluster in all.
+/// Together has no H100 left: a placement over Together, Runcrate and E2E passes over Together
+/// (no capacity) and Runcrate (its API cannot delete a cluster, and the demo does not allow
+/// one) and ends on E2E, with one cluster in all, which it then deletes.
 async fn failover(sim: &RunningSim, out: Output) -> Result<(), Error> {
     let no_h100 = CapacityFilter::new(Provider::Together, "H100");
     if sim.capacity().set(&no_h100, 0).is_err() {
@@ -86,10 +87,11 @@ async fn failover(sim: &RunningSim, out: Output) -> Result<(), Error> {
         });
     }
     if out.is_human() {
-        say!("\n== failover: Together has no H100 capacity left; --provider together,runcrate");
+        say!("\n== failover: Together has no H100 capacity left; --provider together,runcrate,e2e");
     }
     let name = "demo-anywhere";
-    let candidates = [ProviderKind::Together, ProviderKind::Runcrate]
+    // Every provider, in `ProviderKind::ALL`'s order: Together, Runcrate, E2E.
+    let candidates = ProviderKind::ALL
         .into_iter()
         .map(|provider| {
             Ok(Candidate {
@@ -105,10 +107,15 @@ async fn failover(sim: &RunningSim, out: Output) -> Result<(), Error> {
         for attempt in &placed.attempts {
             let what = match &attempt.outcome {
                 AttemptOutcome::Created => "created the cluster".to_string(),
-                AttemptOutcome::Refused { reason } | AttemptOutcome::Skipped { reason } => {
+                AttemptOutcome::Refused { reason, .. } => {
                     format!("passed over: {}", crate::error::flatten(reason))
                 }
-                AttemptOutcome::Failed { reason } => {
+                AttemptOutcome::Skipped { kind, reason } => format!(
+                    "passed over: {}{}",
+                    crate::error::flatten(reason),
+                    super::placement::hint(*kind)
+                ),
+                AttemptOutcome::Failed { reason, .. } => {
                     format!("failed: {}", crate::error::flatten(reason))
                 }
                 AttemptOutcome::NotTried => "not tried".into(),
@@ -120,6 +127,15 @@ async fn failover(sim: &RunningSim, out: Output) -> Result<(), Error> {
             placed.provider,
             cell(&placed.created.cluster.id),
             name
+        );
+    }
+    let winner = client(sim, placed.provider)?;
+    winner.delete(&placed.created.cluster.id).await?;
+    if out.is_human() {
+        say!(
+            "Deleted {} cluster {}.",
+            placed.provider,
+            cell(&placed.created.cluster.id)
         );
     }
     Ok(())

@@ -110,8 +110,9 @@ struct Swept {
     name: String,
     cluster_id: String,
     age_secs: i64,
-    /// `alive` (listed, not deleted), `deleted`, `gone` (the provider no longer had it), or
-    /// `error`.
+    /// `alive` (listed, not deleted), `deleted`, `gone` (the provider no longer had it),
+    /// `stop_by_hand` (alive on a provider whose API cannot delete it: `detail` says where
+    /// it is stopped), or `error`.
     action: &'static str,
     detail: Option<String>,
 }
@@ -175,6 +176,7 @@ pub async fn sweep(ctx: &Context, args: &SweepArgs) -> Result<(), CliError> {
         }
     }
     let failed = swept.iter().filter(|s| s.action == "error").count();
+    let by_hand: Vec<&Swept> = swept.iter().filter(|s| s.action == STOP_BY_HAND).collect();
     if ctx.output().is_json() {
         output::json(&swept)?;
     } else if swept.is_empty() {
@@ -183,18 +185,18 @@ pub async fn sweep(ctx: &Context, args: &SweepArgs) -> Result<(), CliError> {
             elapsed(args.older_than)
         );
     } else {
-        let mut list = table(&["provider", "name", "cluster", "age", "action", "detail"]);
-        for s in &swept {
-            list.add_row([
-                s.provider.to_string(),
-                cell(&s.name),
-                cell(&s.cluster_id),
-                elapsed(std::time::Duration::from_secs(s.age_secs.unsigned_abs())),
-                s.action.to_string(),
-                s.detail.as_deref().map_or_else(|| "-".into(), cell),
-            ]);
+        let through_api: Vec<&Swept> = swept.iter().filter(|s| s.action != STOP_BY_HAND).collect();
+        if !through_api.is_empty() {
+            say!("{}", render(&mut swept_table(&through_api)));
         }
-        say!("{}", render(&mut list));
+        if !by_hand.is_empty() {
+            say!(
+                "{}Alive, and not deletable through the provider's API (they bill until stopped \
+                 by hand where `detail` says):\n{}",
+                if through_api.is_empty() { "" } else { "\n" },
+                render(&mut swept_table(&by_hand))
+            );
+        }
     }
     if failed > 0 {
         return Err(CliError::Other(format!(
@@ -202,7 +204,38 @@ pub async fn sweep(ctx: &Context, args: &SweepArgs) -> Result<(), CliError> {
             swept.len()
         )));
     }
+    if args.delete && !by_hand.is_empty() {
+        let consoles: std::collections::BTreeSet<&str> = by_hand
+            .iter()
+            .map(|s| s.provider.profile().console)
+            .collect();
+        return Err(CliError::StillBilling(format!(
+            "{} of {} clusters cannot be deleted through their provider's API and are still \
+             billing: stop them in {}",
+            by_hand.len(),
+            swept.len(),
+            consoles.into_iter().collect::<Vec<_>>().join(" and ")
+        )));
+    }
     Ok(())
+}
+
+/// `action` of a cluster alive on a provider whose API cannot delete it.
+const STOP_BY_HAND: &str = "stop_by_hand";
+
+fn swept_table(rows: &[&Swept]) -> comfy_table::Table {
+    let mut list = table(&["provider", "name", "cluster", "age", "action", "detail"]);
+    for s in rows {
+        list.add_row([
+            s.provider.to_string(),
+            cell(&s.name),
+            cell(&s.cluster_id),
+            elapsed(std::time::Duration::from_secs(s.age_secs.unsigned_abs())),
+            s.action.to_string(),
+            s.detail.as_deref().map_or_else(|| "-".into(), cell),
+        ]);
+    }
+    list
 }
 
 /// Looks one cluster up and, with `--delete`, deletes it and waits until it is gone.
@@ -216,6 +249,13 @@ async fn sweep_one(
         Err(Error::NotFound(_)) => return ("gone", None),
         Err(error) => return ("error", Some(one_line(&error))),
     };
+    let profile = client.provider().profile();
+    if !profile.deletes_clusters {
+        return (
+            STOP_BY_HAND,
+            Some(format!("{}; stop it in {}", cluster.state, profile.console)),
+        );
+    }
     if !args.delete {
         return ("alive", Some(cluster.state.to_string()));
     }

@@ -5,7 +5,8 @@ use std::sync::Arc;
 
 use gpucloud::placement::CandidatePlan;
 use gpucloud::{
-    AttemptOutcome, Candidate, ClusterClient, ClusterSpec, Created, Placement, ProviderKind,
+    AttemptOutcome, Candidate, ClusterClient, ClusterSpec, Created, ErrorKind, Placement,
+    ProviderKind,
 };
 use gpucloud_ledger::Ledger;
 use serde::Serialize;
@@ -75,6 +76,9 @@ fn placement(target: &PlacementTargetArgs, spec: &ClusterSpec, clients: &Clients
     if target.allow_unpriced {
         placement = placement.allow_unpriced();
     }
+    if target.allow_no_delete {
+        placement = placement.allow_undeletable();
+    }
     placement
 }
 
@@ -101,9 +105,13 @@ pub async fn create(
     };
     for attempt in attempts {
         let line = match &attempt.outcome {
-            AttemptOutcome::Skipped { reason } => format!("skipped: {}", one_line_text(reason)),
-            AttemptOutcome::Refused { reason } => format!("refused: {}", one_line_text(reason)),
-            AttemptOutcome::Failed { reason } => format!("failed: {}", one_line_text(reason)),
+            AttemptOutcome::Skipped { kind, reason } => {
+                format!("skipped: {}{}", one_line_text(reason), hint(*kind))
+            }
+            AttemptOutcome::Refused { reason, .. } => {
+                format!("refused: {}", one_line_text(reason))
+            }
+            AttemptOutcome::Failed { reason, .. } => format!("failed: {}", one_line_text(reason)),
             AttemptOutcome::Created => "created the cluster".into(),
             AttemptOutcome::NotTried => "not tried".into(),
         };
@@ -125,6 +133,15 @@ pub async fn create(
 
 fn one_line_text(text: &str) -> String {
     crate::error::flatten(text)
+}
+
+/// What the user can do about a candidate skipped for a reason of this kind, if a flag of
+/// ours decides it.
+pub fn hint(kind: ErrorKind) -> &'static str {
+    match kind {
+        ErrorKind::Undeletable => " (--allow-no-delete takes it anyway)",
+        _ => "",
+    }
 }
 
 /// `plan --json` over several providers: one entry per candidate, in the order tried.
@@ -175,7 +192,7 @@ pub async fn plan(
             Err(error) => PlannedCandidate {
                 provider: candidate.provider,
                 plan: None,
-                skipped: Some(one_line(&error)),
+                skipped: Some(format!("{}{}", one_line(&error), hint(error.kind()))),
             },
         });
     }

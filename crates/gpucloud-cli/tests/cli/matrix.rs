@@ -225,7 +225,12 @@ fn arguments(provider: Provider, command: Command, url: &str, variant: usize) ->
     args.extend(FLAGS.map(String::from));
     let id = provider.existing_id().to_string();
     match command {
-        Command::Create => args.extend(["-f".into(), request_file(provider)]),
+        Command::Create => {
+            args.extend(["-f".into(), request_file(provider)]);
+            if provider == Provider::Runcrate {
+                args.push("--allow-no-delete".into());
+            }
+        }
         Command::Get | Command::Delete => args.push(id),
         Command::List => {}
         Command::Wait => args.extend(

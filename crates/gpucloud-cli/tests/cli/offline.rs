@@ -104,6 +104,7 @@ fn plan_from_flags_for_each_provider() {
                 "plan",
                 "-p",
                 "runcrate",
+                "--allow-no-delete",
                 "--name",
                 "train-42",
                 "--nodes",
@@ -166,9 +167,11 @@ fn plan_from_a_toml_yaml_or_json_file() {
         ),
         ("plan_e2e_json", "e2e", "tests/fixtures/e2e.json"),
     ] {
-        gpucloud(&["plan", "-p", provider, "-f", file], &env)
-            .expect_code(0)
-            .golden(name);
+        let mut args = vec!["plan", "-p", provider, "-f", file];
+        if provider == "runcrate" {
+            args.push("--allow-no-delete");
+        }
+        gpucloud(&args, &env).expect_code(0).golden(name);
     }
 }
 
@@ -239,6 +242,7 @@ fn invalid_requests_fail_with_exit_3_before_any_request() {
                 "create",
                 "-p",
                 "runcrate",
+                "--allow-no-delete",
                 "--base-url",
                 &url,
                 "--name",
@@ -354,6 +358,7 @@ fn output_into_a_closed_pipe_ends_quietly_instead_of_panicking() {
             "plan",
             "--provider",
             "runcrate",
+            "--allow-no-delete",
             "--name",
             "train",
             "--nodes",

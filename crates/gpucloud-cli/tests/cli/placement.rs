@@ -63,7 +63,16 @@ fn a_request_file_with_only_name_gpu_and_size_creates_a_ready_cluster_on_each_pr
         ("runcrate", "tests/fixtures/intent.toml"),
         ("e2e", "tests/fixtures/intent-anywhere.toml"),
     ] {
-        let plan = gpucloud(&["plan", "-p", provider, "-f", file], &env(&sim));
+        // Runcrate's API cannot delete a cluster: taking it is a choice to say so.
+        let allow: &[&str] = if provider == "runcrate" {
+            &["--allow-no-delete"]
+        } else {
+            &[]
+        };
+        let plan = gpucloud(
+            &[&["plan", "-p", provider, "-f", file][..], allow].concat(),
+            &env(&sim),
+        );
         plan.expect_code(0);
         assert!(
             plan.stdout
@@ -73,17 +82,21 @@ fn a_request_file_with_only_name_gpu_and_size_creates_a_ready_cluster_on_each_pr
         );
         let run = gpucloud(
             &[
-                "--json",
-                "clusters",
-                "create",
-                "-p",
-                provider,
-                "-f",
-                file,
-                "--wait",
-                "--interval",
-                "1s",
-            ],
+                &[
+                    "--json",
+                    "clusters",
+                    "create",
+                    "-p",
+                    provider,
+                    "-f",
+                    file,
+                    "--wait",
+                    "--interval",
+                    "1s",
+                ][..],
+                allow,
+            ]
+            .concat(),
             &env(&sim),
         );
         run.expect_code(0);
@@ -117,6 +130,7 @@ fn together_without_h100_capacity_fails_over_to_runcrate_with_one_cluster_in_all
             "plan",
             "--provider",
             "together,runcrate",
+            "--allow-no-delete",
             "-f",
             "tests/fixtures/intent.toml",
         ],
@@ -129,6 +143,52 @@ fn together_without_h100_capacity_fails_over_to_runcrate_with_one_cluster_in_all
         plan.stdout
     );
 
+    // Runcrate's API cannot delete a cluster: without --allow-no-delete it is passed over,
+    // saying so and how to take it, and nothing is created anywhere.
+    let undeletable = gpucloud(
+        &[
+            "--json",
+            "clusters",
+            "create",
+            "--provider",
+            "together,runcrate",
+            "-f",
+            "tests/fixtures/intent.toml",
+        ],
+        &env,
+    );
+    undeletable.expect_code(4);
+    assert!(
+        undeletable.stderr.contains(
+            "runcrate: skipped: runcrate's API cannot delete a cluster: one made there bills \
+             until it is stopped in the Runcrate dashboard (www.runcrate.ai) (--allow-no-delete \
+             takes it anyway)"
+        ),
+        "{}",
+        undeletable.stderr
+    );
+    assert!(sim.sim().clusters(Provider::Runcrate).is_empty());
+    let skipped_plan = gpucloud(
+        &[
+            "--json",
+            "plan",
+            "--provider",
+            "runcrate",
+            "-f",
+            "tests/fixtures/intent.toml",
+        ],
+        &env,
+    );
+    skipped_plan.expect_code(4);
+    let skipped = json(&skipped_plan);
+    assert!(
+        skipped[0]["skipped"]
+            .as_str()
+            .is_some_and(|why| why.contains("cannot delete")),
+        "{}",
+        skipped_plan.stdout
+    );
+
     let run = gpucloud(
         &[
             "--json",
@@ -136,6 +196,7 @@ fn together_without_h100_capacity_fails_over_to_runcrate_with_one_cluster_in_all
             "create",
             "--provider",
             "together,runcrate",
+            "--allow-no-delete",
             "-f",
             "tests/fixtures/intent.toml",
         ],
@@ -181,6 +242,7 @@ fn together_without_h100_capacity_fails_over_to_runcrate_with_one_cluster_in_all
             "create",
             "--provider",
             "together,runcrate",
+            "--allow-no-delete",
             "--name",
             "no-room",
             "--gpu-model",

@@ -11,7 +11,7 @@ use common::facade::{client, named, requests};
 use common::*;
 use gpucloud::{
     AttemptOutcome, Candidate, ClusterSize, ClusterSpec, ClusterState, CreateAndWait,
-    CreateOutcome, E2eOptions, Error, Placement, ProviderKind,
+    CreateOutcome, E2eOptions, Error, ErrorKind, Placement, ProviderKind,
 };
 use gpucloud_sim::{CapacityFilter, Fault, FaultKind, Provider};
 
@@ -108,7 +108,7 @@ async fn a_provider_without_capacity_fails_over_to_the_next_with_one_cluster_in_
     sim.capacity()
         .set(&CapacityFilter::new(Provider::Runcrate, "H100"), 0)
         .unwrap();
-    let placement = Placement::new(candidates(&sim, &ALL, "anywhere"));
+    let placement = Placement::new(candidates(&sim, &ALL, "anywhere")).allow_undeletable();
 
     let placed = placement.create().await.unwrap();
 
@@ -158,7 +158,7 @@ async fn every_candidate_refusing_is_an_error_naming_each() {
             .set(&CapacityFilter::new(provider, "H100"), 0)
             .unwrap();
     }
-    let placement = Placement::new(candidates(&sim, &ALL, "nowhere"));
+    let placement = Placement::new(candidates(&sim, &ALL, "nowhere")).allow_undeletable();
     let failed = placement.create().await.unwrap_err();
     assert!(matches!(failed.error, Error::NoCapacity(_)), "{failed}");
     let source = std::error::Error::source(&failed).map(ToString::to_string);
@@ -181,6 +181,7 @@ async fn a_price_ceiling_and_cheapest_first_choose_the_provider() {
     // Together states no price; Runcrate's H100 is 2 × 23.92 USD/h; E2E prices in INR.
     let plan = |allow_unpriced: bool| {
         let mut placement = Placement::new(candidates(&sim, &ALL, "priced"))
+            .allow_undeletable()
             .cheapest_first()
             .with_max_price_per_hour(50.0, "USD");
         if allow_unpriced {
@@ -216,6 +217,7 @@ async fn a_price_ceiling_and_cheapest_first_choose_the_provider() {
 
     // Under 40 USD/h nothing can be shown to fit: nothing is created.
     let refused = Placement::new(candidates(&sim, &ALL, "priced"))
+        .allow_undeletable()
         .with_max_price_per_hour(40.0, "USD")
         .create()
         .await
@@ -226,6 +228,7 @@ async fn a_price_ceiling_and_cheapest_first_choose_the_provider() {
     assert!(sim.clusters(Provider::Runcrate).is_empty());
 
     let placed = Placement::new(candidates(&sim, &ALL, "priced"))
+        .allow_undeletable()
         .with_max_price_per_hour(40.0, "USD")
         .allow_unpriced()
         .create()
@@ -313,10 +316,57 @@ async fn a_candidate_that_cannot_honour_a_field_is_skipped_with_the_reason() {
     }));
     let placed = placement.create().await.unwrap();
     assert_eq!(placed.provider, ProviderKind::E2e);
-    let AttemptOutcome::Skipped { reason } = &placed.attempts[0].outcome else {
+    let AttemptOutcome::Skipped { kind, reason } = &placed.attempts[0].outcome else {
         panic!("{:?}", placed.attempts)
     };
     assert!(reason.contains("ssh_keys"), "{reason}");
+    assert_eq!(*kind, ErrorKind::Validation, "{reason}");
     assert_eq!(requests(&sim, Provider::Together, "create_cluster"), 0);
+    finish(sim).await;
+}
+
+#[tokio::test]
+async fn a_provider_that_cannot_delete_is_a_candidate_only_when_allowed() {
+    let sim = sim().await;
+    // Runcrate first, with capacity: only its lack of a delete can pass it over.
+    let placement = || {
+        Placement::new(candidates(
+            &sim,
+            &[Provider::Runcrate, Provider::E2e],
+            "keeps",
+        ))
+    };
+
+    let plans = placement().plan().await;
+    let skipped: Vec<_> = plans
+        .iter()
+        .map(|p| (p.provider, p.resolution.as_ref().err().map(Error::kind)))
+        .collect();
+    assert_eq!(
+        skipped,
+        [
+            (ProviderKind::Runcrate, Some(ErrorKind::Undeletable)),
+            (ProviderKind::E2e, None)
+        ]
+    );
+    let placed = placement().create().await.unwrap();
+    assert_eq!(placed.provider, ProviderKind::E2e);
+    let AttemptOutcome::Skipped { kind, reason } = &placed.attempts[0].outcome else {
+        panic!("{:?}", placed.attempts)
+    };
+    assert_eq!(*kind, ErrorKind::Undeletable);
+    assert!(
+        reason.contains("cannot delete") && reason.contains("Runcrate dashboard"),
+        "says where it would have to be stopped: {reason}"
+    );
+    assert_eq!(requests(&sim, Provider::Runcrate, "create_cluster"), 0);
+
+    let placed = placement().allow_undeletable().create().await.unwrap();
+    assert_eq!(
+        placed.provider,
+        ProviderKind::Runcrate,
+        "allowed, it is taken"
+    );
+    assert_eq!(requests(&sim, Provider::Runcrate, "create_cluster"), 1);
     finish(sim).await;
 }

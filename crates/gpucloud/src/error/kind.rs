@@ -51,11 +51,15 @@ pub enum ErrorKind {
     NameClaimed,
     /// The answer was larger than the client's cap.
     ResponseTooLarge,
+    /// The provider's API cannot delete a cluster, and the caller did not allow one.
+    Undeletable,
+    /// The name belongs to a cluster that a different request made.
+    NameInUse,
 }
 
 impl ErrorKind {
     /// Every kind.
-    pub const ALL: [Self; 20] = [
+    pub const ALL: [Self; 22] = [
         Self::Validation,
         Self::Configuration,
         Self::Authentication,
@@ -76,6 +80,8 @@ impl ErrorKind {
         Self::Journal,
         Self::NameClaimed,
         Self::ResponseTooLarge,
+        Self::Undeletable,
+        Self::NameInUse,
     ];
 
     /// The kind's stable name (`not_found`, `no_capacity`, …).
@@ -101,7 +107,16 @@ impl ErrorKind {
             Self::Journal => "journal",
             Self::NameClaimed => "name_claimed",
             Self::ResponseTooLarge => "response_too_large",
+            Self::Undeletable => "undeletable",
+            Self::NameInUse => "name_in_use",
         }
+    }
+}
+
+/// As its stable name ([`ErrorKind::as_str`]).
+impl serde::Serialize for ErrorKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
     }
 }
 

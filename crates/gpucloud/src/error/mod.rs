@@ -101,6 +101,40 @@ pub enum Error {
         operation: &'static str,
     },
 
+    /// The provider's API cannot delete a cluster, and the caller did not allow a cluster that
+    /// cannot be: once started, it bills until a person stops it in the provider's console
+    /// (see [`crate::Placement::allow_undeletable`]). Nothing was sent.
+    #[error(
+        "{provider}'s API cannot delete a cluster: one made there bills until it is stopped in \
+         {console}"
+    )]
+    Undeletable {
+        /// The provider.
+        provider: ProviderKind,
+        /// Where a person stops its clusters.
+        console: &'static str,
+    },
+
+    /// The name already belongs to a cluster that a different request made (another size,
+    /// GPU, region…): the cluster found is not the one asked for, so it is not returned as if
+    /// it were. Nothing was sent. Use another name, or send the earlier request again.
+    #[error(
+        "the name {name:?} is taken by {provider} cluster {cluster}, made by a different \
+         request{}; nothing was sent",
+        differences_in_words(differences)
+    )]
+    NameInUse {
+        /// The provider.
+        provider: ProviderKind,
+        /// The cluster name.
+        name: String,
+        /// The cluster that has it.
+        cluster: crate::cluster::ClusterId,
+        /// Where the two requests differ, field by field (empty when the earlier request's
+        /// body is not on record, only its hash).
+        differences: Vec<FieldDifference>,
+    },
+
     /// The cluster reached a state it will not leave by itself while we waited for it to be ready.
     #[error("cluster {cluster_id} on {provider} failed: {reason}")]
     ClusterFailed {
@@ -158,6 +192,71 @@ pub enum Error {
         /// The cap, in bytes.
         limit: usize,
     },
+}
+
+/// One field on which two create requests differ: its JSON pointer in the request body, and
+/// its value in each (compact JSON; `None` where the request has no such field).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct FieldDifference {
+    /// Where, as a JSON pointer into the body (`/num_gpus`).
+    pub field: String,
+    /// In the request that made the cluster.
+    pub earlier: Option<String>,
+    /// In this request.
+    pub requested: Option<String>,
+}
+
+impl FieldDifference {
+    /// Every field on which the JSON bodies `earlier` and `requested` differ, in pointer order.
+    pub fn between(earlier: &serde_json::Value, requested: &serde_json::Value) -> Vec<Self> {
+        let mut out = Vec::new();
+        diff_values(String::new(), Some(earlier), Some(requested), &mut out);
+        out
+    }
+}
+
+fn diff_values(
+    at: String,
+    earlier: Option<&serde_json::Value>,
+    requested: Option<&serde_json::Value>,
+    out: &mut Vec<FieldDifference>,
+) {
+    use serde_json::Value;
+    if let (Some(Value::Object(a)), Some(Value::Object(b))) = (earlier, requested) {
+        let keys: std::collections::BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+        for key in keys {
+            let pointer = format!("{at}/{}", key.replace('~', "~0").replace('/', "~1"));
+            diff_values(pointer, a.get(key), b.get(key), out);
+        }
+        return;
+    }
+    if earlier != requested {
+        out.push(FieldDifference {
+            field: if at.is_empty() { "/".into() } else { at },
+            earlier: earlier.map(Value::to_string),
+            requested: requested.map(Value::to_string),
+        });
+    }
+}
+
+/// ` (/num_gpus: 16 then, 32 now; …)`, or nothing without differences on record.
+fn differences_in_words(differences: &[FieldDifference]) -> String {
+    if differences.is_empty() {
+        return String::new();
+    }
+    let shown = |v: &Option<String>| v.clone().unwrap_or_else(|| "absent".into());
+    let words: Vec<String> = differences
+        .iter()
+        .map(|d| {
+            format!(
+                "{}: {} then, {} now",
+                d.field,
+                shown(&d.earlier),
+                shown(&d.requested)
+            )
+        })
+        .collect();
+    format!(" ({})", words.join("; "))
 }
 
 /// The [`ApiError`] of `$error` (an `&Error` or `&mut Error`), for every variant that carries
@@ -246,6 +345,8 @@ impl Error {
             Self::RateLimited { .. } => ErrorKind::RateLimited,
             Self::Timeout { .. } => ErrorKind::Timeout,
             Self::Unsupported { .. } => ErrorKind::Unsupported,
+            Self::Undeletable { .. } => ErrorKind::Undeletable,
+            Self::NameInUse { .. } => ErrorKind::NameInUse,
             Self::ClusterFailed { .. } => ErrorKind::ClusterFailed,
             Self::Api(_) => ErrorKind::Api,
             Self::Transport { source, .. } if source.is_timeout() => ErrorKind::TransportTimeout,

@@ -34,7 +34,14 @@ pub fn create_args(provider: Provider, name: &str) -> Vec<String> {
             "--nvidia-version-id",
             "cuda-12.8-driver-570",
         ],
-        Provider::Runcrate => &["--nodes", "2", "--offer-id", "offer-h100-sxm-8x"],
+        // Runcrate's API cannot delete a cluster: taking it is a choice to say so.
+        Provider::Runcrate => &[
+            "--nodes",
+            "2",
+            "--offer-id",
+            "offer-h100-sxm-8x",
+            "--allow-no-delete",
+        ],
         Provider::E2e => &[
             "--nodes",
             "2",

@@ -105,3 +105,74 @@ fn sweep_lists_then_deletes_what_gpucloud_left_alive() {
     assert_eq!(bench.clusters_named(Provider::E2e, "forgotten"), 0);
     assert!(bench.ledger_json(false).is_empty(), "nothing left alive");
 }
+
+#[test]
+fn sweep_lists_what_no_api_can_delete_apart_and_fails_to_say_it_still_bills() {
+    let bench = Bench::new();
+    let together = bench.create(Provider::Together, "left");
+    let runcrate = bench.create(Provider::Runcrate, "left");
+
+    let listed = bench.run_plain(&["clusters", "sweep", "--older-than", "0s"]);
+    listed.expect_code(0);
+    let (deletable, by_hand) = listed
+        .stdout
+        .split_once("not deletable through the provider's API")
+        .unwrap_or_else(|| panic!("no separate list:\n{}", listed.stdout));
+    assert!(
+        deletable.contains(&together) && !deletable.contains(&runcrate),
+        "{}",
+        listed.stdout
+    );
+    assert!(
+        by_hand.contains(&runcrate)
+            && by_hand.contains("stop it in the Runcrate dashboard (www.runcrate.ai)"),
+        "{}",
+        listed.stdout
+    );
+
+    let swept = bench.run_plain(&[
+        "--json",
+        "clusters",
+        "sweep",
+        "--older-than",
+        "0s",
+        "--delete",
+        "--interval",
+        "1s",
+    ]);
+    // Asked to delete what cannot be deleted: not a success, and it says where to stop it.
+    swept.expect_code(4);
+    assert!(
+        swept.stderr.contains(
+            "1 of 2 clusters cannot be deleted through their provider's API and are still \
+             billing: stop them in the Runcrate dashboard (www.runcrate.ai)"
+        ),
+        "{}",
+        swept.stderr
+    );
+    let actions: Vec<_> = json(&swept)
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .map(|s| (s["cluster_id"].clone(), s["action"].clone()))
+        .collect();
+    assert_eq!(
+        actions,
+        [
+            (together.as_str().into(), "deleted".into()),
+            (runcrate.as_str().into(), "stop_by_hand".into())
+        ]
+    );
+    assert_eq!(bench.clusters_named(Provider::Together, "left"), 0);
+    // No DELETE was ever sent to Runcrate: it documents none.
+    assert!(
+        !bench
+            .sim
+            .sim()
+            .exchanges()
+            .iter()
+            .any(|e| e.provider == Some(Provider::Runcrate) && e.method == "DELETE"),
+        "a DELETE was sent to Runcrate"
+    );
+}
