@@ -59,11 +59,48 @@ impl CliError {
         }
     }
 
-    /// Prints the failure as one line on stderr and returns the exit code.
+    /// Prints the failure as one line on stderr (and, for a name taken by another request,
+    /// the two requests side by side) and returns the exit code.
     pub fn report(&self) -> ExitCode {
         tell!("error: {self}");
+        let cloud = match self {
+            Self::Cloud(error) => Some(error),
+            Self::Placement(failed) => Some(&failed.error),
+            _ => None,
+        };
+        if let Some(Error::NameInUse {
+            differences,
+            cluster,
+            ..
+        }) = cloud
+        {
+            tell_differences(cluster.as_str(), differences);
+        }
         ExitCode::from(self.exit_code())
     }
+}
+
+/// The fields on which this request differs from the one that made `cluster`, side by side.
+fn tell_differences(cluster: &str, differences: &[gpucloud::FieldDifference]) {
+    let cluster = sanitize::cell(cluster);
+    if differences.is_empty() {
+        tell!(
+            "The request that made {cluster} is not on record field by field (only its hash), \
+             so the differences cannot be shown."
+        );
+    } else {
+        let mut table = crate::output::table(&["field", "request that made it", "this request"]);
+        let shown = |v: &Option<String>| v.as_deref().map_or_else(|| "-".into(), sanitize::cell);
+        for d in differences {
+            table.add_row([
+                sanitize::cell(&d.field),
+                shown(&d.earlier),
+                shown(&d.requested),
+            ]);
+        }
+        tell!("{}", crate::output::render(&mut table));
+    }
+    tell!("Use another --name, or send the request that made {cluster} again to get it back.");
 }
 
 /// The exit code of a facade error, by kind.

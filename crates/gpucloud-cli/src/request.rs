@@ -16,7 +16,13 @@ use crate::input;
 /// placement: each provider's flags go into its own options).
 pub fn spec(providers: &[ProviderKind], args: &RequestArgs) -> Result<ClusterSpec, CliError> {
     match &args.file {
-        Some(path) => from_file(path),
+        Some(path) => {
+            let mut spec = from_file(path)?;
+            if let Some(name) = &args.name {
+                spec.name.clone_from(name);
+            }
+            Ok(spec)
+        }
         None => from_flags(providers, args),
     }
 }
@@ -67,7 +73,7 @@ fn yaml_error(error: &serde_saphyr::Error) -> String {
 fn from_flags(providers: &[ProviderKind], args: &RequestArgs) -> Result<ClusterSpec, CliError> {
     reject_foreign_flags(providers, args)?;
     let flags = &args.spec;
-    let name = flags
+    let name = args
         .name
         .clone()
         .ok_or_else(|| CliError::Usage("--name is required without --file".into()))?;

@@ -115,11 +115,13 @@ fn claim(
         }
     }
     if stale.is_empty()
-        && let Some((made_by, cluster)) = names_cluster(tx, intent)?
+        && let Some(named) = names_cluster(tx, intent)?
     {
         return Ok(Claim::Exists {
-            intent: made_by,
-            cluster,
+            intent: named.intent,
+            cluster: named.cluster,
+            same_request: named.request_sha256 == intent.request_sha256,
+            request: named.request,
         });
     }
     let id = insert_intent(tx, intent, Some((&ledger.owner, lease_until(now, lease))))?;
@@ -138,13 +140,19 @@ fn claim(
 
 /// The cluster a completed create of this name made, if nothing has shown it gone, deleted or
 /// being deleted since.
-fn names_cluster(
-    tx: &mut dyn Tx,
-    intent: &CreateIntent,
-) -> Result<Option<(IntentId, ClusterId)>, LedgerError> {
+/// The create that made the cluster a name is taken by.
+struct Named {
+    intent: IntentId,
+    cluster: ClusterId,
+    request_sha256: String,
+    /// Its recorded request; `None` where it was not recorded (or the record does not parse).
+    request: Option<serde_json::Value>,
+}
+
+fn names_cluster(tx: &mut dyn Tx, intent: &CreateIntent) -> Result<Option<Named>, LedgerError> {
     let [deleting, deleted, gone] = not_the_names();
     let rows = tx.query(
-        "SELECT c.id, c.cluster_id FROM create_intents c
+        "SELECT c.id, c.cluster_id, c.request_sha256, c.request_json FROM create_intents c
          WHERE c.provider = ?1 AND c.name = ?2
            AND COALESCE(c.scope, '') = COALESCE(?3, '')
            AND c.state = 'completed' AND c.cluster_id IS NOT NULL
@@ -164,6 +172,15 @@ fn names_cluster(
         ],
     )?;
     rows.first()
-        .map(|row| Ok((intent_id(row.int(0)?)?, ClusterId::new(row.text(1)?))))
+        .map(|row| {
+            Ok(Named {
+                intent: intent_id(row.int(0)?)?,
+                cluster: ClusterId::new(row.text(1)?),
+                request_sha256: row.text(2)?,
+                request: row
+                    .opt_text(3)?
+                    .and_then(|json| serde_json::from_str(&json).ok()),
+            })
+        })
         .transpose()
 }

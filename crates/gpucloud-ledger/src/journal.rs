@@ -236,8 +236,8 @@ pub(crate) fn insert_intent(
     let rows = tx.query(
         "INSERT INTO create_intents
              (provider, name, scope, idempotency_key, request_sha256, pid, started_at_ms,
-              owner, owner_node, lease_until_ms)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) RETURNING id",
+              owner, owner_node, lease_until_ms, request_json)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) RETURNING id",
         &vals![
             intent.provider.as_str(),
             &intent.name,
@@ -249,6 +249,7 @@ pub(crate) fn insert_intent(
             claim.map(|(owner, _)| owner.display.as_str()),
             claim.and_then(|(owner, _)| owner.node.as_deref()),
             claim.map(|(_, until)| until),
+            intent.request.as_ref().map(serde_json::Value::to_string),
         ],
     )?;
     returned_id(&rows)

@@ -177,6 +177,13 @@ UPDATE create_intents SET last_state_code = CASE
     ELSE 'unknown' END
 ",
     },
+    Migration {
+        version: 6,
+        description: "each create's request as recorded (scripts and long text as digests), to \
+                      show how a later request under the same name differs",
+        sql: "ALTER TABLE create_intents ADD COLUMN request_json TEXT;",
+        postgres: "ALTER TABLE create_intents ADD COLUMN request_json TEXT",
+    },
 ];
 
 /// The schema version this build writes.

@@ -26,7 +26,8 @@ pub use crate::error::JournalError;
 /// The id a journal gave an intent.
 pub type IntentId = u64;
 
-/// A create about to be sent. Holds no secret: the request body's hash, never its content.
+/// A create about to be sent. Holds no secret: the request body's hash, and its fields with
+/// every script and long text replaced by a digest (see [`Self::request`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CreateIntent {
     /// The provider.
@@ -39,6 +40,61 @@ pub struct CreateIntent {
     pub idempotency_key: Option<String>,
     /// SHA-256 (hex) of the request body as JSON.
     pub request_sha256: String,
+    /// The request body as recorded, so that a later request under the same name can be
+    /// shown how it differs: every field, but a script, and any text longer than
+    /// [`RECORDED_TEXT_LIMIT`] bytes, only as `sha256:<hex> (<n> bytes)` (a lifecycle script
+    /// may hold a secret). `None` where it was not recorded.
+    pub request: Option<serde_json::Value>,
+}
+
+/// The longest text a recorded request keeps as it is (see [`CreateIntent::request`]).
+pub const RECORDED_TEXT_LIMIT: usize = 128;
+
+impl CreateIntent {
+    /// The intent of creating `name` with `body`: its hash and its recorded form.
+    pub(crate) fn of_body(
+        provider: ProviderKind,
+        name: &str,
+        scope: Option<String>,
+        idempotency_key: Option<String>,
+        body: &serde_json::Value,
+    ) -> Self {
+        Self {
+            provider,
+            name: name.to_string(),
+            scope,
+            idempotency_key,
+            request_sha256: body_sha256(body),
+            request: Some(recorded(None, body)),
+        }
+    }
+}
+
+/// `value` with every script, and every text over [`RECORDED_TEXT_LIMIT`] bytes, replaced by
+/// its digest; `key` is the field `value` is under.
+fn recorded(key: Option<&str>, value: &serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match value {
+        Value::Object(fields) => Value::Object(
+            fields
+                .iter()
+                .map(|(k, v)| (k.clone(), recorded(Some(k), v)))
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(|v| recorded(key, v)).collect()),
+        Value::String(text)
+            if text.len() > RECORDED_TEXT_LIMIT
+                || key.is_some_and(|k| k.to_ascii_lowercase().contains("script")) =>
+        {
+            use sha2::Digest as _;
+            let digest: String = sha2::Sha256::digest(text.as_bytes())
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect();
+            Value::String(format!("sha256:{digest} ({} bytes)", text.len()))
+        }
+        other => other.clone(),
+    }
 }
 
 /// How a journaled create ended.
@@ -80,12 +136,17 @@ pub enum Claim {
         lease_left: Duration,
     },
     /// A create of this name made `cluster`, and the cluster is not known to be gone or
-    /// deleted: it is the answer, once the provider confirms it exists.
+    /// deleted: it is the answer, once the provider confirms it exists, if it was made by the
+    /// same request.
     Exists {
         /// The create that made it.
         intent: IntentId,
         /// The cluster.
         cluster: ClusterId,
+        /// Whether that create sent the same request (the same body hash).
+        same_request: bool,
+        /// That create's request as recorded ([`CreateIntent::request`]), if it was.
+        request: Option<serde_json::Value>,
     },
 }
 
@@ -354,6 +415,7 @@ mod tests {
             scope: None,
             idempotency_key: None,
             request_sha256: String::new(),
+            request: None,
         }
     }
 
@@ -392,6 +454,35 @@ mod tests {
             ticker.abort();
             during
         })
+    }
+
+    #[test]
+    fn a_recorded_request_keeps_its_fields_but_not_its_scripts_or_long_text() {
+        let long = "x".repeat(RECORDED_TEXT_LIMIT + 1);
+        let body = serde_json::json!({
+            "name": "train",
+            "num_gpus": 16,
+            "lifecycle_script": "export HF_TOKEN=hf_secret",
+            "volumes": [{ "name": "v", "note": long }],
+            "exact": "y".repeat(RECORDED_TEXT_LIMIT),
+        });
+        let intent = CreateIntent::of_body(ProviderKind::E2e, "train", None, None, &body);
+        let recorded = intent.request.unwrap();
+        assert_eq!(recorded["name"], "train");
+        assert_eq!(recorded["num_gpus"], 16);
+        assert_eq!(recorded["exact"], body["exact"], "at the limit, kept");
+        let script = recorded["lifecycle_script"].as_str().unwrap();
+        assert!(
+            script.starts_with("sha256:") && script.ends_with(" (25 bytes)"),
+            "{script}"
+        );
+        assert!(!recorded.to_string().contains("hf_secret"));
+        let note = recorded["volumes"][0]["note"].as_str().unwrap();
+        assert!(
+            note.ends_with(&format!(" ({} bytes)", long.len())),
+            "{note}"
+        );
+        assert_eq!(intent.request_sha256, body_sha256(&body), "hashed as sent");
     }
 
     #[test]

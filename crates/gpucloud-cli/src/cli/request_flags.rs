@@ -22,6 +22,10 @@ pub struct RequestArgs {
         conflicts_with_all = ["SpecFlags", "TogetherFlags", "RuncrateFlags", "E2eFlags"]
     )]
     pub file: Option<PathBuf>,
+    /// The cluster's name (unique in the account: creates are reconciled by name). With
+    /// --file, replaces the file's name, so one request file serves many clusters.
+    #[arg(long, required_unless_present = "file", help_heading = "Request")]
+    pub name: Option<String>,
     #[command(flatten)]
     pub spec: SpecFlags,
     #[command(flatten)]
@@ -36,9 +40,6 @@ pub struct RequestArgs {
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Request")]
 pub struct SpecFlags {
-    /// The cluster's name (unique in the account: creates are reconciled by name).
-    #[arg(long, required_unless_present = "file")]
-    pub name: Option<String>,
     /// Size in GPUs (Together).
     #[arg(long, value_name = "N", conflicts_with = "nodes")]
     pub gpus: Option<u32>,

@@ -400,6 +400,51 @@ mod tests {
     }
 
     #[test]
+    fn differences_between_two_requests_are_listed_field_by_field() {
+        let earlier = serde_json::json!({
+            "name": "a", "num_gpus": 2, "gpu_type": "H100_SXM",
+            "volume": { "size_tib": 1, "a/b": 1 }, "old": true
+        });
+        let now = serde_json::json!({
+            "name": "a", "num_gpus": 4, "gpu_type": "B200",
+            "volume": { "size_tib": 1, "a/b": 2 }, "new": [1]
+        });
+        let found = FieldDifference::between(&earlier, &now);
+        let shown: Vec<(&str, Option<&str>, Option<&str>)> = found
+            .iter()
+            .map(|d| {
+                (
+                    d.field.as_str(),
+                    d.earlier.as_deref(),
+                    d.requested.as_deref(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                ("/gpu_type", Some("\"H100_SXM\""), Some("\"B200\"")),
+                ("/new", None, Some("[1]")),
+                ("/num_gpus", Some("2"), Some("4")),
+                ("/old", Some("true"), None),
+                ("/volume/a~1b", Some("1"), Some("2")),
+            ]
+        );
+        assert!(FieldDifference::between(&earlier, &earlier).is_empty());
+        let error = Error::NameInUse {
+            provider: ProviderKind::Together,
+            name: "a".into(),
+            cluster: crate::cluster::ClusterId::new("c-1"),
+            differences: found[2..3].to_vec(),
+        };
+        assert_eq!(
+            error.to_string(),
+            "the name \"a\" is taken by together cluster c-1, made by a different request \
+             (/num_gpus: 2 then, 4 now); nothing was sent"
+        );
+    }
+
+    #[test]
     fn display_is_one_line_with_provider_status_code_and_message() {
         assert_eq!(
             Error::InsufficientFunds(api(402)).to_string(),

@@ -76,6 +76,18 @@ fn names(cluster: &str) -> Claim {
     Claim::Exists {
         intent: 1,
         cluster: ClusterId::new(cluster),
+        same_request: true,
+        request: None,
+    }
+}
+
+/// A claim naming `cluster`, made by another request: `request` as the journal recorded it.
+fn names_for_another_request(cluster: &str, request: Option<serde_json::Value>) -> Claim {
+    Claim::Exists {
+        intent: 1,
+        cluster: ClusterId::new(cluster),
+        same_request: false,
+        request,
     }
 }
 
@@ -239,5 +251,67 @@ async fn the_claim_is_renewed_every_third_of_its_lease_while_the_create_runs() {
     assert!(
         renewals.iter().all(|renewed| *renewed == lease),
         "{renewals:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_live_cluster_made_by_another_request_is_an_error_naming_each_difference() {
+    let api = Api::start().await;
+    let old = together_cluster(OLD, "train", "Ready", &[]);
+    mount(
+        &api,
+        "GET",
+        format!("/compute/clusters/{OLD}"),
+        json_response(200, &old),
+    )
+    .await;
+    // What the journal recorded of the request that made OLD: this one, but 2 H100 GPUs.
+    let plan = ClusterClient::together(api.together_config())
+        .unwrap()
+        .plan(&together_spec())
+        .await
+        .unwrap();
+    let mut earlier = plan.body.clone();
+    earlier["num_gpus"] = serde_json::json!(2);
+    earlier["gpu_type"] = serde_json::json!("H200_SXM");
+    for (recorded, differences) in [(Some(earlier), 2), (None, 0)] {
+        let journal = Scripted::new(names_for_another_request(OLD, recorded));
+        let client = together_with(&api, journal.clone()).await;
+
+        let error = client.create(&together_spec()).await.unwrap_err();
+
+        let Error::NameInUse {
+            provider,
+            name,
+            cluster,
+            differences: found,
+        } = &error
+        else {
+            panic!("{error:?}")
+        };
+        assert_eq!(
+            (*provider, name.as_str(), cluster.as_str()),
+            (ProviderKind::Together, "train-42", OLD)
+        );
+        assert_eq!(found.len(), differences, "{found:?}");
+        if differences > 0 {
+            let fields: Vec<_> = found.iter().map(|d| d.field.as_str()).collect();
+            assert_eq!(fields, ["/gpu_type", "/num_gpus"]);
+            assert_eq!(found[1].earlier.as_deref(), Some("2"));
+            assert_eq!(
+                found[1].requested,
+                Some(plan.body["num_gpus"].to_string()),
+                "{found:?}"
+            );
+            let text = error.to_string();
+            assert!(text.contains("/num_gpus: 2 then,"), "{text}");
+        }
+        assert_eq!(error.kind(), gpucloud::ErrorKind::NameInUse);
+        assert_eq!(journal.claims.load(Ordering::SeqCst), 1);
+    }
+    assert_eq!(
+        api.count("POST", "/compute/clusters").await,
+        0,
+        "nothing sent"
     );
 }

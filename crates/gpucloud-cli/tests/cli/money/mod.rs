@@ -10,3 +10,4 @@ mod bench;
 mod deletes;
 mod killed;
 mod ledger;
+mod names;

@@ -19,6 +19,7 @@ fn claims_follow_their_rules() {
         scope: scope.map(str::to_string),
         idempotency_key: None,
         request_sha256: "cd".repeat(32),
+        request: Some(serde_json::json!({ "num_gpus": 16, "name": name })),
     };
     let owned = |claim: Claim| match claim {
         Claim::Owned { intent, took_over } => (intent, took_over),
@@ -75,7 +76,25 @@ fn claims_follow_their_rules() {
             b.claim_create(&first, lease).unwrap(),
             Claim::Exists {
                 intent: id,
-                cluster: cluster.clone()
+                cluster: cluster.clone(),
+                same_request: true,
+                request: first.request.clone(),
+            },
+            "{what}"
+        );
+        // Another request under the name is told so, with the request that made the cluster.
+        let bigger = CreateIntent {
+            request_sha256: "ef".repeat(32),
+            request: Some(serde_json::json!({ "num_gpus": 32, "name": "rules" })),
+            ..first.clone()
+        };
+        assert_eq!(
+            b.claim_create(&bigger, lease).unwrap(),
+            Claim::Exists {
+                intent: id,
+                cluster: cluster.clone(),
+                same_request: false,
+                request: first.request.clone(),
             },
             "{what}"
         );

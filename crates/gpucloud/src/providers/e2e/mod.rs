@@ -28,7 +28,7 @@ pub use view::view;
 use crate::cluster::{Cluster, ClusterId, Created, ProviderKind};
 use crate::config::ClientSettings;
 use crate::error::{DecodeError, Error};
-use crate::journal::{CreateIntent, body_sha256};
+use crate::journal::CreateIntent;
 use crate::providers::call::{Answered, ErrorEnvelope, call};
 use crate::providers::ops::{self, CreateSafety, Page, Provider, Sent};
 use crate::spec::{ClusterSize, ClusterSpec};
@@ -246,13 +246,13 @@ impl Provider for E2eClusters {
     }
 
     fn intent(&self, create: &Self::Create) -> CreateIntent {
-        CreateIntent {
-            provider: PROVIDER,
-            name: create.body.name.clone(),
-            scope: Some(format!("{}/{}", self.project_id, create.location)),
-            idempotency_key: None,
-            request_sha256: body_sha256(&serde_json::to_value(&create.body).unwrap_or_default()),
-        }
+        CreateIntent::of_body(
+            PROVIDER,
+            &create.body.name,
+            Some(format!("{}/{}", self.project_id, create.location)),
+            None,
+            &serde_json::to_value(&create.body).unwrap_or_default(),
+        )
     }
 
     async fn send_create(

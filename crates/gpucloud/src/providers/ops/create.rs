@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use super::{CreateSafety, Provider, find_by_name, get, with_id};
 use crate::cluster::{Cluster, ClusterId, ClusterState, CreateOutcome, Created};
-use crate::error::Error;
+use crate::error::{Error, FieldDifference};
 use crate::journal::{
     Claim, CreateIntent, CreateRecord, IntentId, Journal, JournalError, TakenOver,
 };
@@ -99,7 +99,12 @@ async fn claim<P: Provider>(
             .map_err(Error::Journal)?
         {
             Claim::Owned { intent, took_over } => return Ok(Claimed::Owned { intent, took_over }),
-            Claim::Exists { cluster, .. } => {
+            Claim::Exists {
+                cluster,
+                same_request,
+                request,
+                ..
+            } => {
                 if refused.contains(&cluster) {
                     return Err(Error::Journal(JournalError(format!(
                         "the journal still names cluster {cluster} as {:?}'s after the \
@@ -114,6 +119,22 @@ async fn claim<P: Provider>(
                             ClusterState::Deleting | ClusterState::Deleted
                         ) =>
                     {
+                        if !same_request {
+                            // Not the cluster asked for: returning it would be a different
+                            // size, GPU or place than the caller pays for and expects.
+                            let differences = match (&request, &intent.request) {
+                                (Some(earlier), Some(now)) => {
+                                    FieldDifference::between(earlier, now)
+                                }
+                                _ => Vec::new(),
+                            };
+                            return Err(Error::NameInUse {
+                                provider: P::KIND,
+                                name: intent.name.clone(),
+                                cluster: found.id,
+                                differences,
+                            });
+                        }
                         tracing::info!(cluster = %found.id, "another create of this name made it");
                         return Ok(Claimed::Existing(Created {
                             cluster: found,

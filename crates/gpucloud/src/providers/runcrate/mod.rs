@@ -28,7 +28,7 @@ pub use view::view;
 use crate::cluster::{Cluster, ClusterId, Created, ProviderKind};
 use crate::config::ClientSettings;
 use crate::error::{Error, ValidationError};
-use crate::journal::{CreateIntent, Journal as _, body_sha256};
+use crate::journal::{CreateIntent, Journal as _};
 use crate::providers::call::{Answered, call};
 use crate::providers::ops::{self, CreateSafety, Page, Provider, Sent};
 use crate::spec::{ClusterSize, ClusterSpec};
@@ -136,13 +136,13 @@ impl Provider for RuncrateClusters {
     }
 
     fn intent(&self, create: &Self::Create) -> CreateIntent {
-        CreateIntent {
-            provider: PROVIDER,
-            name: create.body.name.to_string(),
-            scope: create.environment.clone(),
-            idempotency_key: Some(create.idempotency_key.clone()),
-            request_sha256: body_sha256(&serde_json::to_value(&create.body).unwrap_or_default()),
-        }
+        CreateIntent::of_body(
+            PROVIDER,
+            &create.body.name,
+            create.environment.clone(),
+            Some(create.idempotency_key.clone()),
+            &serde_json::to_value(&create.body).unwrap_or_default(),
+        )
     }
 
     async fn send_create(

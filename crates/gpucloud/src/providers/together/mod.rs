@@ -28,7 +28,7 @@ pub use view::view;
 use crate::cluster::{Cluster, ClusterId, Created, ProviderKind};
 use crate::config::ClientSettings;
 use crate::error::Error;
-use crate::journal::{CreateIntent, body_sha256};
+use crate::journal::CreateIntent;
 use crate::providers::call::{Answered, call};
 use crate::providers::ops::{self, CreateSafety, Page, Provider, Sent};
 use crate::spec::{ClusterSize, ClusterSpec};
@@ -128,13 +128,13 @@ impl Provider for TogetherClusters {
     }
 
     fn intent(&self, create: &Self::Create) -> CreateIntent {
-        CreateIntent {
-            provider: PROVIDER,
-            name: create.cluster_name.clone(),
-            scope: create.project_id.clone(),
-            idempotency_key: None,
-            request_sha256: body_sha256(&serde_json::to_value(create).unwrap_or_default()),
-        }
+        CreateIntent::of_body(
+            PROVIDER,
+            &create.cluster_name,
+            create.project_id.clone(),
+            None,
+            &serde_json::to_value(create).unwrap_or_default(),
+        )
     }
 
     async fn send_create(
