@@ -139,9 +139,13 @@ pub struct ClusterEntry {
     pub last_seen: Option<LastSeen>,
     /// The cluster's price per hour, where the provider stated one.
     pub price: Option<Price>,
-    /// When a client first learnt that the provider no longer has the cluster (a 404, or a
-    /// deleted state). Until then, it may be billing.
+    /// When a client first learnt that the provider no longer has the cluster (a 404, a
+    /// deleted state, or a failed start the provider released). Until then, it may be billing.
     pub gone_at: Option<DateTime<Utc>>,
+    /// Whether the cluster failed to start on a provider that releases every machine of a
+    /// failed start ([`gpucloud::FailedStart::Released`]): it never billed, and there is
+    /// nothing to delete.
+    pub released: bool,
 }
 
 /// What a client last saw of a cluster.
@@ -164,9 +168,14 @@ impl ClusterEntry {
 
     /// What the cluster has cost from its create until it was gone (or `now`), where the
     /// provider stated a price per hour: the price times the hours, in its currency.
+    ///
+    /// A start the provider released cost nothing.
     pub fn cost_so_far(&self, now: DateTime<Utc>) -> Option<(f64, &str)> {
         let price = self.price.as_ref()?;
         self.cluster_id.as_ref()?;
+        if self.released {
+            return Some((0.0, price.currency.as_str()));
+        }
         let until = self.gone_at.unwrap_or(now);
         let seconds = (until - self.created_at).num_seconds().max(0);
         // Seconds fit an f64 exactly far beyond any cluster's life.

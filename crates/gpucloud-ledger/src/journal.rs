@@ -187,8 +187,9 @@ impl Journal for Ledger {
 
     fn unsettled(&self, provider: ProviderKind) -> Result<Vec<Unsettled>, JournalError> {
         let now = now_ms();
+        // A create whose owner still holds its claim is the owner's to settle.
         let entries = self
-            .unresolved(Some(provider))
+            .unresolved_unowned(Some(provider))
             .map_err(|e| self.journal_error(e))?;
         Ok(entries
             .into_iter()

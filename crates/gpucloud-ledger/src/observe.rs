@@ -7,7 +7,7 @@ use crate::rows::row_id;
 use crate::store::{Tx, Value, vals};
 use crate::{Ledger, now_ms};
 use gpucloud::journal::{CreateIntent, IntentId};
-use gpucloud::{Cluster, ClusterId, ClusterState, ProviderKind};
+use gpucloud::{Cluster, ClusterId, ClusterState, FailedStart, ProviderKind};
 
 /// The most characters of a provider's state or phase text kept (the text is the provider's,
 /// and has no business being long).
@@ -19,10 +19,11 @@ pub(crate) const GONE: &str = "gone";
 
 impl Ledger {
     /// Records what a client saw of `cluster`: its state and phase, its price where stated, and
-    /// that it is gone when its state says deleted. Clusters the ledger did not create are
-    /// left alone.
+    /// that it is gone when its state says deleted — or failed, on a provider that releases
+    /// the machines of a failed start itself ([`FailedStart::Released`]: nothing is left to
+    /// bill or to delete). Clusters the ledger did not create are left alone.
     pub fn record_seen(&self, cluster: &Cluster) -> Result<(), LedgerError> {
-        let gone = cluster.state == ClusterState::Deleted;
+        let gone = cluster.state == ClusterState::Deleted || released(cluster);
         let price = cluster.price.as_ref().filter(|p| p.per_hour.is_finite());
         self.write("recording a cluster's state", |tx| {
             tx.exec(
@@ -133,6 +134,12 @@ pub(crate) fn settle_earlier(
     let mut values = Vec::from(vals![row_id(intent)?, cluster.as_str(), now_ms()]);
     values.extend(unique.into_iter().map(Value::from));
     tx.exec(&sql, &values)
+}
+
+/// Whether `cluster` failed on a provider that releases every machine of a failed start.
+fn released(cluster: &Cluster) -> bool {
+    matches!(cluster.state, ClusterState::Failed(_))
+        && cluster.provider.profile().failed_start == FailedStart::Released
 }
 
 /// `text`, cut to [`MAX_TEXT`] characters.

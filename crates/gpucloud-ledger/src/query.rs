@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, Utc};
 use gpucloud::journal::{IntentId, Settlement};
-use gpucloud::{ClusterId, Price, ProviderKind};
+use gpucloud::{ClusterId, ClusterState, FailedStart, Price, ProviderKind};
 
 use crate::entry::{
     ClusterEntry, DeleteEntry, DeleteState, ErrorSummary, IntentState, LastSeen, Outcome,
@@ -19,7 +19,8 @@ const CREATE_COLUMNS: &str = "c.id, c.provider, c.name, c.scope, c.idempotency_k
      (SELECT MAX(d.finished_at_ms) FROM delete_intents d \
       WHERE d.provider = c.provider AND d.cluster_id = c.cluster_id \
         AND (d.state = 'completed' OR d.error_kind = 'not_found')), \
-     c.last_state, c.last_phase, c.last_seen_at_ms, c.price_per_hour, c.currency, c.gone_at_ms";
+     c.last_state, c.last_phase, c.last_seen_at_ms, c.price_per_hour, c.currency, c.gone_at_ms, \
+     c.last_state_code";
 
 impl Ledger {
     /// Every create recorded, oldest first.
@@ -37,6 +38,23 @@ impl Ledger {
             "c.state IN ('pending', 'failed_ambiguous')
              AND (CAST(?1 AS TEXT) IS NULL OR c.provider = ?1)",
             &vals![provider.map(ProviderKind::as_str)],
+        )
+    }
+
+    /// The creates whose outcome is unknown and that no live caller is still making, oldest
+    /// first: [`Self::unresolved`] without the pending creates whose owner's claim on the name
+    /// has not run out (that owner is alive and will record the outcome itself; settling its
+    /// create from outside would report a live create as lost).
+    pub fn unresolved_unowned(
+        &self,
+        provider: Option<ProviderKind>,
+    ) -> Result<Vec<ClusterEntry>, LedgerError> {
+        self.creates_where(
+            "c.state IN ('pending', 'failed_ambiguous')
+             AND (CAST(?1 AS TEXT) IS NULL OR c.provider = ?1)
+             AND NOT (c.state = 'pending' AND c.taken_over_by IS NULL
+                      AND c.lease_until_ms IS NOT NULL AND c.lease_until_ms > ?2)",
+            &vals![provider.map(ProviderKind::as_str), (self.clock)()],
         )
     }
 
@@ -167,6 +185,8 @@ fn create_row(row: &Row) -> Result<ClusterEntry, LedgerError> {
             _ => None,
         },
         gone_at: opt_time(22)?,
+        released: row.opt_text(23)?.as_deref() == Some(ClusterState::Failed(String::new()).code())
+            && provider(&row.text(1)?)?.profile().failed_start == FailedStart::Released,
     })
 }
 

@@ -45,6 +45,9 @@ fn row(entry: &ClusterEntry, now: DateTime<Utc>) -> Row<'_> {
 
 /// What the ledger knows of an entry's state, in a word or two.
 fn state(entry: &ClusterEntry) -> String {
+    if entry.released {
+        return "failed to start; released by the provider (nothing bills)".into();
+    }
     match (entry.state, &entry.last_seen, &entry.error) {
         (IntentState::Pending | IntentState::FailedAmbiguous, _, _) => {
             "unknown (create unanswered)".into()

@@ -15,6 +15,8 @@ use gpucloud_sim::{Fault, FaultKind, Provider, credentials};
 
 const CHILD: &str = "GPUCLOUD_LEDGER_TEST_SIM_URL";
 const NAME: &str = "crash-after-post";
+/// The child's claim on the name: settlement leaves a create to its owner until it runs out.
+const CHILD_LEASE: Duration = Duration::from_secs(1);
 
 /// Run by the child only: a journaled Together create whose answer never comes in time.
 #[tokio::test]
@@ -28,7 +30,12 @@ async fn child_creator() {
         TogetherConfig::new(credentials::TOGETHER_API_KEY.to_string())
             .with_base_url(url.to_string_lossy().into_owned())
             .with_timeout(Duration::from_secs(600))
-            .with_journal(ledger),
+            .with_journal(ledger)
+            // A short claim: once it runs out unrenewed, its owner is known to be gone.
+            .with_claim_policy(gpucloud::journal::ClaimPolicy {
+                lease: CHILD_LEASE,
+                ..gpucloud::journal::ClaimPolicy::default()
+            }),
     )
     .unwrap();
     let _ = client.create(&spec(Provider::Together, NAME)).await;
@@ -83,6 +90,9 @@ async fn a_process_killed_after_its_post_leaves_an_intent_the_next_run_resolves(
     assert_eq!(pending[0].name, NAME);
     assert_eq!(pending[0].pid, child.id());
     let together = client(&sim, Provider::Together, Some(ledger.clone()));
+    // While the dead owner's claim has not run out, nothing tells it from a live one: its
+    // create is left to it. Once the claim has run out unrenewed, it is settled.
+    tokio::time::sleep(CHILD_LEASE + Duration::from_millis(200)).await;
     let resolved =
         gpucloud::settle::resolve_pending_with(&*ledger, &together, &ResolveOptions::default())
             .await

@@ -176,3 +176,51 @@ fn sweep_lists_what_no_api_can_delete_apart_and_fails_to_say_it_still_bills() {
         "a DELETE was sent to Runcrate"
     );
 }
+
+#[test]
+fn a_failed_start_the_provider_released_is_settled_costs_nothing_and_is_not_swept() {
+    let bench = Bench::new();
+    // `offer-fail` never starts; Runcrate releases every machine of a failed start.
+    let failed = bench.run(
+        Provider::Runcrate,
+        &[
+            "clusters",
+            "create",
+            "--allow-no-delete",
+            "--name",
+            "doomed",
+            "--nodes",
+            "2",
+            "--offer-id",
+            "offer-fail",
+            "--wait",
+            "--interval",
+            "1s",
+        ],
+    );
+    failed.expect_code(5);
+    assert!(failed.stderr.contains("nothing bills"), "{}", failed.stderr);
+
+    // Not in the "may be alive" list, and what `--all` shows agrees with the message above.
+    assert!(bench.ledger_json(false).is_empty(), "listed as alive");
+    let all = bench.ledger_json(true);
+    assert_eq!(all.len(), 1, "{all:?}");
+    assert_eq!(all[0]["may_be_alive"], false, "{:?}", all[0]);
+    assert_eq!(all[0]["released"], true, "{:?}", all[0]);
+    assert_eq!(all[0]["cost_so_far"]["amount"], 0.0, "{:?}", all[0]);
+    let table = bench.run_plain(&["ledger", "--all"]);
+    assert!(
+        table
+            .stdout
+            .contains("released by the provider (nothing bills)"),
+        "{}",
+        table.stdout
+    );
+    let swept = bench.run_plain(&["clusters", "sweep", "--older-than", "0s"]);
+    swept.expect_code(0);
+    assert!(
+        swept.stdout.starts_with("No cluster gpucloud created"),
+        "{}",
+        swept.stdout
+    );
+}

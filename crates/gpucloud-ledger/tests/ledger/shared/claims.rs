@@ -164,3 +164,52 @@ fn claims_follow_their_rules() {
         }
     }
 }
+
+#[test]
+fn start_up_settlement_leaves_a_create_whose_owner_holds_its_claim_to_that_owner() {
+    use gpucloud::ProviderKind;
+    use gpucloud::journal::CreateIntent;
+    let intent = |name: &str| CreateIntent {
+        provider: ProviderKind::Together,
+        name: name.to_string(),
+        scope: None,
+        idempotency_key: None,
+        request_sha256: "12".repeat(32),
+        request: None,
+    };
+    for backend in Backend::all() {
+        let what = backend.name();
+        let owner = backend.open();
+        let starter = backend.open();
+        // In flight under a live claim: not the starter's to settle.
+        let Claim::Owned { intent: live, .. } = owner
+            .claim_create(&intent("in-flight"), Duration::from_secs(60))
+            .unwrap()
+        else {
+            panic!("{what}: not owned")
+        };
+        // A claim whose lease ran out (its owner died), and a create recorded without a claim.
+        let Claim::Owned { intent: dead, .. } = owner
+            .claim_create(&intent("owner-died"), Duration::ZERO)
+            .unwrap()
+        else {
+            panic!("{what}: not owned")
+        };
+        let unclaimed = owner.create_started(&intent("unclaimed")).unwrap();
+        std::thread::sleep(Duration::from_millis(5));
+
+        let mut unsettled: Vec<_> = starter
+            .unsettled(ProviderKind::Together)
+            .unwrap()
+            .into_iter()
+            .map(|u| u.intent)
+            .collect();
+        unsettled.sort_unstable();
+        let mut expected = vec![dead, unclaimed];
+        expected.sort_unstable();
+        assert_eq!(unsettled, expected, "{what}: {live} is its owner's");
+        // The ledger's own list still shows every unresolved create, the live one included.
+        let listed = starter.unresolved(Some(ProviderKind::Together)).unwrap();
+        assert!(listed.iter().any(|e| e.intent == live), "{what}");
+    }
+}
