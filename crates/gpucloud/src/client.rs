@@ -177,12 +177,23 @@ impl ClusterClient {
         spec: &ClusterSpec,
         constraints: &Constraints,
     ) -> Result<Resolution, Error> {
+        let each = self.resolve_each_region(spec, constraints).await?;
+        crate::catalog::resolve::first_of(self.provider().profile().catalog, each)
+    }
+
+    /// Every region `spec` can be resolved in, best first (see
+    /// [`crate::catalog::resolve_each_region`]): the first is [`Self::resolve`]'s answer.
+    pub async fn resolve_each_region(
+        &self,
+        spec: &ClusterSpec,
+        constraints: &Constraints,
+    ) -> Result<Vec<Resolution>, Error> {
         let rules = self.provider().profile().catalog;
         if !crate::catalog::consults_catalog(rules, spec, constraints) {
-            return crate::catalog::resolve(rules, spec, &[], constraints);
+            return crate::catalog::resolve_each_region(rules, spec, &[], constraints);
         }
         let catalog = self.catalog().await?;
-        crate::catalog::resolve(rules, spec, &catalog, constraints)
+        crate::catalog::resolve_each_region(rules, spec, &catalog, constraints)
     }
 
     /// One cluster.

@@ -13,6 +13,7 @@ use std::fmt;
 
 use serde::Serialize;
 
+use crate::catalog::resolve::no_resolution;
 use crate::catalog::{Constraints, PriceCeiling, Resolution};
 use crate::client::ClusterClient;
 use crate::cluster::{Created, ProviderKind};
@@ -50,13 +51,34 @@ pub struct Placement {
     allow_undeletable: bool,
 }
 
-/// What happened at one candidate.
+/// What happened at one candidate, in one region.
 #[derive(Debug, Serialize)]
 pub struct Attempt {
     /// The provider.
     pub provider: ProviderKind,
+    /// The region tried, where the resolved request names one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub region: Option<String>,
     /// What happened.
     pub outcome: AttemptOutcome,
+}
+
+impl Attempt {
+    fn new(provider: ProviderKind, region: Option<String>, outcome: AttemptOutcome) -> Self {
+        Self {
+            provider,
+            region,
+            outcome,
+        }
+    }
+
+    /// `together` or `together (us-central-8)`: where it was tried, for people.
+    pub fn place(&self) -> String {
+        match &self.region {
+            Some(region) => format!("{} ({region})", self.provider),
+            None => self.provider.to_string(),
+        }
+    }
 }
 
 /// How one candidate ended.
@@ -123,9 +145,7 @@ impl fmt::Display for PlacementError {
             .filter_map(|a| match &a.outcome {
                 AttemptOutcome::Skipped { reason, .. }
                 | AttemptOutcome::Refused { reason, .. }
-                | AttemptOutcome::Failed { reason, .. } => {
-                    Some(format!("{}: {reason}", a.provider))
-                }
+                | AttemptOutcome::Failed { reason, .. } => Some(format!("{}: {reason}", a.place())),
                 AttemptOutcome::Created | AttemptOutcome::NotTried => None,
             })
             .collect();
@@ -148,6 +168,18 @@ pub struct CandidatePlan {
     pub provider: ProviderKind,
     /// Its resolved request, or why it would be skipped.
     pub resolution: Result<Resolution, Error>,
+    /// When the request pins no region: the same request resolved in each other region that
+    /// fits, in the order they are tried after a region with no capacity.
+    pub other_regions: Vec<Resolution>,
+}
+
+/// The region a resolved request names.
+fn region_of(resolution: &Resolution) -> Option<String> {
+    resolution
+        .spec
+        .region
+        .clone()
+        .or_else(|| resolution.offering.as_ref()?.region.clone())
 }
 
 impl Placement {
@@ -198,7 +230,7 @@ impl Placement {
         let resolutions = futures_util::future::join_all(
             self.candidates
                 .iter()
-                .map(|c| c.client.resolve(&c.spec, &self.constraints)),
+                .map(|c| c.client.resolve_each_region(&c.spec, &self.constraints)),
         )
         .await;
         let mut plans: Vec<CandidatePlan> = self
@@ -206,22 +238,31 @@ impl Placement {
             .iter()
             .zip(resolutions)
             .enumerate()
-            .map(|(index, (candidate, resolution))| {
+            .map(|(index, (candidate, each))| {
                 let profile = candidate.client.provider().profile();
-                // A request that cannot be sent anyway says so first.
-                let resolution = match resolution {
-                    Ok(_) if !profile.deletes_clusters && !self.allow_undeletable => {
+                let (resolution, other_regions) = match each {
+                    // A request that cannot be sent anyway says so first.
+                    Ok(_) if !profile.deletes_clusters && !self.allow_undeletable => (
                         Err(Error::Undeletable {
                             provider: profile.kind,
                             console: profile.console,
-                        })
+                        }),
+                        Vec::new(),
+                    ),
+                    Ok(each) => {
+                        let mut each = each.into_iter();
+                        match each.next() {
+                            Some(best) => (Ok(best), each.collect()),
+                            None => (Err(no_resolution(profile.kind)), Vec::new()),
+                        }
                     }
-                    resolution => resolution,
+                    Err(error) => (Err(error), Vec::new()),
                 };
                 CandidatePlan {
                     candidate: index,
                     provider: profile.kind,
                     resolution,
+                    other_regions,
                 }
             })
             .collect();
@@ -237,24 +278,27 @@ impl Placement {
         plans
     }
 
-    /// Creates the cluster at the first candidate that can (see the module docs).
+    /// Creates the cluster at the first candidate that can (see the module docs). A candidate
+    /// whose request pins no region is tried in each region that fits, in order, while the
+    /// regions before answer that they have no capacity; every try is an [`Attempt`].
     pub async fn create(&self) -> Result<Placed, PlacementError> {
         let plans = self.plan().await;
         let mut attempts: Vec<Attempt> = Vec::with_capacity(plans.len());
         let mut last_error = None;
         let mut plans = plans.into_iter();
-        for plan in plans.by_ref() {
+        while let Some(plan) = plans.next() {
             let provider = plan.provider;
             let resolution = match plan.resolution {
                 Ok(resolution) => resolution,
                 Err(error) => {
-                    attempts.push(Attempt {
+                    attempts.push(Attempt::new(
                         provider,
-                        outcome: AttemptOutcome::Skipped {
+                        None,
+                        AttemptOutcome::Skipped {
                             kind: error.kind(),
                             reason: error.to_string(),
                         },
-                    });
+                    ));
                     last_error = Some(error);
                     continue;
                 }
@@ -262,51 +306,49 @@ impl Placement {
             let Some(candidate) = self.candidates.get(plan.candidate) else {
                 continue;
             };
-            match candidate.client.create_resolved(&resolution).await {
-                Ok(created) => {
-                    attempts.push(Attempt {
-                        provider,
-                        outcome: AttemptOutcome::Created,
-                    });
-                    attempts.extend(plans.map(|p| Attempt {
-                        provider: p.provider,
-                        outcome: AttemptOutcome::NotTried,
-                    }));
-                    return Ok(Placed {
-                        provider,
-                        created,
-                        resolution,
-                        attempts,
-                    });
-                }
-                Err(error) if !error.is_ambiguous() && refused(&error) => {
-                    let outcome = if sent_nothing(&error) {
-                        AttemptOutcome::Skipped {
-                            kind: error.kind(),
-                            reason: error.to_string(),
+            let mut regions = std::iter::once(resolution).chain(plan.other_regions);
+            while let Some(resolution) = regions.next() {
+                let region = region_of(&resolution);
+                match candidate.client.create_resolved(&resolution).await {
+                    Ok(created) => {
+                        attempts.push(Attempt::new(provider, region, AttemptOutcome::Created));
+                        attempts.extend(not_tried(provider, regions, plans));
+                        return Ok(Placed {
+                            provider,
+                            created,
+                            resolution,
+                            attempts,
+                        });
+                    }
+                    Err(error) if !error.is_ambiguous() && refused(&error) => {
+                        let kind = error.kind();
+                        let reason = error.to_string();
+                        let outcome = if sent_nothing(&error) {
+                            AttemptOutcome::Skipped { kind, reason }
+                        } else {
+                            AttemptOutcome::Refused { kind, reason }
+                        };
+                        attempts.push(Attempt::new(provider, region, outcome));
+                        // Capacity is a region's; any other refusal is the provider's.
+                        let next_region = matches!(error, Error::NoCapacity(_));
+                        last_error = Some(error);
+                        if !next_region {
+                            attempts.extend(not_tried(provider, regions, std::iter::empty()));
+                            break;
                         }
-                    } else {
-                        AttemptOutcome::Refused {
-                            kind: error.kind(),
-                            reason: error.to_string(),
-                        }
-                    };
-                    attempts.push(Attempt { provider, outcome });
-                    last_error = Some(error);
-                }
-                Err(error) => {
-                    attempts.push(Attempt {
-                        provider,
-                        outcome: AttemptOutcome::Failed {
-                            kind: error.kind(),
-                            reason: error.to_string(),
-                        },
-                    });
-                    attempts.extend(plans.map(|p| Attempt {
-                        provider: p.provider,
-                        outcome: AttemptOutcome::NotTried,
-                    }));
-                    return Err(PlacementError { attempts, error });
+                    }
+                    Err(error) => {
+                        attempts.push(Attempt::new(
+                            provider,
+                            region,
+                            AttemptOutcome::Failed {
+                                kind: error.kind(),
+                                reason: error.to_string(),
+                            },
+                        ));
+                        attempts.extend(not_tried(provider, regions, plans));
+                        return Err(PlacementError { attempts, error });
+                    }
                 }
             }
         }
@@ -318,6 +360,20 @@ impl Placement {
             }),
         })
     }
+}
+
+/// The attempts never made: the rest of `provider`'s regions, then every later candidate.
+fn not_tried(
+    provider: ProviderKind,
+    regions: impl Iterator<Item = Resolution>,
+    plans: impl Iterator<Item = CandidatePlan>,
+) -> Vec<Attempt> {
+    let rest = regions.map(|r| Attempt::new(provider, region_of(&r), AttemptOutcome::NotTried));
+    let later = plans.map(|p| {
+        let region = p.resolution.as_ref().ok().and_then(region_of);
+        Attempt::new(p.provider, region, AttemptOutcome::NotTried)
+    });
+    rest.chain(later).collect()
 }
 
 /// The known price per hour of a candidate's resolved offering.

@@ -35,7 +35,18 @@ async fn create(ctx: &Context, args: &CreateArgs) -> Result<(), CliError> {
     // against the provider's rules before anything is sent.
     let spec = request::spec(&args.target.provider.0, &args.request)?;
     let ledger = ctx.ledger(LedgerUse::Required("create"))?;
-    let (client, created) = match args.target.single() {
+    // A request resolved from the catalog that pins no region goes through a placement even
+    // on one provider: each region that fits is tried in turn while the ones before have no
+    // capacity. A request that names its ids (or region) has one place to go.
+    let pinned = |target: &crate::cli::TargetArgs| {
+        spec.region.is_some()
+            || !gpucloud::catalog::consults_catalog(
+                target.provider.profile().catalog,
+                &spec,
+                &gpucloud::catalog::Constraints::default(),
+            )
+    };
+    let (client, created) = match args.target.single().filter(pinned) {
         Some(target) => {
             let client = ctx.connect(&target, ledger.as_ref())?;
             if let Some(ledger) = &ledger {

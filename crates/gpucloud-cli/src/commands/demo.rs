@@ -120,7 +120,7 @@ async fn failover(sim: &RunningSim, out: Output) -> Result<(), Error> {
                 }
                 AttemptOutcome::NotTried => "not tried".into(),
             };
-            say!("{}: {what}", attempt.provider);
+            say!("{}: {what}", attempt.place());
         }
         say!(
             "One cluster in all: {} cluster {} ({}).",

@@ -115,7 +115,7 @@ pub async fn create(
             AttemptOutcome::Created => "created the cluster".into(),
             AttemptOutcome::NotTried => "not tried".into(),
         };
-        tell!("{}: {line}", attempt.provider);
+        tell!("{}: {line}", attempt.place());
     }
     match result {
         Ok(placed) => {
@@ -152,6 +152,9 @@ struct PlannedCandidate {
     plan: Option<gpucloud::PlannedRequest>,
     #[serde(skip_serializing_if = "Option::is_none")]
     skipped: Option<String>,
+    /// The regions tried in turn, in this order, when the plan's region has no capacity.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    other_regions: Vec<String>,
 }
 
 /// Prints, for each candidate in the order a create would try them, its resolved request or
@@ -171,9 +174,15 @@ pub async fn plan(
             provider: *provider,
             plan: None,
             skipped: Some(why.clone()),
+            other_regions: Vec::new(),
         })
         .collect();
     for candidate in plans {
+        let other_regions: Vec<String> = candidate
+            .other_regions
+            .iter()
+            .filter_map(|r| r.spec.region.clone())
+            .collect();
         let client = clients.candidates.get(candidate.candidate).map(|(_, c)| c);
         let planned = match (candidate.resolution, client) {
             (Ok(resolution), Some(client)) => client.plan(&resolution.spec).await.map(|mut p| {
@@ -188,11 +197,13 @@ pub async fn plan(
                 provider: candidate.provider,
                 plan: Some(plan),
                 skipped: None,
+                other_regions,
             },
             Err(error) => PlannedCandidate {
                 provider: candidate.provider,
                 plan: None,
                 skipped: Some(format!("{}{}", one_line(&error), hint(error.kind()))),
+                other_regions: Vec::new(),
             },
         });
     }
@@ -205,6 +216,12 @@ pub async fn plan(
             (Some(plan), _) => {
                 say!("== {}. {}", i + 1, candidate.provider);
                 output::stdout_text(&plan.to_string());
+                if !candidate.other_regions.is_empty() {
+                    say!(
+                        "\nIf that region has no capacity, the same request in: {}.",
+                        cell(candidate.other_regions.join(", "))
+                    );
+                }
             }
             (None, Some(why)) => say!(
                 "== {}. {}: skipped: {}",

@@ -210,12 +210,17 @@ fn together_without_h100_capacity_fails_over_to_runcrate_with_one_cluster_in_all
         run.stdout
     );
     assert!(
-        run.stderr.contains("together: refused: no capacity"),
+        ["eu-north-1", "us-central-4", "us-central-8"]
+            .iter()
+            .all(|region| run
+                .stderr
+                .contains(&format!("together ({region}): refused: no capacity"))),
         "{}",
         run.stderr
     );
     assert!(
-        run.stderr.contains("runcrate: created the cluster"),
+        run.stderr
+            .contains("runcrate (Dallas, TX): created the cluster"),
         "{}",
         run.stderr
     );
@@ -254,8 +259,8 @@ fn together_without_h100_capacity_fails_over_to_runcrate_with_one_cluster_in_all
     );
     none.expect_code(4);
     assert!(
-        none.stderr.contains("together: no capacity")
-            && none.stderr.contains("runcrate: no capacity"),
+        none.stderr.contains("together (eu-north-1): no capacity")
+            && none.stderr.contains("runcrate (Dallas, TX): no capacity"),
         "{}",
         none.stderr
     );
@@ -363,4 +368,63 @@ fn a_plan_with_no_credentials_anywhere_fails_as_the_create_does() {
             run.stderr
         );
     }
+}
+
+#[test]
+fn a_create_that_pins_no_region_tries_each_region_of_the_provider_in_turn() {
+    let sim = TestSim::start();
+    // Together's first H100 region by id; both US regions still have capacity.
+    sim.sim()
+        .capacity()
+        .set(
+            &CapacityFilter::new(Provider::Together, "H100_SXM").region("eu-north-1"),
+            0,
+        )
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    let args = ["--gpu-model", "H100", "--gpus", "16", "--name", "regional"];
+    let plan = gpucloud(
+        &[&["plan", "-p", "together,e2e"][..], &args].concat(),
+        &env(&sim),
+    );
+    plan.expect_code(0);
+    assert!(
+        plan.stdout
+            .contains("If that region has no capacity, the same request in: us-"),
+        "{}",
+        plan.stdout
+    );
+
+    let run = gpucloud(
+        &[
+            &["--json", "clusters", "create", "-p", "together"][..],
+            &args,
+        ]
+        .concat(),
+        &env(&sim),
+    );
+    run.expect_code(0);
+    let lines: Vec<&str> = run
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("together ("))
+        .collect();
+    assert!(
+        lines
+            .first()
+            .is_some_and(|l| l.starts_with("together (eu-north-1): refused: no capacity")),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        lines
+            .get(1)
+            .is_some_and(|l| l.starts_with("together (us-") && l.ends_with("created the cluster")),
+        "{}",
+        run.stderr
+    );
+    let cluster = &json(&run)["cluster"];
+    assert_eq!(cluster["provider"], "together", "{}", run.stdout);
+    let clusters = sim.sim().clusters(Provider::Together);
+    let made: Vec<_> = clusters.iter().filter(|c| c.name == "regional").collect();
+    assert_eq!(made.len(), 1);
 }

@@ -124,16 +124,21 @@ async fn a_provider_without_capacity_fails_over_to_the_next_with_one_cluster_in_
             )
         })
         .collect();
+    // Each region of a provider is refused before the next provider is tried: Together's
+    // three H100 regions, Runcrate's two H100 offers (each in its own region), then E2E.
     assert_eq!(
         outcomes,
         [
             (ProviderKind::Together, true),
+            (ProviderKind::Together, true),
+            (ProviderKind::Together, true),
+            (ProviderKind::Runcrate, true),
             (ProviderKind::Runcrate, true),
             (ProviderKind::E2e, false)
         ]
     );
     assert!(matches!(
-        placed.attempts[2].outcome,
+        placed.attempts[5].outcome,
         AttemptOutcome::Created
     ));
     let total: usize = [Provider::Together, Provider::Runcrate, Provider::E2e]
@@ -141,9 +146,9 @@ async fn a_provider_without_capacity_fails_over_to_the_next_with_one_cluster_in_
         .map(|p| named(&sim, *p, "anywhere"))
         .sum();
     assert_eq!(total, 1, "one cluster in all");
-    // Refused creates were each sent once and never again.
-    assert_eq!(requests(&sim, Provider::Together, "create_cluster"), 1);
-    assert_eq!(requests(&sim, Provider::Runcrate, "create_cluster"), 1);
+    // Refused creates were each sent once per region and never again.
+    assert_eq!(requests(&sim, Provider::Together, "create_cluster"), 3);
+    assert_eq!(requests(&sim, Provider::Runcrate, "create_cluster"), 2);
     // The plan fetched each catalog once.
     assert_eq!(requests(&sim, Provider::Together, "list_regions"), 1);
     assert_eq!(requests(&sim, Provider::Runcrate, "list_offers"), 1);
@@ -167,10 +172,18 @@ async fn every_candidate_refusing_is_an_error_naming_each() {
         Some(failed.error.to_string()),
         "the last refusal is the source"
     );
-    assert_eq!(failed.attempts.len(), 3);
+    // Together's three regions, Runcrate's two, E2E's one.
+    assert_eq!(failed.attempts.len(), 6);
     let text = failed.to_string();
-    for provider in ["together", "runcrate", "e2e"] {
-        assert!(text.contains(&format!("{provider}: no capacity")), "{text}");
+    for place in [
+        "together (eu-north-1)",
+        "together (us-central-4)",
+        "together (us-central-8)",
+        "runcrate (Dallas, TX)",
+        "runcrate (Nowhere, NV)",
+        "e2e (Delhi)",
+    ] {
+        assert!(text.contains(&format!("{place}: no capacity")), "{text}");
     }
     finish(sim).await;
 }
@@ -245,10 +258,12 @@ async fn a_price_ceiling_and_cheapest_first_choose_the_provider() {
         after,
         [
             (ProviderKind::Together, false),
+            (ProviderKind::Together, true),
+            (ProviderKind::Together, true),
             (ProviderKind::Runcrate, true),
             (ProviderKind::E2e, true)
         ],
-        "every candidate is accounted for"
+        "every candidate and region is accounted for"
     );
     finish(sim).await;
 }
@@ -368,5 +383,97 @@ async fn a_provider_that_cannot_delete_is_a_candidate_only_when_allowed() {
         "allowed, it is taken"
     );
     assert_eq!(requests(&sim, Provider::Runcrate, "create_cluster"), 1);
+    finish(sim).await;
+}
+
+#[tokio::test]
+async fn a_region_without_capacity_fails_over_to_the_next_region_of_the_same_provider() {
+    let sim = sim().await;
+    let together = || Candidate {
+        client: client(&sim, Provider::Together),
+        spec: intent(Provider::Together, "regional"),
+    };
+    let plans = Placement::new([together()]).plan().await;
+    let first = plans[0].resolution.as_ref().unwrap();
+    let first_region = first.spec.region.clone().unwrap();
+    let others: Vec<String> = plans[0]
+        .other_regions
+        .iter()
+        .map(|r| r.spec.region.clone().unwrap())
+        .collect();
+    assert!(!others.is_empty(), "Together lists H100 in several regions");
+    assert!(!others.contains(&first_region), "{others:?}");
+    // The first region has no H100 left; the next one does.
+    sim.capacity()
+        .set(
+            &CapacityFilter::new(Provider::Together, "H100_SXM").region(&first_region),
+            0,
+        )
+        .unwrap();
+
+    let placed = Placement::new([
+        together(),
+        Candidate {
+            client: client(&sim, Provider::E2e),
+            spec: intent(Provider::E2e, "regional"),
+        },
+    ])
+    .create()
+    .await
+    .unwrap();
+
+    assert_eq!(
+        placed.provider,
+        ProviderKind::Together,
+        "{:?}",
+        placed.attempts
+    );
+    assert_eq!(placed.resolution.spec.region.as_ref(), Some(&others[0]));
+    let tried: Vec<_> = placed
+        .attempts
+        .iter()
+        .map(|a| {
+            let outcome = match &a.outcome {
+                AttemptOutcome::Refused { kind, .. } => kind.as_str(),
+                AttemptOutcome::Created => "created",
+                AttemptOutcome::NotTried => "not_tried",
+                other => panic!("{other:?}"),
+            };
+            (a.provider, a.region.clone(), outcome)
+        })
+        .collect();
+    let mut expected = vec![
+        (
+            ProviderKind::Together,
+            Some(first_region.clone()),
+            "no_capacity",
+        ),
+        (ProviderKind::Together, Some(others[0].clone()), "created"),
+    ];
+    expected.extend(
+        others[1..]
+            .iter()
+            .map(|r| (ProviderKind::Together, Some(r.clone()), "not_tried")),
+    );
+    expected.push((
+        ProviderKind::E2e,
+        tried.last().unwrap().1.clone(),
+        "not_tried",
+    ));
+    assert_eq!(tried, expected);
+    assert_eq!(requests(&sim, Provider::Together, "create_cluster"), 2);
+    assert_eq!(named(&sim, Provider::Together, "regional"), 1);
+    assert_eq!(named(&sim, Provider::E2e, "regional"), 0);
+
+    // A pinned region is the only one tried.
+    let pinned = Placement::new([Candidate {
+        client: client(&sim, Provider::Together),
+        spec: intent(Provider::Together, "pinned").with_region(&first_region),
+    }])
+    .create()
+    .await
+    .unwrap_err();
+    assert!(matches!(pinned.error, Error::NoCapacity(_)), "{pinned}");
+    assert_eq!(pinned.attempts.len(), 1, "{pinned}");
     finish(sim).await;
 }

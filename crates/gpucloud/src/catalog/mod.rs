@@ -24,7 +24,9 @@ use crate::spec::SoftwareStack;
 
 pub(crate) use cache::CatalogCache;
 pub use family::{gpu_family, matches as gpu_matches};
-pub use resolve::{Constraints, PriceCeiling, Resolution, consults_catalog, resolve};
+pub use resolve::{
+    Constraints, PriceCeiling, Resolution, consults_catalog, resolve, resolve_each_region,
+};
 pub use rules::{CatalogRules, Choice, Fill};
 
 /// How long a client keeps a fetched catalog before it fetches it again, by default.

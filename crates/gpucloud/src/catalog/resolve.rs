@@ -79,13 +79,49 @@ pub fn resolve(
     catalog: &[Offering],
     constraints: &Constraints,
 ) -> Result<Resolution, Error> {
+    first_of(
+        rules,
+        resolve_each_region(rules, spec, catalog, constraints)?,
+    )
+}
+
+/// The best of `each` ([`resolve_each_region`] answers at least one; an empty list is no
+/// match, never a panic).
+pub(crate) fn first_of(
+    rules: &dyn CatalogRules,
+    each: Vec<Resolution>,
+) -> Result<Resolution, Error> {
+    each.into_iter()
+        .next()
+        .ok_or_else(|| no_resolution(rules.provider()))
+}
+
+/// What an empty list of resolutions is: no match (never expected, never a panic).
+pub(crate) fn no_resolution(provider: crate::cluster::ProviderKind) -> Error {
+    Error::NoMatchingOffering {
+        provider,
+        wanted: "the request".into(),
+        nearby: Vec::new(),
+    }
+}
+
+/// Every region `spec` can be resolved in, best first: what [`resolve`] answers, then, when
+/// the request pins no region, the best fit in each other region that has one, in the same
+/// order (known price, then id). A placement tries them in turn when a region has no
+/// capacity. A request that needs no catalog, or names a region, has one resolution.
+pub fn resolve_each_region(
+    rules: &dyn CatalogRules,
+    spec: &ClusterSpec,
+    catalog: &[Offering],
+    constraints: &Constraints,
+) -> Result<Vec<Resolution>, Error> {
     let provider = rules.provider();
     if !consults_catalog(rules, spec, constraints) {
-        return Ok(Resolution {
+        return Ok(vec![Resolution {
             spec: spec.clone(),
             offering: None,
             choices: Vec::new(),
-        });
+        }]);
     }
     let offerings: Vec<&Offering> = catalog.iter().filter(|o| o.provider == provider).collect();
     let mut fits = Vec::new();
@@ -115,11 +151,44 @@ pub fn resolve(
     } else {
         String::new()
     };
+    let first = filled(rules, spec, offering, nodes, &ranked)
+        .ok_or_else(|| no_match(rules, spec, &[offering], &Constraints::default()))?;
+    let mut each = vec![first];
+    if spec.region.is_some() {
+        return Ok(each);
+    }
+    let mut regions = vec![offering.region.clone()];
+    for (other, nodes) in fits.iter().skip(1).copied() {
+        if regions.contains(&other.region) {
+            continue;
+        }
+        regions.push(other.region.clone());
+        let why = format!(
+            ", the best fit in {} (tried when a region before it has no capacity)",
+            other
+                .region
+                .as_deref()
+                .unwrap_or("a region the catalog does not name")
+        );
+        // An offering the provider's rules cannot fill is no alternative; the first one was.
+        if let Some(resolution) = filled(rules, spec, other, nodes, &why) {
+            each.push(resolution);
+        }
+    }
+    Ok(each)
+}
+
+/// `spec` filled from `offering` at `nodes` nodes (`ranked` says why it was chosen).
+fn filled(
+    rules: &dyn CatalogRules,
+    spec: &ClusterSpec,
+    offering: &Offering,
+    nodes: u32,
+    ranked: &str,
+) -> Option<Resolution> {
     let mut fill = Fill::new(spec);
-    rules
-        .fill(offering, nodes, &ranked, &mut fill)
-        .map_err(|_| no_match(rules, spec, &[offering], &Constraints::default()))?;
-    Ok(Resolution {
+    rules.fill(offering, nodes, ranked, &mut fill).ok()?;
+    Some(Resolution {
         spec: fill.spec,
         offering: Some(offering.clone()),
         choices: fill.choices,
