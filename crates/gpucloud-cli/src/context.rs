@@ -15,6 +15,7 @@ use gpucloud_ledger::Ledger;
 use crate::cli::{Cli, TargetArgs};
 use crate::connect;
 use crate::error::CliError;
+use crate::interrupt::AtStake;
 use crate::ledger::Ledgers;
 use crate::output::Output;
 
@@ -38,6 +39,7 @@ pub enum LedgerUse {
 pub struct Context {
     output: Output,
     ledgers: Ledgers,
+    at_stake: AtStake,
 }
 
 impl Context {
@@ -47,12 +49,18 @@ impl Context {
         Self {
             output: Output::new(cli.json),
             ledgers: Ledgers::new(cli.no_ledger),
+            at_stake: AtStake::default(),
         }
     }
 
     /// How results are printed.
     pub fn output(&self) -> Output {
         self.output
+    }
+
+    /// The clusters this run is creating or has made, for what an interrupt says.
+    pub fn at_stake(&self) -> &AtStake {
+        &self.at_stake
     }
 
     /// The ledger as `usage` wants it: `None` with `--no-ledger`, with [`LedgerUse::Unused`],

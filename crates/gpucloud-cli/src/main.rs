@@ -40,6 +40,7 @@ mod connect;
 mod context;
 mod error;
 mod input;
+mod interrupt;
 mod ledger;
 mod logging;
 mod output;

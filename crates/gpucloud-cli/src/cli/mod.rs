@@ -42,7 +42,9 @@ Exit codes:
   4  the provider refused or cannot do it (authentication, not found, conflict,
      funds or quota, capacity, rate limit, unsupported operation, other API error),
      or its answer was broken (cut off, reset, malformed, over the 32 MiB cap)
-  5  timed out, or the cluster failed while waiting",
+  5  timed out, or the cluster failed while waiting
+  130, 143  interrupted by SIGINT (Ctrl-C) or SIGTERM: what is left billing, and
+     the command that stops it, is said on stderr (a second Ctrl-C exits at once)",
             $closing
         )
     };

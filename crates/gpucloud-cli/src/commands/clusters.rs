@@ -46,6 +46,8 @@ async fn create(ctx: &Context, args: &CreateArgs) -> Result<(), CliError> {
                 &gpucloud::catalog::Constraints::default(),
             )
     };
+    let stakes = ctx.at_stake();
+    stakes.creating(&spec.name);
     let (client, created) = match args.target.single().filter(pinned) {
         Some(target) => {
             let client = ctx.connect(&target, ledger.as_ref())?;
@@ -57,6 +59,7 @@ async fn create(ctx: &Context, args: &CreateArgs) -> Result<(), CliError> {
         }
         None => super::placement::create(ctx, &args.target, &spec, ledger).await?,
     };
+    stakes.created(&spec.name, client.provider(), created.cluster.id.as_str());
     let out = ctx.output();
     if out.is_human() {
         output::created_headline(&created);
@@ -87,6 +90,12 @@ async fn create(ctx: &Context, args: &CreateArgs) -> Result<(), CliError> {
             })
         }
         Err(failed) => {
+            if matches!(
+                failed.cleanup,
+                Some(Cleanup::Deleted(_) | Cleanup::NotNeeded)
+            ) {
+                stakes.settled(&spec.name);
+            }
             say_cleanup(client.provider(), &failed);
             Err(CliError::Cloud(failed.error))
         }

@@ -20,9 +20,24 @@ enum KillAt {
     Waiting,
 }
 
-/// Starts `gpucloud clusters create … --wait`, kills it (SIGKILL) at `at`, and returns once
-/// it is dead.
-fn kill_create_at(bench: &Bench, provider: Provider, name: &str, at: KillAt) {
+/// How a create is stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stop {
+    /// SIGKILL: no chance to say anything.
+    Kill,
+    /// A signal the CLI answers (`INT`, `TERM`).
+    Signal(&'static str),
+}
+
+/// Starts `gpucloud clusters create … --wait`, stops it at `at` as `how` says, and returns
+/// once it is dead, with its exit code and stderr.
+fn stop_create_at(
+    bench: &Bench,
+    provider: Provider,
+    name: &str,
+    at: KillAt,
+    how: Stop,
+) -> (Option<i32>, String) {
     let faults = bench.sim.sim().faults();
     let slow = FaultKind::Slow {
         delay: Duration::from_secs(30),
@@ -39,10 +54,10 @@ fn kill_create_at(bench: &Bench, provider: Provider, name: &str, at: KillAt) {
     let mut child = command
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .unwrap_or_else(|e| panic!("{e}"));
-    // The moment to kill: the slowed request has reached the simulator.
+    // The moment to stop it: the slowed request has reached the simulator.
     let operation = match at {
         KillAt::BeforePost => "list_clusters",
         KillAt::AfterPost => "create_cluster",
@@ -60,9 +75,28 @@ fn kill_create_at(bench: &Bench, provider: Provider, name: &str, at: KillAt) {
         );
         std::thread::sleep(Duration::from_millis(5));
     }
-    let _ = child.kill();
-    let _ = child.wait();
+    match how {
+        Stop::Kill => {
+            let _ = child.kill();
+        }
+        Stop::Signal(signal) => {
+            let sent = std::process::Command::new("kill")
+                .args([format!("-{signal}"), child.id().to_string()])
+                .status()
+                .unwrap_or_else(|e| panic!("kill: {e}"));
+            assert!(sent.success(), "kill -{signal} failed");
+        }
+    }
+    let output = child.wait_with_output().unwrap_or_else(|e| panic!("{e}"));
     faults.clear();
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+fn kill_create_at(bench: &Bench, provider: Provider, name: &str, at: KillAt) {
+    stop_create_at(bench, provider, name, at, Stop::Kill);
 }
 
 #[test]
@@ -149,4 +183,73 @@ fn a_cli_killed_at_any_step_of_a_create_leaves_what_the_next_run_needs_to_never_
         println!("{at:?} | {} | {posts} | 1", name_of(*provider));
     }
     assert_eq!(figures.len(), 8);
+}
+
+#[test]
+fn an_interrupted_create_says_what_bills_and_how_to_stop_it_and_exits_as_the_signal_says() {
+    let bench = Bench::new();
+    let mut cases = 0;
+    for provider in PROVIDERS {
+        for at in [KillAt::BeforePost, KillAt::AfterPost, KillAt::Waiting] {
+            if provider == Provider::Runcrate && at == KillAt::BeforePost {
+                continue;
+            }
+            // SIGTERM (a CI runner cancelling the job) on one step, Ctrl-C on the others.
+            let (signal, code) = if at == KillAt::AfterPost {
+                ("TERM", 143)
+            } else {
+                ("INT", 130)
+            };
+            let name = format!("interrupted-{cases}");
+            cases += 1;
+            let (exit, stderr) = stop_create_at(&bench, provider, &name, at, Stop::Signal(signal));
+            assert_eq!(exit, Some(code), "{provider:?} {at:?}: {stderr}");
+            assert!(
+                stderr.contains(&format!("SIG{signal}: interrupted; stopped waiting.")),
+                "{provider:?} {at:?}: {stderr}"
+            );
+            if at == KillAt::Waiting {
+                let id = bench
+                    .sim
+                    .sim()
+                    .clusters(provider)
+                    .into_iter()
+                    .find(|c| c.name == name)
+                    .map(|c| c.id)
+                    .unwrap_or_else(|| panic!("{provider:?}: no cluster"));
+                assert!(
+                    stderr.contains(&format!(
+                        "{} cluster {id} ({name}) exists and is billing.",
+                        name_of(provider)
+                    )),
+                    "{provider:?}: {stderr}"
+                );
+                let stop = if provider == Provider::Runcrate {
+                    "stop it in the Runcrate dashboard".to_string()
+                } else {
+                    format!(
+                        "Delete it with `gpucloud clusters delete -p {} {id} --wait`.",
+                        name_of(provider)
+                    )
+                };
+                assert!(stderr.contains(&stop), "{provider:?}: {stderr}");
+            } else {
+                assert!(
+                    stderr.contains(&format!("the create of {name} had not been answered")),
+                    "{provider:?} {at:?}: {stderr}"
+                );
+            }
+            // The ledger is left consistent: the same create again ends with one cluster.
+            let mut args = create_args(provider, &name);
+            args.extend(["--settle-window", "4s"].map(str::to_string));
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            bench.run(provider, &args).expect_code(0);
+            assert_eq!(
+                bench.clusters_named(provider, &name),
+                1,
+                "{provider:?} {at:?}"
+            );
+        }
+    }
+    assert_eq!(cases, 8);
 }
