@@ -15,16 +15,20 @@ use crate::input;
 /// The request the flags or the file describe, for `providers` (one, or the candidates of a
 /// placement: each provider's flags go into its own options).
 pub fn spec(providers: &[ProviderKind], args: &RequestArgs) -> Result<ClusterSpec, CliError> {
-    match &args.file {
+    let mut spec = match &args.file {
         Some(path) => {
             let mut spec = from_file(path)?;
             if let Some(name) = &args.name {
                 spec.name.clone_from(name);
             }
-            Ok(spec)
+            spec
         }
-        None => from_flags(providers, args),
+        None => from_flags(providers, args)?,
+    };
+    if let Some(ttl) = args.ttl {
+        spec.ttl = Some(ttl);
     }
+    Ok(spec)
 }
 
 /// Reads a request file; the format follows the extension.

@@ -146,6 +146,8 @@ pub struct ClusterEntry {
     /// failed start ([`gpucloud::FailedStart::Released`]): it never billed, and there is
     /// nothing to delete.
     pub released: bool,
+    /// When the cluster is to be deleted (its request's `ttl`), if it has a deadline.
+    pub deadline: Option<DateTime<Utc>>,
 }
 
 /// What a client last saw of a cluster.
@@ -164,6 +166,12 @@ impl ClusterEntry {
     /// and nothing has shown the cluster gone since.
     pub fn may_be_alive(&self) -> bool {
         self.cluster_id.is_some() && self.gone_at.is_none()
+    }
+
+    /// Whether the cluster may still be alive past its deadline at `now`: what
+    /// `clusters sweep --expired` deletes.
+    pub fn is_expired(&self, now: DateTime<Utc>) -> bool {
+        self.may_be_alive() && self.deadline.is_some_and(|deadline| deadline <= now)
     }
 
     /// What the cluster has cost from its create until it was gone (or `now`), where the

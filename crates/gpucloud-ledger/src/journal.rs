@@ -237,8 +237,8 @@ pub(crate) fn insert_intent(
     let rows = tx.query(
         "INSERT INTO create_intents
              (provider, name, scope, idempotency_key, request_sha256, pid, started_at_ms,
-              owner, owner_node, lease_until_ms, request_json)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) RETURNING id",
+              owner, owner_node, lease_until_ms, request_json, deadline_ms)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12) RETURNING id",
         &vals![
             intent.provider.as_str(),
             &intent.name,
@@ -251,6 +251,7 @@ pub(crate) fn insert_intent(
             claim.and_then(|(owner, _)| owner.node.as_deref()),
             claim.map(|(_, until)| until),
             intent.request.as_ref().map(serde_json::Value::to_string),
+            intent.deadline.map(|d| d.timestamp_millis()),
         ],
     )?;
     returned_id(&rows)

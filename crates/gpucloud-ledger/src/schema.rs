@@ -184,6 +184,13 @@ UPDATE create_intents SET last_state_code = CASE
         sql: "ALTER TABLE create_intents ADD COLUMN request_json TEXT;",
         postgres: "ALTER TABLE create_intents ADD COLUMN request_json TEXT",
     },
+    Migration {
+        version: 7,
+        description: "each create's deadline (its request's ttl), for the sweep of expired \
+                      clusters",
+        sql: "ALTER TABLE create_intents ADD COLUMN deadline_ms INTEGER;",
+        postgres: "ALTER TABLE create_intents ADD COLUMN deadline_ms BIGINT",
+    },
 ];
 
 /// The schema version this build writes.

@@ -45,6 +45,9 @@ pub struct CreateIntent {
     /// [`RECORDED_TEXT_LIMIT`] bytes, only as `sha256:<hex> (<n> bytes)` (a lifecycle script
     /// may hold a secret). `None` where it was not recorded.
     pub request: Option<serde_json::Value>,
+    /// When the cluster is to be deleted, if the request set a `ttl`: the moment the intent
+    /// was recorded plus the ttl.
+    pub deadline: Option<chrono::DateTime<chrono::Utc>>,
 }
 
 /// The longest text a recorded request keeps as it is (see [`CreateIntent::request`]).
@@ -66,6 +69,7 @@ impl CreateIntent {
             idempotency_key,
             request_sha256: body_sha256(body),
             request: Some(recorded(None, body)),
+            deadline: None,
         }
     }
 }
@@ -416,6 +420,7 @@ mod tests {
             idempotency_key: None,
             request_sha256: String::new(),
             request: None,
+            deadline: None,
         }
     }
 

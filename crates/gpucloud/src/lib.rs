@@ -68,8 +68,8 @@ pub use providers::runcrate::RuncrateConfig;
 pub use providers::together::TogetherConfig;
 pub use retry::{ReconcilePolicy, RetryBudget, RetryPolicy};
 pub use spec::{
-    Billing, ClusterSize, ClusterSpec, E2eOptions, E2eSfsMount, ProviderOptions, RuncrateOptions,
-    SharedStorage, SoftwareStack, TogetherOptions,
+    Billing, ClusterSize, ClusterSpec, E2eOptions, E2eSfsMount, MAX_TTL, MIN_TTL, ProviderOptions,
+    RuncrateOptions, SharedStorage, SoftwareStack, TogetherOptions,
 };
 pub use waiter::{
     Acceptor, ClusterReport, Deleted, MAX_PHASES, Observation, PhaseSpan, Progress, Ready,

@@ -50,7 +50,47 @@ pub struct ClusterSpec {
     /// `[options.e2e]` side by side): each is used only by its own provider.
     #[serde(default)]
     pub options: ProviderOptions,
+    /// How long the cluster may live (`8h`, `90m`): the create records its deadline (the
+    /// moment it is sent plus this) in the journal, `gpucloud ledger` shows the time left,
+    /// and `gpucloud clusters sweep --expired --delete` deletes it once the deadline has
+    /// passed. No provider is sent it: the limit is kept by whoever runs the sweep.
+    #[serde(default, with = "ttl_text", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "Option<String>"))]
+    pub ttl: Option<std::time::Duration>,
 }
+
+/// A `ttl` as text: `8h`, `1h 30m` (humantime's words).
+mod ttl_text {
+    use std::time::Duration;
+
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(ttl: &Option<Duration>, s: S) -> Result<S::Ok, S::Error> {
+        match ttl {
+            Some(ttl) => s.serialize_str(&humantime::format_duration(*ttl).to_string()),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Duration>, D::Error> {
+        let Some(text) = Option::<String>::deserialize(d)? else {
+            return Ok(None);
+        };
+        let ttl = humantime::parse_duration(&text)
+            .map_err(|e| serde::de::Error::custom(format!("ttl {text:?}: {e}")))?;
+        if ttl < super::MIN_TTL || ttl > super::MAX_TTL {
+            return Err(serde::de::Error::custom(format!(
+                "ttl {text:?}: must be between 1s and 366 days"
+            )));
+        }
+        Ok(Some(ttl))
+    }
+}
+
+/// The shortest `ttl` a request may set.
+pub const MIN_TTL: std::time::Duration = std::time::Duration::from_secs(1);
+/// The longest `ttl` a request may set (a year and a day).
+pub const MAX_TTL: std::time::Duration = std::time::Duration::from_secs(366 * 24 * 3600);
 
 impl ClusterSpec {
     /// A spec with a name and a size; everything else at its default.
@@ -65,7 +105,15 @@ impl ClusterSpec {
             shared_storage: None,
             stack: None,
             options: ProviderOptions::default(),
+            ttl: None,
         }
+    }
+
+    /// Sets how long the cluster may live (see [`Self::ttl`]); clamped to
+    /// [`MIN_TTL`]..=[`MAX_TTL`].
+    pub fn with_ttl(mut self, ttl: std::time::Duration) -> Self {
+        self.ttl = Some(ttl.clamp(MIN_TTL, MAX_TTL));
+        self
     }
 
     /// Sets the GPU model.
@@ -229,3 +277,27 @@ provider_options! {
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    #[test]
+    fn a_ttl_is_written_as_people_write_it_and_bounded() {
+        let json = |ttl: &str| {
+            serde_json::json!({ "name": "a", "size": { "gpus": 8 }, "ttl": ttl }).to_string()
+        };
+        let spec: ClusterSpec = serde_json::from_str(&json("1h 30m")).unwrap();
+        assert_eq!(spec.ttl, Some(Duration::from_secs(5400)));
+        assert_eq!(serde_json::to_value(&spec).unwrap()["ttl"], "1h 30m");
+        for bad in ["0s", "400days", "soon"] {
+            let error = serde_json::from_str::<ClusterSpec>(&json(bad)).unwrap_err();
+            assert!(error.to_string().contains("ttl"), "{bad}: {error}");
+        }
+        let none = ClusterSpec::new("a", ClusterSize::Gpus(8));
+        assert!(serde_json::to_value(&none).unwrap().get("ttl").is_none());
+        assert_eq!(none.with_ttl(Duration::ZERO).ttl, Some(MIN_TTL));
+    }
+}

@@ -47,6 +47,11 @@ pub fn age(raw: &str) -> Result<Duration, String> {
     duration_between(raw, Duration::ZERO, 365 * DAY, "0s and 365 days")
 }
 
+/// How long a cluster may live (`--ttl`): the facade's bounds, 1 s to 366 days.
+pub fn ttl(raw: &str) -> Result<Duration, String> {
+    duration_between(raw, gpucloud::MIN_TTL, gpucloud::MAX_TTL, "1s and 366 days")
+}
+
 /// The timeout of one HTTP request (`--request-timeout`): 1 s to 1 hour.
 pub fn request_timeout(raw: &str) -> Result<Duration, String> {
     duration_between(raw, SECOND, HOUR, "1s and 1 hour")

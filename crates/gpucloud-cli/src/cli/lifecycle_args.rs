@@ -79,8 +79,11 @@ pub struct SshArgs {
 #[derive(Debug, Args)]
 pub struct SweepArgs {
     /// Only clusters created longer ago than this (for example 4h).
-    #[arg(long, value_name = "DURATION", value_parser = bounds::age)]
-    pub older_than: Duration,
+    #[arg(long, value_name = "DURATION", value_parser = bounds::age, required_unless_present = "expired")]
+    pub older_than: Option<Duration>,
+    /// Only clusters past the deadline their create's --ttl set (with --older-than: both).
+    #[arg(long)]
+    pub expired: bool,
     /// Delete what is found, and verify each delete; without it, only list.
     #[arg(long)]
     pub delete: bool,

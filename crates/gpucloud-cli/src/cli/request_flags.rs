@@ -26,6 +26,12 @@ pub struct RequestArgs {
     /// --file, replaces the file's name, so one request file serves many clusters.
     #[arg(long, required_unless_present = "file", help_heading = "Request")]
     pub name: Option<String>,
+    /// How long the cluster may live (8h, 90m): its deadline is recorded in the ledger,
+    /// `gpucloud ledger` shows the time left, and `gpucloud clusters sweep --expired --delete`
+    /// deletes it once passed (run that from cron, a timer or a scheduled CI job). With
+    /// --file, replaces the file's `ttl`.
+    #[arg(long, value_name = "DURATION", value_parser = super::bounds::ttl, help_heading = "Request")]
+    pub ttl: Option<std::time::Duration>,
     #[command(flatten)]
     pub spec: SpecFlags,
     #[command(flatten)]

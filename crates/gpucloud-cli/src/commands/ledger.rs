@@ -23,6 +23,9 @@ struct Row<'a> {
     entry: &'a ClusterEntry,
     age_secs: i64,
     may_be_alive: bool,
+    /// Seconds until the deadline (negative once passed), for a cluster that has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    time_left_secs: Option<i64>,
     cost_so_far: Option<Cost<'a>>,
 }
 
@@ -37,6 +40,7 @@ fn row(entry: &ClusterEntry, now: DateTime<Utc>) -> Row<'_> {
         entry,
         age_secs: (now - entry.created_at).num_seconds().max(0),
         may_be_alive: entry.may_be_alive(),
+        time_left_secs: entry.deadline.map(|d| (d - now).num_seconds()),
         cost_so_far: entry
             .cost_so_far(now)
             .map(|(amount, currency)| Cost { amount, currency }),
@@ -56,6 +60,20 @@ fn state(entry: &ClusterEntry) -> String {
         (IntentState::Failed, _, None) => "create failed".into(),
         (IntentState::Completed, Some(seen), _) => cell(&seen.state),
         (IntentState::Completed, None, _) => "created".into(),
+    }
+}
+
+/// Until the entry's deadline (`7h59m`), `expired 3m ago`, or `-` without one.
+fn time_left(entry: &ClusterEntry, now: DateTime<Utc>) -> String {
+    match (entry.deadline, entry.may_be_alive()) {
+        (Some(deadline), true) if deadline > now => {
+            elapsed((deadline - now).to_std().unwrap_or_default())
+        }
+        (Some(deadline), true) => format!(
+            "EXPIRED {} ago",
+            elapsed((now - deadline).to_std().unwrap_or_default())
+        ),
+        _ => "-".into(),
     }
 }
 
@@ -87,7 +105,15 @@ pub fn show(ctx: &Context, args: &LedgerArgs) -> Result<(), CliError> {
         );
         return Ok(());
     }
-    let mut list = table(&["provider", "name", "cluster", "state", "age", "cost so far"]);
+    let mut list = table(&[
+        "provider",
+        "name",
+        "cluster",
+        "state",
+        "age",
+        "time left",
+        "cost so far",
+    ]);
     for entry in &entries {
         let cost = entry.cost_so_far(now).map_or_else(
             || "-".to_string(),
@@ -99,6 +125,7 @@ pub fn show(ctx: &Context, args: &LedgerArgs) -> Result<(), CliError> {
             entry.cluster_id.as_ref().map_or_else(|| "-".into(), cell),
             state(entry),
             age(entry, now),
+            time_left(entry, now),
             cost,
         ]);
     }
@@ -161,7 +188,12 @@ pub async fn sweep(ctx: &Context, args: &SweepArgs) -> Result<(), CliError> {
             .map_err(read)?
             .into_iter()
             .filter(|e| e.provider == provider && e.may_be_alive())
-            .filter(|e| (now - e.created_at).to_std().unwrap_or_default() >= args.older_than)
+            .filter(|e| {
+                args.older_than.is_none_or(|older_than| {
+                    (now - e.created_at).to_std().unwrap_or_default() >= older_than
+                })
+            })
+            .filter(|e| !args.expired || e.is_expired(now))
             .collect();
         for entry in due {
             let Some(id) = entry.cluster_id.clone() else {
@@ -183,10 +215,12 @@ pub async fn sweep(ctx: &Context, args: &SweepArgs) -> Result<(), CliError> {
     if ctx.output().is_json() {
         output::json(&swept)?;
     } else if swept.is_empty() {
-        say!(
-            "No cluster gpucloud created more than {} ago is alive.",
-            elapsed(args.older_than)
-        );
+        let which = match (args.older_than, args.expired) {
+            (Some(age), true) => format!("created more than {} ago and expired", elapsed(age)),
+            (Some(age), false) => format!("created more than {} ago", elapsed(age)),
+            (None, _) => "past its deadline".to_string(),
+        };
+        say!("No cluster gpucloud {which} is alive.");
     } else {
         let through_api: Vec<&Swept> = swept.iter().filter(|s| s.action != STOP_BY_HAND).collect();
         if !through_api.is_empty() {

@@ -224,3 +224,81 @@ fn a_failed_start_the_provider_released_is_settled_costs_nothing_and_is_not_swep
         swept.stdout
     );
 }
+
+#[test]
+fn a_ttl_is_kept_by_the_sweep_of_expired_clusters_which_deletes_and_verifies() {
+    let bench = Bench::new();
+    let create = |provider: Provider, name: &str, ttl: Option<&str>| {
+        let mut args = super::bench::create_args(provider, name);
+        if let Some(ttl) = ttl {
+            args.extend(["--ttl".to_string(), ttl.to_string()]);
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let run = bench.run(provider, &[&["--json"][..], &args].concat());
+        run.expect_code(0);
+        json(&run)["cluster"]["id"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    let short = create(Provider::Together, "short-lived", Some("2s"));
+    let long = create(Provider::E2e, "long-lived", Some("8h"));
+    let unbounded = create(Provider::Together, "unbounded", None);
+
+    let entries = bench.ledger_json(false);
+    let left = |id: &str| {
+        entries
+            .iter()
+            .find(|e| e["cluster_id"] == id)
+            .map(|e| e["time_left_secs"].clone())
+            .unwrap_or_else(|| panic!("{id} not in {entries:?}"))
+    };
+    assert!(left(&short).as_i64().is_some_and(|s| s <= 2), "{entries:?}");
+    assert!(
+        left(&long).as_i64().is_some_and(|s| s > 8 * 3600 - 60),
+        "{entries:?}"
+    );
+    assert!(left(&unbounded).is_null(), "no deadline: {entries:?}");
+    let table = bench.run_plain(&["ledger"]);
+    assert!(table.stdout.contains("TIME LEFT"), "{}", table.stdout);
+
+    // Before the deadline nothing is due.
+    let early = bench.run_plain(&["clusters", "sweep", "--expired", "--delete"]);
+    early.expect_code(0);
+    assert!(
+        early
+            .stdout
+            .contains("No cluster gpucloud past its deadline is alive."),
+        "{}",
+        early.stdout
+    );
+    std::thread::sleep(std::time::Duration::from_millis(2500));
+    let expired = bench.run_plain(&["ledger"]);
+    assert!(expired.stdout.contains("EXPIRED"), "{}", expired.stdout);
+
+    let swept = bench.run_plain(&[
+        "--json",
+        "clusters",
+        "sweep",
+        "--expired",
+        "--delete",
+        "--interval",
+        "1s",
+    ]);
+    swept.expect_code(0);
+    let actions: Vec<_> = json(&swept)
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .map(|s| (s["cluster_id"].clone(), s["action"].clone()))
+        .collect();
+    assert_eq!(actions, [(short.as_str().into(), "deleted".into())]);
+    // Verified gone at the provider; the others are untouched.
+    assert_eq!(bench.clusters_named(Provider::Together, "short-lived"), 0);
+    assert_eq!(bench.clusters_named(Provider::Together, "unbounded"), 1);
+    assert_eq!(bench.clusters_named(Provider::E2e, "long-lived"), 1);
+    let again = bench.run_plain(&["clusters", "sweep", "--expired", "--delete"]);
+    again.expect_code(0);
+    assert!(again.stdout.starts_with("No cluster"), "{}", again.stdout);
+}

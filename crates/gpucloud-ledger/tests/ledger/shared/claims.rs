@@ -20,6 +20,7 @@ fn claims_follow_their_rules() {
         idempotency_key: None,
         request_sha256: "cd".repeat(32),
         request: Some(serde_json::json!({ "num_gpus": 16, "name": name })),
+        deadline: None,
     };
     let owned = |claim: Claim| match claim {
         Claim::Owned { intent, took_over } => (intent, took_over),
@@ -176,6 +177,7 @@ fn start_up_settlement_leaves_a_create_whose_owner_holds_its_claim_to_that_owner
         idempotency_key: None,
         request_sha256: "12".repeat(32),
         request: None,
+        deadline: None,
     };
     for backend in Backend::all() {
         let what = backend.name();

@@ -153,6 +153,7 @@ pub fn intent(provider: ProviderKind, name: &str) -> CreateIntent {
         idempotency_key: (provider == ProviderKind::Runcrate).then(|| format!("key-{name}")),
         request_sha256: "ab".repeat(32),
         request: Some(serde_json::json!({ "name": name })),
+        deadline: None,
     }
 }
 

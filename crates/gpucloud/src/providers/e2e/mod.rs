@@ -138,7 +138,7 @@ impl E2eClusters {
         location: Location,
     ) -> Result<Created, Error> {
         validate(&body)?;
-        ops::create(self, &E2eCreate { body, location }).await
+        ops::create(self, &E2eCreate { body, location }, None).await
     }
 
     /// Every cluster of the project in the configured location (all pages).

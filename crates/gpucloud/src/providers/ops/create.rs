@@ -17,26 +17,40 @@ use crate::random::PollBackoff;
 /// caller's create of it in flight is waited for, and its cluster is the answer; a claim taken
 /// over from a caller that died is reconciled before anything is sent; and the claim's lease
 /// is renewed while the create runs.
+///
+/// `ttl` (the request's) becomes the intent's deadline: the time of the intent plus `ttl`.
 pub(crate) async fn create<P: Provider>(
     provider: &P,
     create: &P::Create,
+    ttl: Option<Duration>,
 ) -> Result<Created, Error> {
     let settings = provider.settings();
     let Some(journal) = settings.journal() else {
+        if ttl.is_some() {
+            tracing::warn!("a ttl without a journal is recorded nowhere: no sweep will see it");
+        }
         return create_unjournaled(provider, create).await;
     };
     // Boxed: the claim, the lease and a take-over make this future large, and an unjournaled
     // create should not carry its size (nor a debug build's stack).
-    Box::pin(create_journaled(provider, create, &journal)).await
+    Box::pin(create_journaled(provider, create, ttl, &journal)).await
 }
 
 async fn create_journaled<P: Provider>(
     provider: &P,
     create: &P::Create,
+    ttl: Option<Duration>,
     journal: &dyn Journal,
 ) -> Result<Created, Error> {
     let settings = provider.settings();
-    let intent = provider.intent(create);
+    let mut intent = provider.intent(create);
+    intent.deadline = ttl.and_then(|ttl| {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .ok()?;
+        let at = i64::try_from(now.checked_add(ttl)?.as_millis()).ok()?;
+        chrono::DateTime::from_timestamp_millis(at)
+    });
     // No intent recorded, no request sent: never a cluster the journal does not know.
     let (id, took_over) = match claim(provider, journal, &intent).await? {
         Claimed::Owned { intent, took_over } => (intent, took_over),

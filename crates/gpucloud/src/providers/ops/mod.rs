@@ -47,7 +47,7 @@ macro_rules! neutral_methods {
                 spec: &$crate::spec::ClusterSpec,
             ) -> Result<$crate::cluster::Created, $crate::error::Error> {
                 let request = $crate::providers::ops::Provider::create_request(self, spec)?;
-                $crate::providers::ops::create(self, &request).await
+                $crate::providers::ops::create(self, &request, spec.ttl).await
             }
 
             /// One cluster, retried while the error is retryable.

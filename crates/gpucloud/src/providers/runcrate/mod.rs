@@ -79,7 +79,7 @@ impl RuncrateClusters {
     /// idempotency key, so a create that timed out is never doubled.
     pub async fn create_with(&self, create: RuncrateCreate) -> Result<Created, Error> {
         validate(&create)?;
-        ops::create(self, &create).await
+        ops::create(self, &create, None).await
     }
 }
 

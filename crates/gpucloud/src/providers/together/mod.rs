@@ -81,7 +81,7 @@ impl TogetherClusters {
         request: types::GpuClusterCreateRequest,
     ) -> Result<Created, Error> {
         validate(&request)?;
-        ops::create(self, &request).await
+        ops::create(self, &request, None).await
     }
 
     /// Every cluster visible to the key.
