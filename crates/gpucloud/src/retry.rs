@@ -157,16 +157,22 @@ pub struct ReconcilePolicy {
     pub max_interval: Duration,
     /// Re-sends after an ambiguous failure, per logical create (0 = never re-send).
     pub max_resends: u32,
+    /// How old a list may be for the look-up by name before a create (not those after an
+    /// ambiguous failure): creates of one client within this of each other share one list
+    /// of the account. `Duration::ZERO` lists before every create.
+    pub name_lookup_max_age: Duration,
 }
 
 impl Default for ReconcilePolicy {
-    /// Look for 90 s (pauses from 2 s doubling to 15 s), then re-send at most once.
+    /// Look for 90 s (pauses from 2 s doubling to 15 s), then re-send at most once; creates
+    /// within 5 s of each other share a look-up by name.
     fn default() -> Self {
         Self {
             settle_window: Duration::from_secs(90),
             initial_interval: Duration::from_secs(2),
             max_interval: Duration::from_secs(15),
             max_resends: 1,
+            name_lookup_max_age: Duration::from_secs(5),
         }
     }
 }

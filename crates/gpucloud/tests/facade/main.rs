@@ -16,6 +16,7 @@ mod e2e;
 mod hostile;
 mod journal;
 mod lifecycle;
+mod lookups;
 mod plan;
 mod resize;
 mod runcrate;

@@ -46,6 +46,7 @@ pub struct E2eClusters {
     client: gpucloud_e2e::Client,
     settings: ClientSettings,
     catalog: crate::catalog::CatalogCache,
+    names: ops::NameLookups,
     project_id: i64,
     location: Location,
     active_iam: Option<i64>,
@@ -86,6 +87,7 @@ impl E2eClusters {
             client,
             settings: config.settings,
             catalog: crate::catalog::CatalogCache::default(),
+            names: ops::NameLookups::default(),
             project_id: config.project_id,
             location: config.location,
             active_iam: config.active_iam,
@@ -217,6 +219,10 @@ impl Provider for E2eClusters {
     type Client = gpucloud_e2e::Client;
     type Create = E2eCreate;
     type Scope = Location;
+
+    fn name_lookups(&self) -> &ops::NameLookups {
+        &self.names
+    }
 
     fn settings(&self) -> &ClientSettings {
         &self.settings

@@ -317,7 +317,9 @@ async fn create_reconciled<P: Provider>(
 ) -> Result<Created, Error> {
     let settings = provider.settings();
     let pacing = settings.pacing();
-    if let Some(cluster) = find_by_name(provider, name, scope).await? {
+    let lookups = provider.name_lookups();
+    let max_age = settings.reconcile.name_lookup_max_age;
+    if let Some(cluster) = lookups.find(provider, name, scope, max_age).await? {
         return Ok(Created {
             cluster,
             outcome: CreateOutcome::AlreadyExisted,
@@ -332,8 +334,10 @@ async fn create_reconciled<P: Provider>(
         let error = match provider.send_create(provider.client(), create).await {
             Ok(sent) => {
                 pacing.budget.succeeded(spent);
+                let cluster = with_id::<P>(sent.map(|sent| sent.cluster))?;
+                lookups.made(scope, &cluster).await;
                 return Ok(Created {
-                    cluster: with_id::<P>(sent.map(|sent| sent.cluster))?,
+                    cluster,
                     outcome: CreateOutcome::Created,
                     attempts,
                 });

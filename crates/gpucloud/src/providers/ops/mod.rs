@@ -17,10 +17,12 @@ use crate::journal::{CreateIntent, Journal as _};
 use crate::providers::call::Answered;
 
 mod create;
+mod lookup;
 
 use crate::plan::PlannedRequest;
 use crate::spec::{ClusterSize, ClusterSpec};
 pub(crate) use create::create;
+pub(crate) use lookup::NameLookups;
 
 /// The neutral methods every provider client offers, written once: `settings`, `plan`,
 /// `create` and `get`, each a call into this module.
@@ -107,10 +109,12 @@ pub(crate) trait Provider: Sync {
     /// A validated create request.
     type Create: Sync;
     /// Where a list looks (a project, a location).
-    type Scope: Clone + Send + Sync;
+    type Scope: Clone + Send + Sync + std::fmt::Debug;
 
     /// The settings the client was built with.
     fn settings(&self) -> &ClientSettings;
+    /// The look-ups by name its creates share (see [`NameLookups`]).
+    fn name_lookups(&self) -> &NameLookups;
     /// The generated client that sends.
     fn client(&self) -> &Self::Client;
     /// A copy of the generated client that records requests instead of sending them.

@@ -41,6 +41,7 @@ pub struct RuncrateClusters {
     client: gpucloud_runcrate::Client,
     settings: ClientSettings,
     catalog: crate::catalog::CatalogCache,
+    names: ops::NameLookups,
 }
 
 impl RuncrateClusters {
@@ -56,6 +57,7 @@ impl RuncrateClusters {
             client,
             settings: config.settings,
             catalog: crate::catalog::CatalogCache::default(),
+            names: ops::NameLookups::default(),
         })
     }
 
@@ -97,6 +99,10 @@ impl Provider for RuncrateClusters {
     type Client = gpucloud_runcrate::Client;
     type Create = RuncrateCreate;
     type Scope = ();
+
+    fn name_lookups(&self) -> &ops::NameLookups {
+        &self.names
+    }
 
     fn settings(&self) -> &ClientSettings {
         &self.settings

@@ -41,6 +41,7 @@ pub struct TogetherClusters {
     client: gpucloud_together::Client,
     settings: ClientSettings,
     catalog: crate::catalog::CatalogCache,
+    names: ops::NameLookups,
 }
 
 impl TogetherClusters {
@@ -56,6 +57,7 @@ impl TogetherClusters {
             client,
             settings: config.settings,
             catalog: crate::catalog::CatalogCache::default(),
+            names: ops::NameLookups::default(),
         })
     }
 
@@ -103,6 +105,10 @@ impl Provider for TogetherClusters {
     type Create = types::GpuClusterCreateRequest;
     /// The project a list is limited to, if any.
     type Scope = Option<String>;
+
+    fn name_lookups(&self) -> &ops::NameLookups {
+        &self.names
+    }
 
     fn settings(&self) -> &ClientSettings {
         &self.settings
