@@ -42,6 +42,8 @@ pub enum CliError {
     NothingToCreate(String),
     /// Clusters asked to be deleted that the provider's API cannot delete: still billing.
     StillBilling(String),
+    /// The person asked to confirm said no: nothing was sent.
+    Declined,
     /// A SIGINT or SIGTERM ended the run (what it left behind is already said).
     Interrupted(crate::interrupt::Signal),
     /// Anything else (I/O on our side, the simulator).
@@ -58,6 +60,7 @@ impl CliError {
             Self::Placement(failed) => cloud_exit_code(&failed.error),
             Self::NothingToCreate(_) | Self::StillBilling(_) => code::PROVIDER,
             Self::Interrupted(signal) => signal.exit_code(),
+            Self::Declined => code::OTHER,
             Self::Other(_) => code::OTHER,
         }
     }
@@ -181,6 +184,7 @@ impl fmt::Display for CliError {
             | Self::Other(message) => f.write_str(&flatten(message)),
             Self::Cloud(error) => f.write_str(&one_line(error)),
             Self::Interrupted(signal) => write!(f, "interrupted by {}", signal.name()),
+            Self::Declined => f.write_str("not confirmed: nothing was sent"),
             Self::Placement(failed) => f.write_str(&flatten(&failed.to_string())),
         }
     }

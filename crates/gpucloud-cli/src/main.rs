@@ -36,6 +36,7 @@ macro_rules! tell {
 
 mod cli;
 mod commands;
+mod confirm;
 mod connect;
 mod context;
 mod error;

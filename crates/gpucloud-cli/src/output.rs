@@ -121,6 +121,15 @@ pub fn stderr_line(text: &str) {
     let _ = writeln!(std::io::stderr().lock(), "{}", secrets::scrub(text));
 }
 
+/// Writes `text` on stderr without a newline and flushes it: a question whose answer is
+/// typed on the same line.
+pub fn stderr_prompt(text: &str) {
+    use std::io::Write as _;
+    let mut stderr = std::io::stderr().lock();
+    let _ = write!(stderr, "{}", secrets::scrub(text));
+    let _ = stderr.flush();
+}
+
 /// A borderless table with an upper-case header.
 pub fn table(header: &[&str]) -> Table {
     let mut table = Table::new();

@@ -173,13 +173,9 @@ pub struct CandidatePlan {
     pub other_regions: Vec<Resolution>,
 }
 
-/// The region a resolved request names.
+/// The region a resolved request goes to.
 fn region_of(resolution: &Resolution) -> Option<String> {
-    resolution
-        .spec
-        .region
-        .clone()
-        .or_else(|| resolution.offering.as_ref()?.region.clone())
+    resolution.region().map(str::to_string)
 }
 
 impl Placement {
@@ -378,13 +374,8 @@ fn not_tried(
 
 /// The known price per hour of a candidate's resolved offering.
 fn price(plan: &CandidatePlan) -> Option<f64> {
-    let resolution = plan.resolution.as_ref().ok()?;
-    let price = resolution.offering.as_ref()?.price.as_ref()?;
-    let nodes = match resolution.spec.size {
-        crate::spec::ClusterSize::Nodes(n) => n,
-        crate::spec::ClusterSize::Gpus(_) => 1,
-    };
-    Some(price.for_nodes(nodes))
+    let (amount, _) = plan.resolution.as_ref().ok()?.price_per_hour()?;
+    Some(amount)
 }
 
 /// Whether a create's error lets the placement go on to the next candidate: it certainly

@@ -87,6 +87,10 @@ pub struct SweepArgs {
     /// Delete what is found, and verify each delete; without it, only list.
     #[arg(long)]
     pub delete: bool,
+    /// With --delete: do not ask first. On a terminal (stdin and stderr both) the sweep lists
+    /// what it would delete and asks; without a terminal it never asks.
+    #[arg(long, short = 'y', requires = "delete")]
+    pub yes: bool,
     /// Only this provider's clusters (default: every provider in the ledger).
     #[arg(long, short = 'p', value_enum)]
     pub provider: Option<ProviderKind>,

@@ -291,6 +291,11 @@ pub struct CreateArgs {
     /// With --wait: delete a cluster that is not ready when --timeout passes.
     #[arg(long, requires = "wait")]
     pub delete_on_timeout: bool,
+    /// Do not ask before creating. On a terminal (stdin and stderr both), create first shows
+    /// where the cluster would go and what it costs per hour and for its --ttl, and asks;
+    /// without a terminal it never asks.
+    #[arg(long, short = 'y')]
+    pub yes: bool,
     #[command(flatten)]
     pub request: RequestArgs,
     #[command(flatten)]

@@ -46,6 +46,10 @@ async fn create(ctx: &Context, args: &CreateArgs) -> Result<(), CliError> {
                 &gpucloud::catalog::Constraints::default(),
             )
     };
+    // On a terminal, where it would go and what it costs, before anything is sent.
+    if !args.yes && crate::confirm::interactive() {
+        super::placement::confirm_create(ctx, &args.target, &spec).await?;
+    }
     let stakes = ctx.at_stake();
     stakes.creating(&spec.name);
     let (client, created) = match args.target.single().filter(pinned) {

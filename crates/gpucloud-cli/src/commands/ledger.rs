@@ -159,6 +159,31 @@ pub async fn sweep(ctx: &Context, args: &SweepArgs) -> Result<(), CliError> {
         .into_iter()
         .filter(|p| args.provider.is_none_or(|only| only == *p))
         .collect();
+    // On a terminal, what would be deleted, and the question, before any delete.
+    if args.delete && !args.yes && crate::confirm::interactive() {
+        let now = Utc::now();
+        let due: Vec<ClusterEntry> = ledger
+            .clusters()
+            .map_err(read)?
+            .into_iter()
+            .filter(|e| providers.contains(&e.provider) && is_due(e, args, now))
+            .collect();
+        if due.is_empty() {
+            tell!("Nothing to delete.");
+        } else {
+            tell!("About to delete (each delete verified):");
+            for entry in &due {
+                tell!(
+                    "  {} {} ({}), age {}",
+                    entry.provider,
+                    entry.cluster_id.as_ref().map_or_else(|| "-".into(), cell),
+                    cell(&entry.name),
+                    age(entry, now)
+                );
+            }
+            crate::confirm::ask(&format!("Delete these {} clusters?", due.len()))?;
+        }
+    }
     let mut swept = Vec::new();
     for provider in providers {
         let has_entries = ledger
@@ -187,13 +212,7 @@ pub async fn sweep(ctx: &Context, args: &SweepArgs) -> Result<(), CliError> {
             .clusters()
             .map_err(read)?
             .into_iter()
-            .filter(|e| e.provider == provider && e.may_be_alive())
-            .filter(|e| {
-                args.older_than.is_none_or(|older_than| {
-                    (now - e.created_at).to_std().unwrap_or_default() >= older_than
-                })
-            })
-            .filter(|e| !args.expired || e.is_expired(now))
+            .filter(|e| e.provider == provider && is_due(e, args, now))
             .collect();
         for entry in due {
             let Some(id) = entry.cluster_id.clone() else {
@@ -255,6 +274,16 @@ pub async fn sweep(ctx: &Context, args: &SweepArgs) -> Result<(), CliError> {
         )));
     }
     Ok(())
+}
+
+/// Whether the sweep `args` describe looks at `entry` at `now`: alive as far as the ledger
+/// knows, old enough, and past its deadline if asked.
+fn is_due(entry: &ClusterEntry, args: &SweepArgs, now: DateTime<Utc>) -> bool {
+    entry.may_be_alive()
+        && args.older_than.is_none_or(|older_than| {
+            (now - entry.created_at).to_std().unwrap_or_default() >= older_than
+        })
+        && (!args.expired || entry.is_expired(now))
 }
 
 /// `action` of a cluster alive on a provider whose API cannot delete it.

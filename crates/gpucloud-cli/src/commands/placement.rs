@@ -2,6 +2,7 @@
 //! and fails over when one has no capacity, funds or matching offering.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use gpucloud::placement::CandidatePlan;
 use gpucloud::{
@@ -144,6 +145,85 @@ pub fn hint(kind: ErrorKind) -> &'static str {
     }
 }
 
+/// What a resolved request would cost: per hour for the whole cluster, and for its `ttl`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Estimate {
+    /// Per hour, where the offering states a price.
+    pub per_hour: Option<f64>,
+    /// Its currency.
+    pub currency: Option<String>,
+    /// For the request's `ttl` (per hour times its hours), where both are known.
+    pub for_ttl: Option<f64>,
+}
+
+impl Estimate {
+    /// The estimate of `resolution` with `ttl`.
+    pub fn of(resolution: &gpucloud::catalog::Resolution, ttl: Option<Duration>) -> Self {
+        let price = resolution.price_per_hour();
+        Self {
+            per_hour: price.map(|(amount, _)| amount),
+            currency: price.map(|(_, currency)| currency.to_string()),
+            for_ttl: price
+                .zip(ttl)
+                .map(|((amount, _), ttl)| amount * ttl.as_secs_f64() / 3600.0),
+        }
+    }
+
+    /// `47.84 USD/h (382.72 USD for 8h)`, or `price not stated`.
+    pub fn describe(&self, ttl: Option<Duration>) -> String {
+        let (Some(per_hour), Some(currency)) = (self.per_hour, &self.currency) else {
+            return "price not stated by the provider".into();
+        };
+        let currency = cell(currency);
+        match (self.for_ttl, ttl) {
+            (Some(total), Some(ttl)) => format!(
+                "{per_hour:.2} {currency}/h ({total:.2} {currency} for its ttl of {})",
+                humantime::format_duration(ttl)
+            ),
+            _ => format!("{per_hour:.2} {currency}/h (no ttl: it bills until deleted)"),
+        }
+    }
+}
+
+/// Before a create on a terminal: where it would go, in order, with what each costs, and the
+/// question. `Ok` on yes; nothing is sent otherwise.
+pub async fn confirm_create(
+    ctx: &Context,
+    target: &PlacementTargetArgs,
+    spec: &ClusterSpec,
+) -> Result<(), CliError> {
+    let clients = clients(ctx, target, None)?;
+    let plans = placement(target, spec, &clients).plan().await;
+    tell!("About to create {}; tried in this order:", cell(&spec.name));
+    let mut i = 0;
+    for plan in &plans {
+        let resolution = match &plan.resolution {
+            Ok(resolution) => resolution,
+            Err(error) => {
+                tell!(
+                    "  -  {}: skipped: {}{}",
+                    plan.provider,
+                    one_line(error),
+                    hint(error.kind())
+                );
+                continue;
+            }
+        };
+        for resolution in std::iter::once(resolution).chain(&plan.other_regions) {
+            i += 1;
+            let region = resolution
+                .region()
+                .map_or_else(String::new, |r| format!(" ({})", cell(r)));
+            tell!(
+                "  {i}. {}{region}: {}",
+                plan.provider,
+                Estimate::of(resolution, spec.ttl).describe(spec.ttl)
+            );
+        }
+    }
+    crate::confirm::ask("Create it?")
+}
+
 /// `plan --json` over several providers: one entry per candidate, in the order tried.
 #[derive(Serialize)]
 struct PlannedCandidate {
@@ -155,6 +235,9 @@ struct PlannedCandidate {
     /// The regions tried in turn, in this order, when the plan's region has no capacity.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     other_regions: Vec<String>,
+    /// What the plan's request would cost.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cost: Option<Estimate>,
 }
 
 /// Prints, for each candidate in the order a create would try them, its resolved request or
@@ -175,15 +258,21 @@ pub async fn plan(
             plan: None,
             skipped: Some(why.clone()),
             other_regions: Vec::new(),
+            cost: None,
         })
         .collect();
     for candidate in plans {
         let other_regions: Vec<String> = candidate
             .other_regions
             .iter()
-            .filter_map(|r| r.spec.region.clone())
+            .filter_map(|r| r.region().map(str::to_string))
             .collect();
         let client = clients.candidates.get(candidate.candidate).map(|(_, c)| c);
+        let cost = candidate
+            .resolution
+            .as_ref()
+            .ok()
+            .map(|resolution| Estimate::of(resolution, spec.ttl));
         let planned = match (candidate.resolution, client) {
             (Ok(resolution), Some(client)) => client.plan(&resolution.spec).await.map(|mut p| {
                 p.resolved = resolution.choices;
@@ -198,12 +287,14 @@ pub async fn plan(
                 plan: Some(plan),
                 skipped: None,
                 other_regions,
+                cost,
             },
             Err(error) => PlannedCandidate {
                 provider: candidate.provider,
                 plan: None,
                 skipped: Some(format!("{}{}", one_line(&error), hint(error.kind()))),
                 other_regions: Vec::new(),
+                cost: None,
             },
         });
     }
@@ -216,6 +307,9 @@ pub async fn plan(
             (Some(plan), _) => {
                 say!("== {}. {}", i + 1, candidate.provider);
                 output::stdout_text(&plan.to_string());
+                if let Some(cost) = &candidate.cost {
+                    say!("\nCost: {}", cost.describe(spec.ttl));
+                }
                 if !candidate.other_regions.is_empty() {
                     say!(
                         "\nIf that region has no capacity, the same request in: {}.",

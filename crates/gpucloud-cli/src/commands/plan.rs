@@ -1,5 +1,7 @@
 //! `gpucloud plan`: the exact create request, not sent.
 
+use gpucloud::catalog::Constraints;
+
 use crate::cli::PlanArgs;
 use crate::context::{Context, LedgerUse};
 use crate::error::CliError;
@@ -17,5 +19,15 @@ pub async fn run(ctx: &Context, args: &PlanArgs) -> Result<(), CliError> {
     let client = ctx.client(&target, LedgerUse::BestEffort)?;
     let plan = client.plan(&spec).await?;
     ctx.output()
-        .result(&plan, |plan| output::stdout_text(&plan.to_string()))
+        .result(&plan, |plan| output::stdout_text(&plan.to_string()))?;
+    // What it costs, where the catalog was consulted for it (a request that names every id
+    // is not looked up; `gpucloud catalog` lists the prices).
+    if ctx.output().is_human() {
+        let resolution = client.resolve(&spec, &Constraints::default()).await?;
+        if resolution.offering.is_some() {
+            let cost = super::placement::Estimate::of(&resolution, spec.ttl);
+            say!("\nCost: {}", cost.describe(spec.ttl));
+        }
+    }
+    Ok(())
 }

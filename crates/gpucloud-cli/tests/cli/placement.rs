@@ -428,3 +428,151 @@ fn a_create_that_pins_no_region_tries_each_region_of_the_provider_in_turn() {
     let made: Vec<_> = clusters.iter().filter(|c| c.name == "regional").collect();
     assert_eq!(made.len(), 1);
 }
+
+/// Runs `gpucloud args…` on a terminal (`script` gives it one: stdin, stdout and stderr are
+/// a pseudo-terminal), typing `typed`; returns the exit code and everything shown.
+fn on_a_terminal(args: &[&str], env: &[(&str, String)], typed: &str) -> (Option<i32>, String) {
+    use std::io::Write as _;
+    let ledger = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let ledger_file = ledger.path().join("ledger.sqlite3");
+    let command = std::iter::once(env!("CARGO_BIN_EXE_gpucloud"))
+        .chain(args.iter().copied())
+        .map(|word| {
+            shlex::try_quote(word)
+                .unwrap_or_else(|e| panic!("{e}"))
+                .into_owned()
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut child = std::process::Command::new("script")
+        .args(["-qefc", &command, "/dev/null"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_clear()
+        .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
+        .env("GPUCLOUD_LEDGER", &ledger_file)
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("script: {e}"));
+    child
+        .stdin
+        .take()
+        .map(|mut stdin| stdin.write_all(typed.as_bytes()))
+        .transpose()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let output = child.wait_with_output().unwrap_or_else(|e| panic!("{e}"));
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn a_create_on_a_terminal_shows_where_and_what_it_costs_and_asks_first() {
+    let sim = TestSim::start();
+    let env = env(&sim);
+    let args = [
+        "clusters",
+        "create",
+        "-p",
+        "runcrate,e2e",
+        "--allow-no-delete",
+        "--gpu-model",
+        "H100",
+        "--gpus",
+        "16",
+        "--ttl",
+        "8h",
+        "--name",
+        "asked",
+    ];
+    let (code, shown) = on_a_terminal(&args, &env, "n\n");
+    assert_eq!(code, Some(1), "{shown}");
+    assert!(
+        shown.contains("About to create asked; tried in this order:"),
+        "{shown}"
+    );
+    // Runcrate's H100 is 2 nodes at 23.92 USD/h each: 47.84 USD/h, 382.72 USD for 8h.
+    assert!(
+        shown.contains("1. runcrate (Dallas, TX): 47.84 USD/h (382.72 USD for its ttl of 8h)"),
+        "{shown}"
+    );
+    assert!(shown.contains("Create it? [y/N]"), "{shown}");
+    assert!(shown.contains("not confirmed: nothing was sent"), "{shown}");
+    let made = |name: &str| {
+        [Provider::Runcrate, Provider::E2e]
+            .iter()
+            .map(|p| {
+                sim.sim()
+                    .clusters(*p)
+                    .iter()
+                    .filter(|c| c.name == name)
+                    .count()
+            })
+            .sum::<usize>()
+    };
+    assert_eq!(made("asked"), 0);
+
+    let (code, shown) = on_a_terminal(&args, &env, "y\n");
+    assert_eq!(code, Some(0), "{shown}");
+    assert_eq!(made("asked"), 1);
+
+    // --yes, or no terminal, never asks.
+    let mut yes = args.to_vec();
+    let last = yes.len() - 1;
+    yes[last] = "asked-yes";
+    yes.push("--yes");
+    let (code, shown) = on_a_terminal(&yes, &env, "");
+    assert_eq!(code, Some(0), "{shown}");
+    assert!(!shown.contains("[y/N]"), "{shown}");
+    let mut piped = args.to_vec();
+    let last = piped.len() - 1;
+    piped[last] = "asked-piped";
+    gpucloud(&piped, &env).expect_code(0);
+    assert_eq!(made("asked-yes") + made("asked-piped"), 2);
+}
+
+#[test]
+fn plan_shows_what_each_candidate_costs_per_hour_and_for_its_ttl() {
+    let sim = TestSim::start();
+    let args = [
+        "--allow-no-delete",
+        "--gpu-model",
+        "H100",
+        "--gpus",
+        "16",
+        "--ttl",
+        "8h",
+        "--name",
+        "priced",
+    ];
+    let single = gpucloud(
+        &[&["plan", "-p", "runcrate"][..], &args].concat(),
+        &env(&sim),
+    );
+    single.expect_code(0);
+    assert!(
+        single
+            .stdout
+            .contains("Cost: 47.84 USD/h (382.72 USD for its ttl of 8h)"),
+        "{}",
+        single.stdout
+    );
+    let both = gpucloud(
+        &[&["--json", "plan", "-p", "runcrate,e2e"][..], &args].concat(),
+        &env(&sim),
+    );
+    both.expect_code(0);
+    let planned = json(&both);
+    assert_eq!(planned[0]["cost"]["per_hour"], 47.84, "{}", both.stdout);
+    assert_eq!(planned[0]["cost"]["currency"], "USD");
+    let for_ttl = planned[0]["cost"]["for_ttl"].as_f64().unwrap_or_default();
+    assert!((for_ttl - 382.72).abs() < 1e-9, "{for_ttl}");
+    // E2E needs the account's security group: skipped, so no cost is claimed for it.
+    assert!(planned[1]["skipped"].is_string(), "{}", both.stdout);
+    assert!(planned[1].get("cost").is_none(), "{}", both.stdout);
+    // Nothing was created by either plan.
+    assert!(sim.sim().clusters(Provider::Runcrate).is_empty());
+}

@@ -477,3 +477,43 @@ async fn a_region_without_capacity_fails_over_to_the_next_region_of_the_same_pro
     assert_eq!(pinned.attempts.len(), 1, "{pinned}");
     finish(sim).await;
 }
+
+#[tokio::test]
+async fn a_failure_that_is_not_a_refusal_ends_the_placement_where_it_happened() {
+    let sim = sim().await;
+    // The key is refused at the create (403): nothing was made, but the next provider is not
+    // where the fix is; the placement ends and says so.
+    sim.faults().inject(
+        Fault::new(Provider::Together, FaultKind::ServerError { status: 403 }).on("create_cluster"),
+    );
+    let placement = Placement::new(candidates(
+        &sim,
+        &[Provider::Together, Provider::E2e],
+        "forbidden",
+    ));
+
+    let failed = placement.create().await.unwrap_err();
+
+    assert_eq!(failed.error.kind(), ErrorKind::Authentication, "{failed}");
+    let outcomes: Vec<_> = failed
+        .attempts
+        .iter()
+        .map(|a| match &a.outcome {
+            AttemptOutcome::Failed { kind, .. } => (a.provider, Some(*kind)),
+            AttemptOutcome::NotTried => (a.provider, None),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        outcomes[0],
+        (ProviderKind::Together, Some(ErrorKind::Authentication))
+    );
+    assert!(
+        outcomes[1..].iter().all(|(_, kind)| kind.is_none()),
+        "{outcomes:?}"
+    );
+    assert!(outcomes.iter().any(|(p, _)| *p == ProviderKind::E2e));
+    assert_eq!(requests(&sim, Provider::E2e, "create_cluster"), 0);
+    assert_eq!(requests(&sim, Provider::Together, "create_cluster"), 1);
+    finish(sim).await;
+}

@@ -30,6 +30,28 @@ pub struct Resolution {
     pub choices: Vec<Choice>,
 }
 
+impl Resolution {
+    /// The region the request goes to: the one it names, or its offering's.
+    pub fn region(&self) -> Option<&str> {
+        self.spec
+            .region
+            .as_deref()
+            .or_else(|| self.offering.as_ref()?.region.as_deref())
+    }
+
+    /// What the whole cluster costs per hour, where its offering states a price: the price
+    /// per node-hour times the nodes (a size in GPUs in whole nodes of the offering).
+    pub fn price_per_hour(&self) -> Option<(f64, &str)> {
+        let offering = self.offering.as_ref()?;
+        let price = offering.price.as_ref()?;
+        let nodes = match self.spec.size {
+            ClusterSize::Nodes(nodes) => nodes,
+            ClusterSize::Gpus(gpus) => gpus.checked_div(offering.gpus_per_node?)?,
+        };
+        Some((price.for_nodes(nodes), price.currency.as_str()))
+    }
+}
+
 /// What a resolution may not exceed.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Constraints {
