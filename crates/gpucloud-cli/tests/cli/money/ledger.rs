@@ -5,6 +5,30 @@ use gpucloud_sim::Provider;
 
 use super::bench::Bench;
 use crate::simulated::json;
+use crate::support::Run;
+
+/// `(cluster_id, action)` of each cluster a `clusters sweep --json` run looked at.
+fn sweep_actions(run: &Run) -> Vec<(serde_json::Value, serde_json::Value)> {
+    json(run)
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .map(|s| (s["cluster_id"].clone(), s["action"].clone()))
+        .collect()
+}
+
+/// `clusters sweep --json --older-than 0s --delete` with 1 s polls.
+const SWEEP_DELETE: [&str; 8] = [
+    "--json",
+    "clusters",
+    "sweep",
+    "--older-than",
+    "0s",
+    "--delete",
+    "--interval",
+    "1s",
+];
 
 #[test]
 fn the_ledger_lists_a_runcrate_cluster_created_by_an_earlier_process() {
@@ -57,23 +81,11 @@ fn sweep_lists_then_deletes_what_gpucloud_left_alive() {
 
     let listed = bench.run_plain(&["--json", "clusters", "sweep", "--older-than", "0s"]);
     listed.expect_code(0);
-    let actions: Vec<_> = json(&listed)
-        .as_array()
-        .cloned()
-        .unwrap_or_default()
-        .iter()
-        .map(|s| {
-            (
-                s["cluster_id"].as_str().unwrap_or("").to_string(),
-                s["action"].clone(),
-            )
-        })
-        .collect();
     assert_eq!(
-        actions,
+        sweep_actions(&listed),
         [
-            (together.clone(), "alive".into()),
-            (e2e.clone(), "alive".into())
+            (together.as_str().into(), "alive".into()),
+            (e2e.as_str().into(), "alive".into())
         ]
     );
     assert_eq!(
@@ -82,25 +94,15 @@ fn sweep_lists_then_deletes_what_gpucloud_left_alive() {
         "listing deletes nothing"
     );
 
-    let swept = bench.run_plain(&[
-        "--json",
-        "clusters",
-        "sweep",
-        "--older-than",
-        "0s",
-        "--delete",
-        "--interval",
-        "1s",
-    ]);
+    let swept = bench.run_plain(&SWEEP_DELETE);
     swept.expect_code(0);
-    let actions: Vec<_> = json(&swept)
-        .as_array()
-        .cloned()
-        .unwrap_or_default()
-        .iter()
-        .map(|s| s["action"].clone())
-        .collect();
-    assert_eq!(actions, ["deleted", "deleted"]);
+    assert_eq!(
+        sweep_actions(&swept),
+        [
+            (together.as_str().into(), "deleted".into()),
+            (e2e.as_str().into(), "deleted".into())
+        ]
+    );
     assert_eq!(bench.clusters_named(Provider::Together, "forgotten"), 0);
     assert_eq!(bench.clusters_named(Provider::E2e, "forgotten"), 0);
     assert!(bench.ledger_json(false).is_empty(), "nothing left alive");
@@ -130,16 +132,7 @@ fn sweep_lists_what_no_api_can_delete_apart_and_fails_to_say_it_still_bills() {
         listed.stdout
     );
 
-    let swept = bench.run_plain(&[
-        "--json",
-        "clusters",
-        "sweep",
-        "--older-than",
-        "0s",
-        "--delete",
-        "--interval",
-        "1s",
-    ]);
+    let swept = bench.run_plain(&SWEEP_DELETE);
     // Asked to delete what cannot be deleted: not a success, and it says where to stop it.
     swept.expect_code(4);
     assert!(
@@ -150,15 +143,8 @@ fn sweep_lists_what_no_api_can_delete_apart_and_fails_to_say_it_still_bills() {
         "{}",
         swept.stderr
     );
-    let actions: Vec<_> = json(&swept)
-        .as_array()
-        .cloned()
-        .unwrap_or_default()
-        .iter()
-        .map(|s| (s["cluster_id"].clone(), s["action"].clone()))
-        .collect();
     assert_eq!(
-        actions,
+        sweep_actions(&swept),
         [
             (together.as_str().into(), "deleted".into()),
             (runcrate.as_str().into(), "stop_by_hand".into())
@@ -286,14 +272,10 @@ fn a_ttl_is_kept_by_the_sweep_of_expired_clusters_which_deletes_and_verifies() {
         "1s",
     ]);
     swept.expect_code(0);
-    let actions: Vec<_> = json(&swept)
-        .as_array()
-        .cloned()
-        .unwrap_or_default()
-        .iter()
-        .map(|s| (s["cluster_id"].clone(), s["action"].clone()))
-        .collect();
-    assert_eq!(actions, [(short.as_str().into(), "deleted".into())]);
+    assert_eq!(
+        sweep_actions(&swept),
+        [(short.as_str().into(), "deleted".into())]
+    );
     // Verified gone at the provider; the others are untouched.
     assert_eq!(bench.clusters_named(Provider::Together, "short-lived"), 0);
     assert_eq!(bench.clusters_named(Provider::Together, "unbounded"), 1);
