@@ -14,13 +14,23 @@ pub fn interactive() -> bool {
 }
 
 /// Asks `question` (`… [y/N]` is added) on stderr; `Ok` on yes, [`CliError::Declined`]
-/// otherwise (end of input included).
-pub fn ask(question: &str) -> Result<(), CliError> {
+/// otherwise (end of input included). The answer is read off the async runtime, so a Ctrl-C
+/// while the question waits ends the run as any other interrupt does.
+pub async fn ask(question: &str) -> Result<(), CliError> {
     output::stderr_prompt(&format!("{question} [y/N] "));
-    let mut answer = String::new();
-    let read = std::io::stdin().lock().take(64).read_line(&mut answer);
-    match (read, answer.trim().to_ascii_lowercase().as_str()) {
-        (Ok(_), "y" | "yes") => Ok(()),
+    let answer = tokio::task::spawn_blocking(|| {
+        let mut answer = String::new();
+        std::io::stdin()
+            .lock()
+            .take(64)
+            .read_line(&mut answer)
+            .map(|_| answer)
+    })
+    .await;
+    match answer {
+        Ok(Ok(answer)) if matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes") => {
+            Ok(())
+        }
         _ => Err(CliError::Declined),
     }
 }

@@ -58,6 +58,11 @@ impl Context {
         self.output
     }
 
+    /// Whether this run records into a ledger (no `--no-ledger`).
+    pub fn keeps_a_ledger(&self) -> bool {
+        !self.ledgers.is_disabled()
+    }
+
     /// The clusters this run is creating or has made, for what an interrupt says.
     pub fn at_stake(&self) -> &AtStake {
         &self.at_stake

@@ -138,8 +138,9 @@ struct Interrupted<'a> {
 }
 
 /// Says what an interrupted run leaves behind: on stderr for people (each cluster that bills
-/// and the command that stops it), and on stdout as JSON with `--json`.
-pub fn report(signal: Signal, stakes: &[Stake], json: bool) {
+/// and the command that stops it), and on stdout as JSON with `--json`. `ledger`: whether
+/// the run recorded its creates (not with `--no-ledger`).
+pub fn report(signal: Signal, stakes: &[Stake], json: bool, ledger: bool) {
     tell!(
         "{}: interrupted; stopped waiting. {}",
         signal.name(),
@@ -157,10 +158,15 @@ pub fn report(signal: Signal, stakes: &[Stake], json: bool) {
                 cell(id),
                 output::how_to_stop(*provider, id)
             ),
-            _ => tell!(
+            _ if ledger => tell!(
                 "  the create of {name} had not been answered: a cluster may exist and bill. \
                  The ledger keeps the create: `gpucloud ledger` lists it, and the same create \
                  run again settles it without making a second cluster."
+            ),
+            _ => tell!(
+                "  the create of {name} had not been answered: a cluster may exist and bill, \
+                 and with --no-ledger nothing recorded it. Look for {name} in the provider's \
+                 list (`gpucloud clusters list`) or console."
             ),
         }
     }

@@ -27,6 +27,11 @@ impl Ledgers {
         }
     }
 
+    /// Whether `--no-ledger` turned the ledger off for this run.
+    pub fn is_disabled(&self) -> bool {
+        self.disabled
+    }
+
     /// Whether a command has opened (or tried to open) the ledger: for the tests that check
     /// which commands leave it alone.
     #[cfg(test)]

@@ -81,7 +81,11 @@ fn main() -> ExitCode {
         Ok(runtime) => runtime,
         Err(e) => return CliError::Other(format!("cannot start the async runtime: {e}")).report(),
     };
-    match runtime.block_on(commands::run(cli)) {
+    let result = runtime.block_on(commands::run(cli));
+    // A question still waiting for its line (the run was interrupted meanwhile) is not
+    // waited for.
+    runtime.shutdown_background();
+    match result {
         Ok(()) => ExitCode::from(error::code::OK),
         Err(error) => error.report(),
     }

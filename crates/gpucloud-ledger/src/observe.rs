@@ -19,11 +19,13 @@ pub(crate) const GONE: &str = "gone";
 
 impl Ledger {
     /// Records what a client saw of `cluster`: its state and phase, its price where stated, and
-    /// that it is gone when its state says deleted — or failed, on a provider that releases
-    /// the machines of a failed start itself ([`FailedStart::Released`]: nothing is left to
-    /// bill or to delete). Clusters the ledger did not create are left alone.
+    /// that it is gone when its state says deleted — or failed before it was ever seen running,
+    /// on a provider that releases the machines of a failed start itself
+    /// ([`FailedStart::Released`]: nothing is left to bill or to delete). Any other state is a
+    /// sighting: a cluster recorded gone (after a 404, say) that answers again may be billing,
+    /// and is no longer gone. Clusters the ledger did not create are left alone.
     pub fn record_seen(&self, cluster: &Cluster) -> Result<(), LedgerError> {
-        let gone = cluster.state == ClusterState::Deleted || released(cluster);
+        let deleted = cluster.state == ClusterState::Deleted;
         let price = cluster.price.as_ref().filter(|p| p.per_hour.is_finite());
         self.write("recording a cluster's state", |tx| {
             tx.exec(
@@ -31,7 +33,10 @@ impl Ledger {
                  SET last_state = ?3, last_phase = ?4, last_seen_at_ms = ?5,
                      price_per_hour = COALESCE(?6, price_per_hour),
                      currency = COALESCE(?7, currency),
-                     gone_at_ms = CASE WHEN ?8 THEN COALESCE(gone_at_ms, ?5) ELSE gone_at_ms END,
+                     gone_at_ms = CASE
+                         WHEN ?8 OR (?10 AND COALESCE(last_state_code, '') NOT IN (?11, ?12, ?13))
+                         THEN COALESCE(gone_at_ms, ?5)
+                         ELSE NULL END,
                      last_state_code = ?9
                  WHERE provider = ?1 AND cluster_id = ?2",
                 &vals![
@@ -42,8 +47,12 @@ impl Ledger {
                     now_ms(),
                     price.map(|p| p.per_hour),
                     price.map(|p| bounded(&p.currency)),
-                    gone,
+                    deleted,
                     cluster.state.code(),
+                    released(cluster),
+                    ClusterState::Ready.code(),
+                    ClusterState::Degraded.code(),
+                    ClusterState::Paused.code(),
                 ],
             )?;
             Ok(())

@@ -185,7 +185,9 @@ fn create_row(row: &Row) -> Result<ClusterEntry, LedgerError> {
             _ => None,
         },
         gone_at: opt_time(22)?,
+        // Seen failed, and settled gone then (it was never seen running).
         released: row.opt_text(23)?.as_deref() == Some(ClusterState::Failed(String::new()).code())
+            && row.opt_int(22)?.is_some()
             && provider(&row.text(1)?)?.profile().failed_start == FailedStart::Released,
         deadline: opt_time(24)?,
     })

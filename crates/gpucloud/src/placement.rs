@@ -302,7 +302,9 @@ impl Placement {
             let Some(candidate) = self.candidates.get(plan.candidate) else {
                 continue;
             };
-            let mut regions = std::iter::once(resolution).chain(plan.other_regions);
+            let mut regions = std::iter::once(resolution)
+                .chain(plan.other_regions)
+                .peekable();
             while let Some(resolution) = regions.next() {
                 let region = region_of(&resolution);
                 match candidate.client.create_resolved(&resolution).await {
@@ -332,6 +334,19 @@ impl Placement {
                             attempts.extend(not_tried(provider, regions, std::iter::empty()));
                             break;
                         }
+                    }
+                    // The name is another request's here: the same request in another
+                    // region may be what made it (a run after a regional failover). Nothing
+                    // was sent; another provider is never tried, since the name is taken.
+                    Err(error @ Error::NameInUse { .. }) if regions.peek().is_some() => {
+                        attempts.push(Attempt::new(
+                            provider,
+                            region,
+                            AttemptOutcome::Skipped {
+                                kind: error.kind(),
+                                reason: error.to_string(),
+                            },
+                        ));
                     }
                     Err(error) => {
                         attempts.push(Attempt::new(

@@ -3,7 +3,7 @@
 //! clusters still alive after a while, deleted (and the deletes verified) on request.
 
 use chrono::{DateTime, Utc};
-use gpucloud::{ClusterId, Error, ProviderKind};
+use gpucloud::{ClusterId, ClusterState, Error, FailedStart, ProviderKind};
 use gpucloud_ledger::{ClusterEntry, IntentState};
 use serde::Serialize;
 
@@ -159,7 +159,9 @@ pub async fn sweep(ctx: &Context, args: &SweepArgs) -> Result<(), CliError> {
         .into_iter()
         .filter(|p| args.provider.is_none_or(|only| only == *p))
         .collect();
-    // On a terminal, what would be deleted, and the question, before any delete.
+    // On a terminal, what would be deleted, and the question, before any delete: only the
+    // clusters listed then are deleted (one that became due meanwhile is listed as alive).
+    let mut confirmed: Option<Vec<(ProviderKind, ClusterId)>> = None;
     if args.delete && !args.yes && crate::confirm::interactive() {
         let now = Utc::now();
         let due: Vec<ClusterEntry> = ledger
@@ -167,9 +169,15 @@ pub async fn sweep(ctx: &Context, args: &SweepArgs) -> Result<(), CliError> {
             .map_err(read)?
             .into_iter()
             .filter(|e| providers.contains(&e.provider) && is_due(e, args, now))
+            .filter(|e| e.provider.profile().deletes_clusters)
             .collect();
+        confirmed = Some(
+            due.iter()
+                .filter_map(|e| Some((e.provider, e.cluster_id.clone()?)))
+                .collect(),
+        );
         if due.is_empty() {
-            tell!("Nothing to delete.");
+            tell!("Nothing to delete through a provider's API.");
         } else {
             tell!("About to delete (each delete verified):");
             for entry in &due {
@@ -181,7 +189,7 @@ pub async fn sweep(ctx: &Context, args: &SweepArgs) -> Result<(), CliError> {
                     age(entry, now)
                 );
             }
-            crate::confirm::ask(&format!("Delete these {} clusters?", due.len()))?;
+            crate::confirm::ask(&format!("Delete these {} clusters?", due.len())).await?;
         }
     }
     let mut swept = Vec::new();
@@ -218,7 +226,10 @@ pub async fn sweep(ctx: &Context, args: &SweepArgs) -> Result<(), CliError> {
             let Some(id) = entry.cluster_id.clone() else {
                 continue;
             };
-            let (action, detail) = sweep_one(&client, &id, args).await;
+            let asked = confirmed
+                .as_ref()
+                .is_none_or(|listed| listed.contains(&(provider, id.clone())));
+            let (action, detail) = sweep_one(&client, &id, args, asked).await;
             swept.push(Swept {
                 provider,
                 name: entry.name.clone(),
@@ -304,11 +315,13 @@ fn swept_table(rows: &[&Swept]) -> comfy_table::Table {
     list
 }
 
-/// Looks one cluster up and, with `--delete`, deletes it and waits until it is gone.
+/// Looks one cluster up and, with `--delete` (and `confirmed`: it was in the list the
+/// person said yes to), deletes it and waits until it is gone.
 async fn sweep_one(
     client: &gpucloud::ClusterClient,
     id: &ClusterId,
     args: &SweepArgs,
+    confirmed: bool,
 ) -> (&'static str, Option<String>) {
     let cluster = match client.get(id).await {
         Ok(cluster) => cluster,
@@ -316,6 +329,17 @@ async fn sweep_one(
         Err(error) => return ("error", Some(one_line(&error))),
     };
     let profile = client.provider().profile();
+    // Gone already (stopped in a console), or a failed start the provider released.
+    match &cluster.state {
+        ClusterState::Deleted => return ("gone", None),
+        ClusterState::Failed(_) if profile.failed_start == FailedStart::Released => {
+            return (
+                "gone",
+                Some("failed to start; released by the provider".into()),
+            );
+        }
+        _ => {}
+    }
     if !profile.deletes_clusters {
         return (
             STOP_BY_HAND,
@@ -324,6 +348,12 @@ async fn sweep_one(
     }
     if !args.delete {
         return ("alive", Some(cluster.state.to_string()));
+    }
+    if !confirmed {
+        return (
+            "alive",
+            Some(format!("{}; not in the list confirmed", cluster.state)),
+        );
     }
     match client
         .delete_and_wait(id, &wait_options(&args.wait), |_| {})

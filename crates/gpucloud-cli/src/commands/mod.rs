@@ -37,7 +37,12 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
                 let again = interrupt::next().await;
                 std::process::exit(i32::from(again.exit_code()));
             });
-            interrupt::report(signal, &ctx.at_stake().snapshot(), ctx.output().is_json());
+            interrupt::report(
+                signal,
+                &ctx.at_stake().snapshot(),
+                ctx.output().is_json(),
+                ctx.keeps_a_ledger(),
+            );
             Err(CliError::Interrupted(signal))
         }
     }

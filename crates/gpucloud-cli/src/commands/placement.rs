@@ -154,6 +154,8 @@ pub struct Estimate {
     pub currency: Option<String>,
     /// For the request's `ttl` (per hour times its hours), where both are known.
     pub for_ttl: Option<f64>,
+    /// Whether the catalog was read for it (not for a request that names every id).
+    pub looked_up: bool,
 }
 
 impl Estimate {
@@ -166,13 +168,18 @@ impl Estimate {
             for_ttl: price
                 .zip(ttl)
                 .map(|((amount, _), ttl)| amount * ttl.as_secs_f64() / 3600.0),
+            looked_up: resolution.offering.is_some(),
         }
     }
 
     /// `47.84 USD/h (382.72 USD for 8h)`, or `price not stated`.
     pub fn describe(&self, ttl: Option<Duration>) -> String {
         let (Some(per_hour), Some(currency)) = (self.per_hour, &self.currency) else {
-            return "price not stated by the provider".into();
+            return if self.looked_up {
+                "price not stated by the provider".into()
+            } else {
+                "not looked up: the request names its ids (`gpucloud catalog` lists prices)".into()
+            };
         };
         let currency = cell(currency);
         match (self.for_ttl, ttl) {
@@ -221,7 +228,7 @@ pub async fn confirm_create(
             );
         }
     }
-    crate::confirm::ask("Create it?")
+    crate::confirm::ask("Create it?").await
 }
 
 /// `plan --json` over several providers: one entry per candidate, in the order tried.

@@ -394,13 +394,20 @@ fn a_create_that_pins_no_region_tries_each_region_of_the_provider_in_turn() {
         plan.stdout
     );
 
+    // One ledger for both runs of the create.
+    let ledger = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let mut env = env(&sim);
+    env.push((
+        "GPUCLOUD_LEDGER",
+        ledger.path().join("l.sqlite3").display().to_string(),
+    ));
     let run = gpucloud(
         &[
             &["--json", "clusters", "create", "-p", "together"][..],
             &args,
         ]
         .concat(),
-        &env(&sim),
+        &env,
     );
     run.expect_code(0);
     let lines: Vec<&str> = run
@@ -427,6 +434,34 @@ fn a_create_that_pins_no_region_tries_each_region_of_the_provider_in_turn() {
     let clusters = sim.sim().clusters(Provider::Together);
     let made: Vec<_> = clusters.iter().filter(|c| c.name == "regional").collect();
     assert_eq!(made.len(), 1);
+
+    // The same command again, the first region with room once more: the cluster it made in
+    // the second region is the answer (its request, in that region); nothing new is sent.
+    sim.sim()
+        .capacity()
+        .set(
+            &CapacityFilter::new(Provider::Together, "H100_SXM").region("eu-north-1"),
+            64,
+        )
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    let again = gpucloud(
+        &[
+            &["--json", "clusters", "create", "-p", "together"][..],
+            &args,
+        ]
+        .concat(),
+        &env,
+    );
+    again.expect_code(0);
+    assert_eq!(
+        json(&again)["outcome"],
+        "already_existed",
+        "{}",
+        again.stderr
+    );
+    assert_eq!(json(&again)["cluster"]["id"], cluster["id"]);
+    let named = sim.sim().clusters(Provider::Together);
+    assert_eq!(named.iter().filter(|c| c.name == "regional").count(), 1);
 }
 
 /// Runs `gpucloud args…` on a terminal (`script` gives it one: stdin, stdout and stderr are

@@ -212,3 +212,37 @@ async fn a_later_create_of_the_same_name_settles_an_earlier_pending_intent() {
     );
     assert_eq!(ledger.entry(elsewhere).unwrap().state, IntentState::Pending);
 }
+
+#[tokio::test]
+async fn gone_is_overturned_by_a_sighting_and_only_a_start_that_never_ran_is_released() {
+    use gpucloud::{Cluster, ClusterState};
+    let sim = sim().await;
+    let (_dir, path) = ledger_path();
+    let ledger = Arc::new(Ledger::open(&path).unwrap());
+    let runcrate = client(&sim, Provider::Runcrate, Some(ledger.clone()));
+    let created = runcrate
+        .create(&spec(Provider::Runcrate, "sighted"))
+        .await
+        .unwrap();
+    let seen = |state: ClusterState| Cluster {
+        state,
+        ..created.cluster.clone()
+    };
+    let entry = || ledger.clusters().unwrap().pop().unwrap();
+
+    // One 404 (another endpoint, a transient): gone, until the cluster answers again.
+    ledger
+        .record_gone(ProviderKind::Runcrate, &created.cluster.id)
+        .unwrap();
+    assert!(!entry().may_be_alive());
+    ledger.record_seen(&seen(ClusterState::Ready)).unwrap();
+    assert!(entry().may_be_alive(), "seen again: it may be billing");
+
+    // It ran, then failed: nothing says its machines were released.
+    ledger
+        .record_seen(&seen(ClusterState::Failed("node lost".into())))
+        .unwrap();
+    let failed = entry();
+    assert!(failed.may_be_alive() && !failed.released, "{failed:?}");
+    sim.shutdown().await;
+}

@@ -315,3 +315,44 @@ async fn a_live_cluster_made_by_another_request_is_an_error_naming_each_differen
         "nothing sent"
     );
 }
+
+#[tokio::test]
+async fn a_taken_over_create_of_another_request_does_not_take_that_requests_cluster() {
+    let api = Api::start().await;
+    // The stopped caller sent another request under the name, and its cluster is listed.
+    let theirs = together_cluster(OLD, "train-42", "Ready", &[]);
+    mount(
+        &api,
+        "GET",
+        "/compute/clusters",
+        json_response(200, &together_list(&[theirs])),
+    )
+    .await;
+    let Claim::Owned {
+        took_over: Some(stale),
+        ..
+    } = taken_over(None)
+    else {
+        panic!("not a take-over")
+    };
+    let journal = Scripted::new(Claim::Owned {
+        intent: 2,
+        took_over: Some(TakenOver {
+            same_request: false,
+            ..stale
+        }),
+    });
+    let client = ClusterClient::together(api.together_config().with_journal(journal)).unwrap();
+
+    let error = client.create(&together_spec()).await.unwrap_err();
+
+    assert!(
+        matches!(&error, Error::NameInUse { cluster, .. } if cluster.as_str() == OLD),
+        "{error:?}"
+    );
+    assert_eq!(
+        api.count("POST", "/compute/clusters").await,
+        0,
+        "nothing sent"
+    );
+}

@@ -252,6 +252,16 @@ async fn create_taken_over<P: Provider>(
                 .settle_window
                 .saturating_sub(stale.age);
             if let Some(cluster) = settle(provider, name, &scope, window).await? {
+                provider.name_lookups().made(&scope, &cluster).await;
+                // The stopped create sent another request: its cluster is not this one's.
+                if !stale.same_request {
+                    return Err(Error::NameInUse {
+                        provider: P::KIND,
+                        name: intent.name.clone(),
+                        cluster: cluster.id,
+                        differences: Vec::new(),
+                    });
+                }
                 return Ok(Created {
                     cluster,
                     outcome: CreateOutcome::CreatedReconciled,
@@ -348,6 +358,8 @@ async fn create_reconciled<P: Provider>(
             tracing::warn!(attempt = attempts, %error, "create may have landed; looking it up");
             let window = settings.reconcile.settle_window;
             if let Some(cluster) = settle(provider, name, scope, window).await? {
+                // Found by name: later creates of this client see it without a list.
+                lookups.made(scope, &cluster).await;
                 return Ok(Created {
                     cluster,
                     outcome: CreateOutcome::CreatedReconciled,
