@@ -517,3 +517,155 @@ async fn a_failure_that_is_not_a_refusal_ends_the_placement_where_it_happened() 
     assert_eq!(requests(&sim, Provider::Together, "create_cluster"), 1);
     finish(sim).await;
 }
+
+/// A journal that remembers what each completed create of a name sent and made: enough for
+/// a claim to say whether a later create of the name is the same request.
+#[derive(Debug, Default)]
+struct Remembering {
+    creates: std::sync::Mutex<Vec<(gpucloud::journal::CreateIntent, Option<gpucloud::ClusterId>)>>,
+}
+
+impl gpucloud::journal::Journal for Remembering {
+    fn create_started(
+        &self,
+        intent: &gpucloud::journal::CreateIntent,
+    ) -> Result<gpucloud::journal::IntentId, gpucloud::journal::JournalError> {
+        let mut creates = self.creates.lock().unwrap();
+        creates.push((intent.clone(), None));
+        Ok(creates.len() as u64)
+    }
+    fn create_finished(
+        &self,
+        intent: gpucloud::journal::IntentId,
+        record: &gpucloud::journal::CreateRecord<'_>,
+    ) -> Result<(), gpucloud::journal::JournalError> {
+        if let gpucloud::journal::CreateRecord::Cluster { id, .. } = record {
+            self.creates.lock().unwrap()[intent as usize - 1].1 = Some((*id).clone());
+        }
+        Ok(())
+    }
+    fn delete_started(
+        &self,
+        _: ProviderKind,
+        _: &gpucloud::ClusterId,
+    ) -> Result<gpucloud::journal::IntentId, gpucloud::journal::JournalError> {
+        Ok(0)
+    }
+    fn delete_finished(
+        &self,
+        _: gpucloud::journal::IntentId,
+        _: Option<&Error>,
+    ) -> Result<(), gpucloud::journal::JournalError> {
+        Ok(())
+    }
+    fn claim_create(
+        &self,
+        intent: &gpucloud::journal::CreateIntent,
+        _: std::time::Duration,
+    ) -> Result<gpucloud::journal::Claim, gpucloud::journal::JournalError> {
+        let made = self
+            .creates
+            .lock()
+            .unwrap()
+            .iter()
+            .enumerate()
+            .find_map(|(i, (c, id))| {
+                (c.name == intent.name).then_some(())?;
+                Some((i as u64 + 1, id.clone()?, c.clone()))
+            });
+        if let Some((made_by, cluster, earlier)) = made {
+            return Ok(gpucloud::journal::Claim::Exists {
+                intent: made_by,
+                cluster,
+                same_request: earlier.request_sha256 == intent.request_sha256,
+                request: earlier.request,
+            });
+        }
+        self.create_started(intent)
+            .map(|intent| gpucloud::journal::Claim::Owned {
+                intent,
+                took_over: None,
+            })
+    }
+}
+
+#[tokio::test]
+async fn a_name_taken_in_one_region_by_the_same_request_in_another_is_found_there() {
+    let sim = sim().await;
+    let journal = std::sync::Arc::new(Remembering::default());
+    let together = |spec: ClusterSpec| Candidate {
+        client: gpucloud::ClusterClient::together(
+            gpucloud::TogetherConfig::new(gpucloud_sim::credentials::TOGETHER_API_KEY)
+                .with_base_url(sim.base_url(Provider::Together))
+                .with_journal(journal.clone()),
+        )
+        .unwrap(),
+        spec,
+    };
+    let e2e = || Candidate {
+        client: client(&sim, Provider::E2e),
+        spec: intent(Provider::E2e, "roaming"),
+    };
+    let first_region = Placement::new([together(intent(Provider::Together, "roaming"))])
+        .plan()
+        .await[0]
+        .resolution
+        .as_ref()
+        .unwrap()
+        .spec
+        .region
+        .clone()
+        .unwrap();
+    let full = CapacityFilter::new(Provider::Together, "H100_SXM").region(&first_region);
+    sim.capacity().set(&full, 0).unwrap();
+    let placed = Placement::new([together(intent(Provider::Together, "roaming")), e2e()])
+        .create()
+        .await
+        .unwrap();
+    assert_ne!(placed.resolution.spec.region.as_ref(), Some(&first_region));
+
+    // The first region has room again; the same request again is the cluster it made.
+    sim.capacity().set(&full, 64).unwrap();
+    let again = Placement::new([together(intent(Provider::Together, "roaming")), e2e()])
+        .create()
+        .await
+        .unwrap();
+    assert_eq!(again.created.outcome, CreateOutcome::AlreadyExisted);
+    assert_eq!(again.created.cluster.id, placed.created.cluster.id);
+    assert!(
+        matches!(
+            again.attempts[0].outcome,
+            AttemptOutcome::Skipped {
+                kind: ErrorKind::NameInUse,
+                ..
+            }
+        ),
+        "{:?}",
+        again.attempts
+    );
+
+    // Another request under the name is refused in every region, and no other provider is
+    // tried: the name is taken, and a second cluster of it elsewhere would be a double.
+    let bigger = intent(Provider::Together, "roaming");
+    let bigger = ClusterSpec {
+        size: ClusterSize::Gpus(32),
+        ..bigger
+    };
+    let refused = Placement::new([together(bigger), e2e()])
+        .create()
+        .await
+        .unwrap_err();
+    assert_eq!(refused.error.kind(), ErrorKind::NameInUse, "{refused}");
+    assert!(
+        refused
+            .attempts
+            .iter()
+            .filter(|a| a.provider == ProviderKind::E2e)
+            .all(|a| matches!(a.outcome, AttemptOutcome::NotTried)),
+        "{:?}",
+        refused.attempts
+    );
+    assert_eq!(named(&sim, Provider::Together, "roaming"), 1);
+    assert_eq!(named(&sim, Provider::E2e, "roaming"), 0);
+    finish(sim).await;
+}
