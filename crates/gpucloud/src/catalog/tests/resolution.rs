@@ -380,3 +380,49 @@ fn no_match_lists_what_is_nearby() {
     .unwrap_err();
     assert!(error.to_string().contains("any GPU"), "{error}");
 }
+
+#[test]
+fn a_resolution_states_its_region_and_the_whole_clusters_price() {
+    let catalog = runcrate_catalog();
+    let each = crate::catalog::resolve_each_region(
+        ProviderKind::Runcrate.profile().catalog,
+        &gpus(16).with_gpu_model("H100 80GB SXM"),
+        &catalog,
+        &Constraints::default(),
+    )
+    .unwrap();
+    // Two regions offer it at the same price: the smaller id first, then the other region.
+    let regions: Vec<_> = each.iter().map(Resolution::region).collect();
+    assert_eq!(regions, [Some("Helsinki"), Some("Dallas, TX")]);
+    assert!(
+        each[1]
+            .choices
+            .iter()
+            .any(|c| c.why.contains("best fit in Dallas, TX")),
+        "{:?}",
+        each[1].choices
+    );
+    // 16 GPUs are 2 nodes of 8 at 23.92 USD per node-hour.
+    let (amount, currency) = each[0].price_per_hour().unwrap();
+    assert!((amount - 47.84).abs() < 1e-9, "{amount}");
+    assert_eq!(currency, "USD");
+
+    // A size in GPUs over an offering that states no GPUs per node has no price; a request
+    // that names its ids has no offering, so neither region nor price.
+    let mut unknown = each[0].clone();
+    unknown.spec.size = ClusterSize::Gpus(16);
+    if let Some(offering) = unknown.offering.as_mut() {
+        offering.gpus_per_node = None;
+    }
+    assert_eq!(unknown.price_per_hour(), None);
+    let mut named = each[0].clone();
+    named.offering = None;
+    named.spec.region = None;
+    assert_eq!((named.region(), named.price_per_hour()), (None, None));
+    named.spec.region = Some("Lisbon".into());
+    assert_eq!(
+        named.region(),
+        Some("Lisbon"),
+        "the request's own region wins"
+    );
+}
