@@ -425,4 +425,20 @@ fn a_resolution_states_its_region_and_the_whole_clusters_price() {
         Some("Lisbon"),
         "the request's own region wins"
     );
+
+    // One fit is not "the first of" anything.
+    let alone = resolve(
+        ProviderKind::Runcrate,
+        &gpus(16)
+            .with_gpu_model("H100 80GB SXM")
+            .with_region("Dallas, TX"),
+        &catalog,
+        &Constraints::default(),
+    )
+    .unwrap();
+    assert!(
+        alone.choices.iter().all(|c| !c.why.contains("first of")),
+        "{:?}",
+        alone.choices
+    );
 }
