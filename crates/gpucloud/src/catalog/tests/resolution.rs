@@ -442,3 +442,32 @@ fn a_resolution_states_its_region_and_the_whole_clusters_price() {
         alone.choices
     );
 }
+
+#[test]
+fn a_ceiling_equal_to_the_price_fits_and_zero_gpus_fill_no_node() {
+    let catalog = runcrate_catalog();
+    let spec = gpus(16)
+        .with_gpu_model("H100 80GB SXM")
+        .with_region("Dallas, TX");
+    // 2 nodes at 23.92 USD: 47.84 USD/h, exactly the ceiling.
+    let at_ceiling = Constraints {
+        max_price_per_hour: Some(PriceCeiling {
+            amount: 47.84,
+            currency: "USD".into(),
+        }),
+        allow_unpriced: false,
+    };
+    resolve(ProviderKind::Runcrate, &spec, &catalog, &at_ceiling).unwrap();
+
+    let none = resolve(
+        ProviderKind::Runcrate,
+        &ClusterSpec::new("t", ClusterSize::Gpus(0)).with_gpu_model("H100 80GB SXM"),
+        &catalog,
+        &Constraints::default(),
+    )
+    .unwrap_err();
+    assert!(
+        none.to_string().contains("0 GPUs do not fill whole nodes"),
+        "{none}"
+    );
+}
