@@ -35,6 +35,14 @@ async fn create(ctx: &Context, args: &CreateArgs) -> Result<(), CliError> {
     // against the provider's rules before anything is sent.
     let spec = request::spec(&args.target.provider.0, &args.request)?;
     let ledger = ctx.ledger(LedgerUse::Required("create"))?;
+    // A time limit is kept only by the ledger's sweep: without one it would bind nothing.
+    if spec.ttl.is_some() && ledger.is_none() {
+        return Err(CliError::Usage(
+            "--ttl (or a request file's ttl) needs the ledger, which records the deadline for \
+             `clusters sweep --expired`; it cannot be kept with --no-ledger"
+                .into(),
+        ));
+    }
     // A request resolved from the catalog that pins no region goes through a placement even
     // on one provider: each region that fits is tried in turn while the ones before have no
     // capacity. A request that names its ids (or region) has one place to go.

@@ -379,3 +379,26 @@ fn output_into_a_closed_pipe_ends_quietly_instead_of_panicking() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_eq!(output.status.code(), Some(0), "{stderr}");
 }
+
+#[test]
+fn a_ttl_without_the_ledger_is_refused_before_anything_is_sent() {
+    let run = gpucloud(
+        &[
+            "--no-ledger",
+            "clusters",
+            "create",
+            "-p",
+            "together",
+            "--base-url",
+            "http://127.0.0.1:9/v1",
+            "-f",
+            "tests/fixtures/together.toml",
+            "--ttl",
+            "8h",
+        ],
+        &fake_credentials(),
+    );
+    run.expect_code(2);
+    assert!(run.stderr.contains("--ttl"), "{}", run.stderr);
+    assert!(run.stderr.contains("--no-ledger"), "{}", run.stderr);
+}
