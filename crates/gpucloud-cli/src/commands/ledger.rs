@@ -3,7 +3,7 @@
 //! clusters still alive after a while, deleted (and the deletes verified) on request.
 
 use chrono::{DateTime, Utc};
-use gpucloud::{ClusterId, ClusterState, Error, FailedStart, ProviderKind};
+use gpucloud::{ClusterId, ClusterState, Error, ProviderKind};
 use gpucloud_ledger::{ClusterEntry, IntentState};
 use serde::Serialize;
 
@@ -229,7 +229,8 @@ pub async fn sweep(ctx: &Context, args: &SweepArgs) -> Result<(), CliError> {
             let asked = confirmed
                 .as_ref()
                 .is_none_or(|listed| listed.contains(&(provider, id.clone())));
-            let (action, detail) = sweep_one(&client, &id, args, asked).await;
+            let (action, detail) =
+                sweep_one(&client, (&ledger, entry.intent), &id, args, asked).await;
             swept.push(Swept {
                 provider,
                 name: entry.name.clone(),
@@ -319,6 +320,7 @@ fn swept_table(rows: &[&Swept]) -> comfy_table::Table {
 /// person said yes to), deletes it and waits until it is gone.
 async fn sweep_one(
     client: &gpucloud::ClusterClient,
+    (ledger, intent): (&gpucloud_ledger::Ledger, gpucloud::journal::IntentId),
     id: &ClusterId,
     args: &SweepArgs,
     confirmed: bool,
@@ -329,16 +331,15 @@ async fn sweep_one(
         Err(error) => return ("error", Some(one_line(&error))),
     };
     let profile = client.provider().profile();
-    // Gone already (stopped in a console), or a failed start the provider released.
-    match &cluster.state {
-        ClusterState::Deleted => return ("gone", None),
-        ClusterState::Failed(_) if profile.failed_start == FailedStart::Released => {
-            return (
-                "gone",
-                Some("failed to start; released by the provider".into()),
-            );
-        }
-        _ => {}
+    // Gone already (stopped in a console), or a failed start the provider released: the
+    // ledger's verdict on what the get just recorded, the one rule for both.
+    let settled = ledger.entry(intent).ok().filter(|e| !e.may_be_alive());
+    if cluster.state == ClusterState::Deleted || settled.is_some() {
+        let released = settled.is_some_and(|e| e.released);
+        return (
+            "gone",
+            released.then(|| "failed to start; released by the provider".into()),
+        );
     }
     if !profile.deletes_clusters {
         return (
