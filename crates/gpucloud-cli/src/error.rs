@@ -74,13 +74,23 @@ impl CliError {
             Self::Placement(failed) => Some(&failed.error),
             _ => None,
         };
-        if let Some(Error::NameInUse {
-            differences,
-            cluster,
-            ..
-        }) = cloud
-        {
-            tell_differences(cluster.as_str(), differences);
+        match cloud {
+            Some(Error::NameInUse {
+                differences,
+                cluster,
+                ..
+            }) => tell_differences(cluster.as_str(), differences),
+            Some(Error::NameTaken {
+                adoptable: true, ..
+            }) => tell!(
+                "It is not ours, so it is left alone. Use another --name, or add --adopt to \
+                 take it as this create's result and make it ours (clusters sweep and --ttl may \
+                 then delete it)."
+            ),
+            Some(Error::NameTaken { .. }) => {
+                tell!("It is not ours, so it is left alone. Use another --name.");
+            }
+            _ => {}
         }
         ExitCode::from(self.exit_code())
     }
@@ -125,6 +135,7 @@ fn exit_code_of(kind: ErrorKind) -> u8 {
         | ErrorKind::Conflict
         | ErrorKind::NameClaimed
         | ErrorKind::NameInUse
+        | ErrorKind::NameTaken
         | ErrorKind::Undeletable
         | ErrorKind::InsufficientFunds
         | ErrorKind::NoCapacity

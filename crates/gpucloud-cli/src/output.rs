@@ -253,6 +253,7 @@ pub fn created_headline(created: &Created) {
         CreateOutcome::Created => "Created",
         CreateOutcome::CreatedReconciled => "Created (found by name after a lost answer)",
         CreateOutcome::AlreadyExisted => "Found existing (nothing new started)",
+        CreateOutcome::Adopted => "Adopted (made outside gpucloud; ours from now on)",
     };
     say!(
         "{what} {} cluster {} ({}).",

@@ -28,6 +28,7 @@ pub fn spec(providers: &[ProviderKind], args: &RequestArgs) -> Result<ClusterSpe
     if let Some(ttl) = args.ttl {
         spec.ttl = Some(ttl);
     }
+    spec.adopt |= args.adopt;
     Ok(spec)
 }
 

@@ -138,8 +138,6 @@ fn claim(
     })
 }
 
-/// The cluster a completed create of this name made, if nothing has shown it gone, deleted or
-/// being deleted since.
 /// The create that made the cluster a name is taken by.
 struct Named {
     intent: IntentId,
@@ -149,6 +147,9 @@ struct Named {
     request: Option<serde_json::Value>,
 }
 
+/// The cluster a completed create of this name made (or adopted), if nothing has shown it
+/// gone, deleted or being deleted since. A cluster only found under the name is not ours, and
+/// never the name's answer.
 fn names_cluster(tx: &mut dyn Tx, intent: &CreateIntent) -> Result<Option<Named>, LedgerError> {
     let [deleting, deleted, gone] = not_the_names();
     let rows = tx.query(
@@ -156,6 +157,7 @@ fn names_cluster(tx: &mut dyn Tx, intent: &CreateIntent) -> Result<Option<Named>
          WHERE c.provider = ?1 AND c.name = ?2
            AND COALESCE(c.scope, '') = COALESCE(?3, '')
            AND c.state = 'completed' AND c.cluster_id IS NOT NULL
+           AND COALESCE(c.provenance, '') != 'found'
            AND c.gone_at_ms IS NULL
            AND (c.last_state_code IS NULL OR c.last_state_code NOT IN (?4, ?5, ?6))
            AND NOT EXISTS (SELECT 1 FROM delete_intents d

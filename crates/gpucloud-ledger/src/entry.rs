@@ -91,6 +91,41 @@ impl Outcome {
     }
 }
 
+/// How a cluster came to be in the ledger, and so whether it is ours to delete.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Provenance {
+    /// A create of ours sent its request (or is sending it): the cluster is ours.
+    Created,
+    /// A create asked to adopt a cluster of its name that gpucloud had not made
+    /// ([`gpucloud::ClusterSpec::adopt`]): ours from then on.
+    Adopted,
+    /// A create found someone else's cluster under its name and took it for its result (what
+    /// ledgers before schema version 8 recorded): not ours. Never swept, never deleted at a
+    /// deadline, never a name's answer to a later create.
+    Found,
+}
+
+impl Provenance {
+    /// The word stored (`None` for [`Self::Created`], the column's default).
+    pub(crate) fn stored(self) -> Option<&'static str> {
+        match self {
+            Self::Created => None,
+            Self::Adopted => Some("adopted"),
+            Self::Found => Some("found"),
+        }
+    }
+
+    pub(crate) fn parse(stored: Option<&str>) -> Result<Self, LedgerError> {
+        match stored {
+            None => Ok(Self::Created),
+            Some("adopted") => Ok(Self::Adopted),
+            Some("found") => Ok(Self::Found),
+            Some(other) => Err(LedgerError::Corrupt(format!("provenance {other:?}"))),
+        }
+    }
+}
+
 /// What the ledger keeps of an error: its kind (`timeout`, `no_capacity`, `api`, …, the
 /// facade's `Error` variant in snake case) and HTTP status, never its text.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -148,6 +183,8 @@ pub struct ClusterEntry {
     pub released: bool,
     /// When the cluster is to be deleted (its request's `ttl`), if it has a deadline.
     pub deadline: Option<DateTime<Utc>>,
+    /// How the cluster came to be in the ledger: only one we created or adopted is ours.
+    pub provenance: Provenance,
 }
 
 /// What a client last saw of a cluster.
@@ -168,10 +205,18 @@ impl ClusterEntry {
         self.cluster_id.is_some() && self.gone_at.is_none()
     }
 
-    /// Whether the cluster may still be alive past its deadline at `now`: what
+    /// Whether the cluster is ours to delete: one a create of ours made, or one adopted on
+    /// request; never one merely found under the name ([`Provenance::Found`]).
+    pub fn is_ours(&self) -> bool {
+        self.provenance != Provenance::Found
+    }
+
+    /// Whether the cluster is ours and may still be alive past its deadline at `now`: what
     /// `clusters sweep --expired` deletes.
     pub fn is_expired(&self, now: DateTime<Utc>) -> bool {
-        self.may_be_alive() && self.deadline.is_some_and(|deadline| deadline <= now)
+        self.is_ours()
+            && self.may_be_alive()
+            && self.deadline.is_some_and(|deadline| deadline <= now)
     }
 
     /// What the cluster has cost from its create until it was gone (or `now`), where the

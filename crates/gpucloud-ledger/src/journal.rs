@@ -11,7 +11,7 @@ use gpucloud::journal::{
 };
 use gpucloud::{Cluster, ClusterId, CreateOutcome, Error, ProviderKind};
 
-use crate::entry::{ErrorSummary, Outcome};
+use crate::entry::{ErrorSummary, Outcome, Provenance};
 use crate::error::LedgerError;
 use crate::rows::{returned_id, row_id};
 use crate::store::{Tx, vals};
@@ -32,12 +32,17 @@ impl Ledger {
         intent: IntentId,
         record: &CreateRecord<'_>,
     ) -> Result<(), LedgerError> {
+        let mut provenance = None;
         let (state, cluster, outcome, error) = match record {
             CreateRecord::Cluster { id, outcome } => {
                 let outcome = match outcome {
                     CreateOutcome::Created => Outcome::Created,
                     CreateOutcome::CreatedReconciled => Outcome::CreatedReconciled,
                     CreateOutcome::AlreadyExisted => Outcome::AlreadyExisted,
+                    CreateOutcome::Adopted => {
+                        provenance = Some(Provenance::Adopted);
+                        Outcome::AlreadyExisted
+                    }
                 };
                 ("completed", Some(id.as_str()), Some(outcome), None)
             }
@@ -54,7 +59,7 @@ impl Ledger {
             let changed = tx.exec(
                 "UPDATE create_intents
                  SET state = ?2, cluster_id = ?3, outcome = ?4, error_kind = ?5,
-                     error_status = ?6, finished_at_ms = ?7
+                     error_status = ?6, finished_at_ms = ?7, provenance = ?8
                  WHERE id = ?1",
                 &vals![
                     row_id(intent)?,
@@ -64,6 +69,7 @@ impl Ledger {
                     error.as_ref().map(|e| e.kind.clone()),
                     error.as_ref().and_then(|e| e.status),
                     now_ms(),
+                    provenance.and_then(Provenance::stored),
                 ],
             )?;
             one_row(changed, intent)?;

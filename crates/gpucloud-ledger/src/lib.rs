@@ -18,6 +18,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 pub use entry::{
     ClusterEntry, DeleteEntry, DeleteState, ErrorSummary, IntentState, LastSeen, Outcome,
+    Provenance,
 };
 pub use error::LedgerError;
 pub use options::{DEFAULT_BUSY_TIMEOUT, LedgerOptions};

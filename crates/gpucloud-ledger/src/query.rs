@@ -7,6 +7,7 @@ use gpucloud::{ClusterId, ClusterState, FailedStart, Price, ProviderKind};
 
 use crate::entry::{
     ClusterEntry, DeleteEntry, DeleteState, ErrorSummary, IntentState, LastSeen, Outcome,
+    Provenance,
 };
 use crate::error::LedgerError;
 use crate::rows::{intent_id, row_id};
@@ -20,7 +21,7 @@ const CREATE_COLUMNS: &str = "c.id, c.provider, c.name, c.scope, c.idempotency_k
       WHERE d.provider = c.provider AND d.cluster_id = c.cluster_id \
         AND (d.state = 'completed' OR d.error_kind = 'not_found')), \
      c.last_state, c.last_phase, c.last_seen_at_ms, c.price_per_hour, c.currency, c.gone_at_ms, \
-     c.last_state_code, c.deadline_ms";
+     c.last_state_code, c.deadline_ms, c.provenance";
 
 impl Ledger {
     /// Every create recorded, oldest first.
@@ -190,6 +191,7 @@ fn create_row(row: &Row) -> Result<ClusterEntry, LedgerError> {
             && row.opt_int(22)?.is_some()
             && provider(&row.text(1)?)?.profile().failed_start == FailedStart::Released,
         deadline: opt_time(24)?,
+        provenance: Provenance::parse(row.opt_text(25)?.as_deref())?,
     })
 }
 

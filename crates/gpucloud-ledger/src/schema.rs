@@ -191,6 +191,23 @@ UPDATE create_intents SET last_state_code = CASE
         sql: "ALTER TABLE create_intents ADD COLUMN deadline_ms INTEGER;",
         postgres: "ALTER TABLE create_intents ADD COLUMN deadline_ms BIGINT",
     },
+    Migration {
+        version: 8,
+        description: "how each cluster came to be ours: made by a create (NULL), adopted on \
+                      request, or merely found under the name (not ours: never swept). A \
+                      Together or E2E create recorded 'already_existed' before this version \
+                      found someone else's cluster by name, so it is marked found",
+        sql: "
+ALTER TABLE create_intents ADD COLUMN provenance TEXT;
+UPDATE create_intents SET provenance = 'found'
+WHERE outcome = 'already_existed' AND provider IN ('together', 'e2e');
+",
+        postgres: "
+ALTER TABLE create_intents ADD COLUMN provenance TEXT;
+UPDATE create_intents SET provenance = 'found'
+WHERE outcome = 'already_existed' AND provider IN ('together', 'e2e')
+",
+    },
 ];
 
 /// The schema version this build writes.

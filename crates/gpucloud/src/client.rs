@@ -159,7 +159,7 @@ impl ClusterClient {
     /// Creates the cluster of a resolved request (see [`Self::resolve`]).
     pub async fn create_resolved(&self, resolution: &Resolution) -> Result<Created, Error> {
         let spec = &resolution.spec;
-        with_provider!(self, p => ops::create(p, &p.create_request(spec)?, spec.ttl).await)
+        with_provider!(self, p => ops::create(p, &p.create_request(spec)?, spec.ttl, spec.adopt).await)
     }
 
     /// What the provider offers to create clusters from, in one neutral shape; fetched once

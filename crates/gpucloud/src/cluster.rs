@@ -252,9 +252,22 @@ pub enum CreateOutcome {
     Created,
     /// This call created the cluster, but its answer was lost; a look-up found it.
     CreatedReconciled,
-    /// A cluster with this name (or this idempotency key) existed before the call; nothing new
-    /// was started.
+    /// An earlier create of ours made the cluster (the journal's record of this name and
+    /// request, or Runcrate's answer to our idempotency key); nothing new was started.
     AlreadyExisted,
+    /// A cluster of this name that gpucloud did not create was there before the call, and the
+    /// request asked to adopt it ([`crate::ClusterSpec::adopt`]): it is ours from now on (a
+    /// sweep or a deadline may delete it); nothing new was started.
+    Adopted,
+}
+
+impl CreateOutcome {
+    /// Whether a create of ours started the cluster (this call or an earlier one), so that a
+    /// failed wait may delete it as the create's clean-up; an adopted cluster was started by
+    /// someone else, and is left as it was.
+    pub fn made_by_us(self) -> bool {
+        !matches!(self, Self::Adopted)
+    }
 }
 
 /// The result of a create.

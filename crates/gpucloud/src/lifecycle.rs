@@ -162,7 +162,8 @@ impl ClusterClient {
 
     /// Creates the cluster `spec` describes and waits until it is ready. A cluster that ends
     /// in a failed state is deleted (and the delete verified) unless `options` say otherwise;
-    /// one still not ready when the wait times out is kept unless they ask for its delete.
+    /// one still not ready when the wait times out is kept unless they ask for its delete; an
+    /// adopted one ([`crate::CreateOutcome::Adopted`]) is always kept.
     /// Every failure names the cluster and what was done about it.
     pub async fn create_and_wait(
         &self,
@@ -208,6 +209,8 @@ impl ClusterClient {
         };
         let released = self.provider().profile().failed_start == FailedStart::Released;
         let delete = match &error {
+            // Someone else started it: their clean-up, not this create's.
+            _ if !created.outcome.made_by_us() => false,
             Error::ClusterFailed { .. } if released => {
                 return Err(CreateAndWaitError {
                     error,

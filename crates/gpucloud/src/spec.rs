@@ -57,6 +57,12 @@ pub struct ClusterSpec {
     #[serde(default, with = "ttl_text", skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "Option<String>"))]
     pub ttl: Option<std::time::Duration>,
+    /// Whether a live cluster of this name that gpucloud did not create (a teammate's, one
+    /// made in the console) is taken as this create's result and becomes ours: recorded as
+    /// adopted, so a sweep or a deadline may delete it. Without it, such a cluster is
+    /// [`crate::Error::NameTaken`] and nothing is sent. Default: no.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub adopt: bool,
 }
 
 /// A `ttl` as text: `8h`, `1h 30m` (humantime's words).
@@ -106,6 +112,7 @@ impl ClusterSpec {
             stack: None,
             options: ProviderOptions::default(),
             ttl: None,
+            adopt: false,
         }
     }
 
@@ -113,6 +120,12 @@ impl ClusterSpec {
     /// [`MIN_TTL`]..=[`MAX_TTL`].
     pub fn with_ttl(mut self, ttl: std::time::Duration) -> Self {
         self.ttl = Some(ttl.clamp(MIN_TTL, MAX_TTL));
+        self
+    }
+
+    /// Adopts a live cluster of this name that gpucloud did not create (see [`Self::adopt`]).
+    pub fn with_adopt(mut self, adopt: bool) -> Self {
+        self.adopt = adopt;
         self
     }
 

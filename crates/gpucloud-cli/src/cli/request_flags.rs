@@ -32,6 +32,12 @@ pub struct RequestArgs {
     /// --file, replaces the file's `ttl`.
     #[arg(long, value_name = "DURATION", value_parser = super::bounds::ttl, help_heading = "Request")]
     pub ttl: Option<std::time::Duration>,
+    /// Take a live cluster of this name that gpucloud did not create (a teammate's, one made
+    /// in the console) as this create's result, and make it ours: recorded as adopted, so
+    /// `clusters sweep` and a --ttl may delete it. Without it, such a cluster stops the create
+    /// (exit 4) and nothing is sent; a failed or deleting one is never adopted.
+    #[arg(long, help_heading = "Request")]
+    pub adopt: bool,
     #[command(flatten)]
     pub spec: SpecFlags,
     #[command(flatten)]

@@ -288,10 +288,12 @@ pub async fn sweep(ctx: &Context, args: &SweepArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Whether the sweep `args` describe looks at `entry` at `now`: alive as far as the ledger
-/// knows, old enough, and past its deadline if asked.
+/// Whether the sweep `args` describe looks at `entry` at `now`: ours (never a cluster only
+/// found under a name), alive as far as the ledger knows, old enough, and past its deadline
+/// if asked.
 fn is_due(entry: &ClusterEntry, args: &SweepArgs, now: DateTime<Utc>) -> bool {
-    entry.may_be_alive()
+    entry.is_ours()
+        && entry.may_be_alive()
         && args.older_than.is_none_or(|older_than| {
             (now - entry.created_at).to_std().unwrap_or_default() >= older_than
         })

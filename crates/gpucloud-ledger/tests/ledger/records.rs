@@ -174,3 +174,26 @@ async fn failures_are_recorded_as_ambiguous_or_not() {
     assert!(ledger.pending().unwrap().is_empty());
     sim.shutdown().await;
 }
+
+/// A create that adopted someone else's cluster records it as adopted: ours from then on.
+#[test]
+fn an_adopted_cluster_is_recorded_as_ours() {
+    use gpucloud::journal::{CreateRecord, Journal};
+    let (_dir, path) = ledger_path();
+    let ledger = gpucloud_ledger::Ledger::open(&path).unwrap();
+    let id = ledger
+        .create_started(&intent(gpucloud::ProviderKind::Together, "adopted"))
+        .unwrap();
+    ledger
+        .create_finished(
+            id,
+            &CreateRecord::Cluster {
+                id: &gpucloud::ClusterId::new("c-adopted"),
+                outcome: gpucloud::CreateOutcome::Adopted,
+            },
+        )
+        .unwrap();
+    let entry = ledger.entry(id).unwrap();
+    assert_eq!(entry.provenance, gpucloud_ledger::Provenance::Adopted);
+    assert!(entry.is_ours() && entry.may_be_alive());
+}

@@ -27,7 +27,7 @@ fn an_empty_file_gets_every_migration_in_wal_mode() {
 
     let ledger = Ledger::open(&path).unwrap();
 
-    assert_eq!(SCHEMA_VERSION, 7);
+    assert_eq!(SCHEMA_VERSION, 8);
     assert_eq!(ledger.schema_version().unwrap(), SCHEMA_VERSION);
     let conn = rusqlite::Connection::open(&path).unwrap();
     let mode: String = conn
@@ -43,6 +43,7 @@ fn an_empty_file_gets_every_migration_in_wal_mode() {
         "owner",
         "lease_until_ms",
         "taken_over_by",
+        "provenance",
     ] {
         assert!(create_columns.contains(&column.to_string()), "{column}");
     }
@@ -126,7 +127,70 @@ fn a_file_from_a_newer_build_is_refused_and_left_alone() {
 #[test]
 fn migrations_are_numbered_in_order() {
     let versions: Vec<u32> = MIGRATIONS.iter().map(|m| m.version).collect();
-    assert_eq!(versions, [1, 2, 3, 4, 5, 6, 7]);
+    assert_eq!(versions, [1, 2, 3, 4, 5, 6, 7, 8]);
+}
+
+/// Before version 8, a Together or E2E create that found someone else's cluster by name
+/// recorded it as `already_existed`, and a sweep then deleted it as ours. Migrated, such a
+/// cluster is found, not ours: never swept, never a name's answer; everything else stays ours.
+#[test]
+fn a_version_7_file_marks_the_clusters_it_only_found_as_not_ours() {
+    let (_dir, path) = ledger_path();
+    drop(Ledger::open_at_version(&path, &LedgerOptions::default(), 7).unwrap());
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let mut ids = Vec::new();
+    for (provider, name, cluster, outcome) in [
+        ("together", "teammates", "c-theirs", "already_existed"),
+        ("e2e", "theirs-too", "77", "already_existed"),
+        (
+            "runcrate",
+            "keyed",
+            "3c90c3cc-0d44-4b50-8888-8dd25736052a",
+            "already_existed",
+        ),
+        ("together", "mine", "c-mine", "created"),
+    ] {
+        conn.execute(
+            "INSERT INTO create_intents (provider, name, request_sha256, pid, started_at_ms,
+                                         state, cluster_id, outcome)
+             VALUES (?1, ?2, 'abc', 1, 1700000000000, 'completed', ?3, ?4)",
+            rusqlite::params![provider, name, cluster, outcome],
+        )
+        .unwrap();
+        ids.push(u64::try_from(conn.last_insert_rowid()).unwrap());
+    }
+    drop(conn);
+
+    let ledger = Ledger::open(&path).unwrap();
+
+    let ours: Vec<(String, bool, gpucloud_ledger::Provenance)> = ids
+        .iter()
+        .map(|id| {
+            let entry = ledger.entry(*id).unwrap();
+            (entry.name.clone(), entry.is_ours(), entry.provenance)
+        })
+        .collect();
+    use gpucloud_ledger::Provenance::{Created, Found};
+    assert_eq!(
+        ours,
+        [
+            ("teammates".to_string(), false, Found),
+            ("theirs-too".to_string(), false, Found),
+            ("keyed".to_string(), true, Created),
+            ("mine".to_string(), true, Created),
+        ]
+    );
+    // A later create of the name is not handed the cluster it only found.
+    let claim = ledger
+        .claim_create(
+            &intent(ProviderKind::Together, "teammates"),
+            std::time::Duration::from_secs(60),
+        )
+        .unwrap();
+    assert!(
+        matches!(claim, gpucloud::journal::Claim::Owned { .. }),
+        "{claim:?}"
+    );
 }
 
 #[cfg(unix)]

@@ -55,11 +55,13 @@ pub enum ErrorKind {
     Undeletable,
     /// The name belongs to a cluster that a different request made.
     NameInUse,
+    /// The name belongs to a cluster that gpucloud did not create.
+    NameTaken,
 }
 
 impl ErrorKind {
     /// Every kind.
-    pub const ALL: [Self; 22] = [
+    pub const ALL: [Self; 23] = [
         Self::Validation,
         Self::Configuration,
         Self::Authentication,
@@ -82,6 +84,7 @@ impl ErrorKind {
         Self::ResponseTooLarge,
         Self::Undeletable,
         Self::NameInUse,
+        Self::NameTaken,
     ];
 
     /// The kind's stable name (`not_found`, `no_capacity`, …).
@@ -109,6 +112,7 @@ impl ErrorKind {
             Self::ResponseTooLarge => "response_too_large",
             Self::Undeletable => "undeletable",
             Self::NameInUse => "name_in_use",
+            Self::NameTaken => "name_taken",
         }
     }
 }

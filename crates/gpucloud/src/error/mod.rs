@@ -135,6 +135,28 @@ pub enum Error {
         differences: Vec<FieldDifference>,
     },
 
+    /// A cluster of the name exists that gpucloud did not create (a teammate's, one made in the
+    /// console, one of a run without a journal): it is not ours, so it is neither returned as
+    /// this create's result nor recorded as ours, and nothing was sent. Use another name, or
+    /// adopt it ([`crate::ClusterSpec::adopt`]; only a live cluster can be adopted).
+    #[error(
+        "{provider} already has a cluster named {name:?} ({cluster}, {state}) that gpucloud did \
+         not create; nothing was sent{}",
+        if *adoptable { "" } else { ", and a cluster in that state cannot be adopted" }
+    )]
+    NameTaken {
+        /// The provider.
+        provider: ProviderKind,
+        /// The cluster name.
+        name: String,
+        /// The cluster that has it.
+        cluster: crate::cluster::ClusterId,
+        /// Its state, in words.
+        state: String,
+        /// Whether adopting it would have been allowed (it is live: not failed or deleting).
+        adoptable: bool,
+    },
+
     /// The cluster reached a state it will not leave by itself while we waited for it to be ready.
     #[error("cluster {cluster_id} on {provider} failed: {reason}")]
     ClusterFailed {
@@ -347,6 +369,7 @@ impl Error {
             Self::Unsupported { .. } => ErrorKind::Unsupported,
             Self::Undeletable { .. } => ErrorKind::Undeletable,
             Self::NameInUse { .. } => ErrorKind::NameInUse,
+            Self::NameTaken { .. } => ErrorKind::NameTaken,
             Self::ClusterFailed { .. } => ErrorKind::ClusterFailed,
             Self::Api(_) => ErrorKind::Api,
             Self::Transport { source, .. } if source.is_timeout() => ErrorKind::TransportTimeout,

@@ -169,15 +169,6 @@ fn taken_over(key: Option<&str>) -> Claim {
     }
 }
 
-fn runcrate_spec() -> gpucloud::ClusterSpec {
-    gpucloud::ClusterSpec::new("train", gpucloud::ClusterSize::Nodes(2)).with_options(
-        gpucloud::RuncrateOptions {
-            offer_id: "offer-1".into(),
-            ..Default::default()
-        },
-    )
-}
-
 /// A Runcrate create under `journal`; the keys its POSTs carried.
 async fn runcrate_create(journal: Arc<Scripted>) -> (Result<CreateOutcome, Error>, Vec<String>) {
     let api = Api::start().await;

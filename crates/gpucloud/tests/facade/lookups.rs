@@ -63,11 +63,12 @@ async fn a_batch_of_creates_lists_the_account_once() {
     );
     assert_eq!(api.count("POST", "/compute/clusters").await, 8);
 
-    // Within the same window: a name in the list, and a name this client made since.
-    let taken = client.create(&named("taken")).await.unwrap();
-    assert_eq!(
-        (taken.cluster.id.as_str(), taken.outcome),
-        ("c-taken", CreateOutcome::AlreadyExisted)
+    // Within the same window: a name in the list (someone else's), and a name this client
+    // made since (its own, even without a journal).
+    let taken = client.create(&named("taken")).await.unwrap_err();
+    assert!(
+        matches!(&taken, gpucloud::Error::NameTaken { cluster, .. } if cluster.as_str() == "c-taken"),
+        "{taken:?}"
     );
     let again = client.create(&named("batch-made")).await.unwrap();
     assert_eq!(

@@ -140,7 +140,7 @@ impl E2eClusters {
         location: Location,
     ) -> Result<Created, Error> {
         validate(&body)?;
-        ops::create(self, &E2eCreate { body, location }, None).await
+        ops::create(self, &E2eCreate { body, location }, None, false).await
     }
 
     /// Every cluster of the project in the configured location (all pages).
@@ -224,6 +224,11 @@ impl Provider for E2eClusters {
         &self.names
     }
 
+    /// E2E's ids are integers: `007` asked and `7` answered are the same cluster.
+    fn same_id(&self, asked: &ClusterId, answered: &ClusterId) -> bool {
+        matches!((numeric_id(asked), numeric_id(answered)), (Ok(a), Ok(b)) if a == b)
+    }
+
     fn settings(&self) -> &ClientSettings {
         &self.settings
     }
@@ -292,7 +297,9 @@ impl Provider for E2eClusters {
             .page_no(i64::from(page))
             .per_page(PAGE_SIZE);
         let answer = send(&self.client, request.send()).await?;
-        let more = answer.value.data.len() as i64 >= PAGE_SIZE;
+        // E2E documents no total and no "more" flag, and a server may answer fewer clusters
+        // than `per_page` asks for (a cap of its own): only an empty page ends the list.
+        let more = !answer.value.data.is_empty();
         Ok(answer.map(|list| Page {
             clusters: list.data.into_iter().map(view).collect(),
             more,
@@ -310,11 +317,31 @@ impl Provider for E2eClusters {
             ));
         };
         let current = ops::get(self, id).await?;
-        let have = match &current.raw {
-            crate::cluster::ProviderCluster::E2e(cluster) => cluster.no_of_nodes.unwrap_or(0),
-            _ => 0,
+        // The delta is computed only from a node count the answer states: a missing or
+        // impossible one read as 0 would add the whole target again.
+        let stated = match &current.raw {
+            crate::cluster::ProviderCluster::E2e(cluster) => {
+                cluster.no_of_nodes.filter(|n| *n >= 1)
+            }
+            _ => None,
         };
-        let additional = i64::from(target) - have;
+        let Some(have) = stated else {
+            return Err(Error::Decode(crate::error::DecodeError {
+                provider: PROVIDER,
+                operation: "get_cluster",
+                status: None,
+                path: "data/no_of_nodes".into(),
+                message: format!(
+                    "the answer states no node count for cluster {id}, so the nodes to add for \
+                     {target} cannot be computed; nothing was sent"
+                ),
+                body_excerpt: crate::error::excerpt(
+                    &serde_json::to_string(&current.raw).unwrap_or_default(),
+                    512,
+                ),
+            }));
+        };
+        let additional = i64::from(target).saturating_sub(have);
         if additional == 0 {
             return Ok(current);
         }

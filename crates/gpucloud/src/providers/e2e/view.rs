@@ -43,16 +43,31 @@ pub fn view(cluster: types::TrainingCluster) -> Cluster {
         );
     }
     let plan = cluster.sku_details.as_ref().and_then(|d| d.plan.as_ref());
-    let nodes_count = cluster.no_of_nodes.unwrap_or(0) as f64;
-    let price = plan.and_then(
-        |p| match (p.sku_type.as_ref(), p.unit_price, p.currency.clone()) {
-            (Some(types::PlanSkuType::Hourly), Some(unit), Some(currency)) => Some(Price {
-                per_hour: unit * nodes_count,
-                currency,
-            }),
+    // A price only from a stated node count and a sane unit price: an unstated count read as
+    // 0 would make a billing cluster look free (and pass any price ceiling).
+    let nodes_count = cluster
+        .no_of_nodes
+        .filter(|n| (1..=i64::from(u32::MAX)).contains(n));
+    let price = plan.and_then(|p| {
+        match (
+            p.sku_type.as_ref(),
+            p.unit_price,
+            p.currency.clone(),
+            nodes_count,
+        ) {
+            (Some(types::PlanSkuType::Hourly), Some(unit), Some(currency), Some(nodes))
+                if unit.is_finite() && unit >= 0.0 =>
+            {
+                #[allow(clippy::cast_precision_loss)] // at most u32::MAX: exact in an f64
+                let nodes = nodes as f64;
+                Some(Price {
+                    per_hour: unit * nodes,
+                    currency,
+                })
+            }
             _ => None,
-        },
-    );
+        }
+    });
     let state = cluster
         .status
         .as_deref()

@@ -19,27 +19,31 @@ use crate::random::PollBackoff;
 /// is renewed while the create runs.
 ///
 /// `ttl` (the request's) becomes the intent's deadline: the time of the intent plus `ttl`.
+/// `adopt` (the request's): a live same-name cluster that gpucloud did not create is taken as
+/// the result ([`CreateOutcome::Adopted`]) instead of [`Error::NameTaken`].
 pub(crate) async fn create<P: Provider>(
     provider: &P,
     create: &P::Create,
     ttl: Option<Duration>,
+    adopt: bool,
 ) -> Result<Created, Error> {
     let settings = provider.settings();
     let Some(journal) = settings.journal() else {
         if ttl.is_some() {
             tracing::warn!("a ttl without a journal is recorded nowhere: no sweep will see it");
         }
-        return create_unjournaled(provider, create).await;
+        return create_unjournaled(provider, create, adopt).await;
     };
     // Boxed: the claim, the lease and a take-over make this future large, and an unjournaled
     // create should not carry its size (nor a debug build's stack).
-    Box::pin(create_journaled(provider, create, ttl, &journal)).await
+    Box::pin(create_journaled(provider, create, ttl, adopt, &journal)).await
 }
 
 async fn create_journaled<P: Provider>(
     provider: &P,
     create: &P::Create,
     ttl: Option<Duration>,
+    adopt: bool,
     journal: &dyn Journal,
 ) -> Result<Created, Error> {
     let settings = provider.settings();
@@ -58,8 +62,8 @@ async fn create_journaled<P: Provider>(
     };
     let work = async {
         match &took_over {
-            Some(stale) => create_taken_over(provider, create, &intent, stale).await,
-            None => create_unjournaled(provider, create).await,
+            Some(stale) => create_taken_over(provider, create, &intent, stale, adopt).await,
+            None => create_unjournaled(provider, create, adopt).await,
         }
     };
     let result = with_lease(settings, journal, id, work).await;
@@ -222,6 +226,7 @@ async fn create_taken_over<P: Provider>(
     create: &P::Create,
     intent: &CreateIntent,
     stale: &TakenOver,
+    adopt: bool,
 ) -> Result<Created, Error> {
     tracing::warn!(owner = %stale.owner, "taking over a create of this name whose owner stopped");
     match provider.create_safety(create) {
@@ -268,7 +273,7 @@ async fn create_taken_over<P: Provider>(
                     attempts: 0,
                 });
             }
-            create_reconciled(provider, create, name, &scope).await
+            create_reconciled(provider, create, name, &scope, adopt).await
         }
     }
 }
@@ -276,11 +281,12 @@ async fn create_taken_over<P: Provider>(
 async fn create_unjournaled<P: Provider>(
     provider: &P,
     create: &P::Create,
+    adopt: bool,
 ) -> Result<Created, Error> {
     match provider.create_safety(create) {
         CreateSafety::Keyed => create_keyed(provider, create).await,
         CreateSafety::ReconcileByName { name, scope } => {
-            create_reconciled(provider, create, name, &scope).await
+            create_reconciled(provider, create, name, &scope, adopt).await
         }
     }
 }
@@ -313,7 +319,8 @@ async fn create_keyed<P: Provider>(provider: &P, create: &P::Create) -> Result<C
 }
 
 /// A create without a key (see [`crate::ReconcilePolicy`]). The POST is never re-sent blindly:
-/// before the first send the cluster is looked up by name; after a failure that may have
+/// before the first send the cluster is looked up by name (a cluster found then was not made
+/// by this create: see [`found_before`]); after a failure that may have
 /// reached the provider (timeout, dropped connection, 5xx, unreadable answer) it is looked up
 /// again and again over the settle window, and the POST is re-sent only if it is still absent,
 /// at most `max_resends` times. Failures that certainly created nothing (429, a refused
@@ -324,17 +331,22 @@ async fn create_reconciled<P: Provider>(
     create: &P::Create,
     name: &str,
     scope: &P::Scope,
+    adopt: bool,
 ) -> Result<Created, Error> {
     let settings = provider.settings();
     let pacing = settings.pacing();
     let lookups = provider.name_lookups();
     let max_age = settings.reconcile.name_lookup_max_age;
-    if let Some(cluster) = lookups.find(provider, name, scope, max_age).await? {
-        return Ok(Created {
-            cluster,
-            outcome: CreateOutcome::AlreadyExisted,
-            attempts: 0,
-        });
+    if let Some(found) = lookups.find(provider, name, scope, max_age).await? {
+        if found.made_here {
+            // This client's own earlier create of the name made it.
+            return Ok(Created {
+                cluster: found.cluster,
+                outcome: CreateOutcome::AlreadyExisted,
+                attempts: 0,
+            });
+        }
+        return found_before::<P>(name, found.cluster, adopt);
     }
     let mut attempts = 0;
     let mut resends = 0;
@@ -394,6 +406,35 @@ async fn create_reconciled<P: Provider>(
         tracing::warn!(attempt = attempts, %error, "create refused for now; retrying");
         pacing.clock.sleep(pause).await;
     }
+}
+
+/// A cluster named `name` that the look-up before the first POST found, and that this client
+/// did not make. The journal's claim comes first and answers for every cluster an earlier
+/// create of ours made under this name and request, so this one is someone else's (or a
+/// create's without a journal): never taken as ours without `adopt`, and never adopted
+/// unless live. A failed, deleting or deleted
+/// cluster is not what a create asks for, and one taken as the result would then be deleted
+/// as if it were the new cluster's clean-up.
+fn found_before<P: Provider>(name: &str, cluster: Cluster, adopt: bool) -> Result<Created, Error> {
+    let adoptable = !matches!(
+        cluster.state,
+        ClusterState::Failed(_) | ClusterState::Deleting | ClusterState::Deleted
+    );
+    if adopt && adoptable {
+        tracing::info!(cluster = %cluster.id, "adopting a cluster gpucloud did not create");
+        return Ok(Created {
+            cluster,
+            outcome: CreateOutcome::Adopted,
+            attempts: 0,
+        });
+    }
+    Err(Error::NameTaken {
+        provider: P::KIND,
+        name: name.to_string(),
+        cluster: cluster.id,
+        state: cluster.state.to_string(),
+        adoptable,
+    })
 }
 
 /// Looks for the cluster named `name` at once and then with jittered backoff until `window`

@@ -9,21 +9,36 @@
 //! follows it; the look-ups after an ambiguous failure, which look for this create's own
 //! cluster, are always fresh.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
 
 use super::{Provider, list};
-use crate::cluster::Cluster;
+use crate::cluster::{Cluster, ClusterId};
 use crate::error::Error;
 
 /// A list and when (on the client's clock) it was taken.
 type Kept = (Duration, Vec<Cluster>);
 
-/// The last list of each scope, shared by a client's clones.
+/// The last list of each scope, shared by a client's clones, and the clusters they made.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct NameLookups {
-    kept: Arc<tokio::sync::Mutex<HashMap<String, Kept>>>,
+    state: Arc<tokio::sync::Mutex<State>>,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    kept: HashMap<String, Kept>,
+    /// The clusters this client made (by scope and id): a later create of the same name that
+    /// finds one is finding its own, even without a journal to say so.
+    made: HashSet<(String, ClusterId)>,
+}
+
+/// A cluster of the name, and whether this client made it.
+#[derive(Debug)]
+pub(crate) struct Found {
+    pub cluster: Cluster,
+    pub made_here: bool,
 }
 
 impl NameLookups {
@@ -35,26 +50,36 @@ impl NameLookups {
         name: &str,
         scope: &P::Scope,
         max_age: Duration,
-    ) -> Result<Option<Cluster>, Error> {
+    ) -> Result<Option<Found>, Error> {
         let clock = provider.settings().clock.as_ref();
         let key = format!("{scope:?}");
-        let mut kept = self.kept.lock().await;
-        let fresh = kept
+        let mut state = self.state.lock().await;
+        let fresh = state
+            .kept
             .get(&key)
             .is_some_and(|(at, _)| clock.now().saturating_sub(*at) < max_age);
         if !fresh {
             let clusters = list(provider, scope).await?;
-            kept.insert(key.clone(), (clock.now(), clusters));
+            state.kept.insert(key.clone(), (clock.now(), clusters));
         }
-        Ok(kept
+        let cluster = state
+            .kept
             .get(&key)
-            .and_then(|(_, clusters)| clusters.iter().find(|c| c.name == name).cloned()))
+            .and_then(|(_, clusters)| clusters.iter().find(|c| c.name == name).cloned());
+        Ok(cluster.map(|cluster| Found {
+            made_here: state.made.contains(&(key, cluster.id.clone())),
+            cluster,
+        }))
     }
 
-    /// `cluster`, which this client just made in `scope`, is in every kept list from now on.
+    /// `cluster`, which this client just made in `scope`, is in every kept list from now on,
+    /// and known as this client's.
     pub(crate) async fn made<S: std::fmt::Debug>(&self, scope: &S, cluster: &Cluster) {
-        if let Some((_, clusters)) = self.kept.lock().await.get_mut(&format!("{scope:?}")) {
+        let key = format!("{scope:?}");
+        let mut state = self.state.lock().await;
+        if let Some((_, clusters)) = state.kept.get_mut(&key) {
             clusters.push(cluster.clone());
         }
+        state.made.insert((key, cluster.id.clone()));
     }
 }

@@ -49,7 +49,7 @@ macro_rules! neutral_methods {
                 spec: &$crate::spec::ClusterSpec,
             ) -> Result<$crate::cluster::Created, $crate::error::Error> {
                 let request = $crate::providers::ops::Provider::create_request(self, spec)?;
-                $crate::providers::ops::create(self, &request, spec.ttl).await
+                $crate::providers::ops::create(self, &request, spec.ttl, spec.adopt).await
             }
 
             /// One cluster, retried while the error is retryable.
@@ -132,6 +132,11 @@ pub(crate) trait Provider: Sync {
         client: &Self::Client,
         create: &Self::Create,
     ) -> impl Future<Output = Result<Answered<Sent>, Error>> + Send;
+    /// Whether `answered`, an id in an answer, names the cluster `asked` names (the same
+    /// text, unless the provider's ids have another canonical form).
+    fn same_id(&self, asked: &ClusterId, answered: &ClusterId) -> bool {
+        asked == answered
+    }
     /// One get.
     fn get_once(
         &self,
@@ -181,7 +186,7 @@ pub(crate) async fn get<P: Provider>(provider: &P, id: &ClusterId) -> Result<Clu
         .retry
         .run(settings.pacing(), |_| provider.get_once(id))
         .await
-        .and_then(with_id::<P>);
+        .and_then(|answer| about(provider, id, answer));
     if let Some(journal) = settings.journal() {
         let noted = match &answer {
             Ok(cluster) => journal.cluster_seen(cluster),
@@ -197,6 +202,13 @@ pub(crate) async fn get<P: Provider>(provider: &P, id: &ClusterId) -> Result<Clu
 
 /// Every cluster in `scope`, page by page (each page retried on its own), up to
 /// [`Provider::MAX_PAGES`].
+///
+/// A list that could not be read to its end is an error, never a shorter list: the look-ups
+/// that decide whether a create landed would take a cluster on an unread page for absent, and
+/// send the create again. So pages are read while the provider says more may follow; reading
+/// [`Provider::MAX_PAGES`] of them with more still to come, or a page that repeats clusters an
+/// earlier page listed (a provider that ignores the page number), ends the list with
+/// [`Error::Decode`].
 pub(crate) async fn list<P: Provider>(
     provider: &P,
     scope: &P::Scope,
@@ -205,25 +217,61 @@ pub(crate) async fn list<P: Provider>(
         return Err(unsupported::<P>("listing clusters"));
     }
     let settings = provider.settings();
-    let mut clusters = Vec::new();
+    let mut clusters: Vec<Cluster> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for page in 1..=P::MAX_PAGES {
         let answer = settings
             .retry
             .run(settings.pacing(), |_| provider.list_page(scope, page))
             .await?;
+        let (status, operation) = (answer.status, answer.operation);
         let more = answer.value.more;
         for cluster in answer.value.clusters {
-            clusters.push(with_id::<P>(Answered {
+            let cluster = with_id::<P>(Answered {
                 value: cluster,
-                status: answer.status,
-                operation: answer.operation,
-            })?);
+                status,
+                operation,
+            })?;
+            if !seen.insert(cluster.id.clone()) {
+                return Err(unfinished::<P>(
+                    operation,
+                    status,
+                    format!(
+                        "page {page} lists cluster {} again: the pages do not advance, so the \
+                         list cannot be read to its end",
+                        cluster.id
+                    ),
+                ));
+            }
+            clusters.push(cluster);
         }
         if !more {
-            break;
+            return Ok(clusters);
+        }
+        if page == P::MAX_PAGES {
+            return Err(unfinished::<P>(
+                operation,
+                status,
+                format!(
+                    "more pages follow page {page}, the most read; the clusters on them are \
+                     unknown"
+                ),
+            ));
         }
     }
     Ok(clusters)
+}
+
+/// [`Error::Decode`] for a list that could not be read to its end.
+fn unfinished<P: Provider>(operation: &'static str, status: u16, message: String) -> Error {
+    Error::Decode(crate::error::DecodeError {
+        provider: P::KIND,
+        operation,
+        status: Some(status),
+        path: "".into(),
+        message,
+        body_excerpt: String::new(),
+    })
 }
 
 /// The cluster named `name` in `scope`, if any (one list, with its own retries).
@@ -285,7 +333,16 @@ pub(crate) async fn resize<P: Provider>(
     if P::KIND.profile().resize == crate::providers::profile::Resize::Unsupported {
         return Err(unsupported::<P>("resizing clusters"));
     }
-    provider.resize(id, size).await
+    let cluster = provider.resize(id, size).await?;
+    about(
+        provider,
+        id,
+        Answered {
+            value: cluster,
+            status: 200,
+            operation: "resize",
+        },
+    )
 }
 
 /// [`Error::Unsupported`]: the provider's profile says it lacks `operation`.
@@ -299,42 +356,62 @@ fn unsupported<P: Provider>(operation: &'static str) -> Error {
 /// The longest cluster id accepted before any request is built.
 pub(crate) const MAX_ID_BYTES: usize = 256;
 
-/// A cluster id must be something a provider could have issued: not empty (which would send
-/// the request to the collection), not absurdly long, no control characters.
+/// A cluster id must be something a provider could have issued and a URL keeps as one path
+/// segment: not empty (which would send the request to the collection), not `.` or `..`
+/// (which a URL resolves to the collection or its parent), no `\` (which an `http` URL reads
+/// as `/`; `/`, `?`, `#` and `%` are percent-encoded by the generated clients), not absurdly
+/// long, no control characters. The same rule holds for ids from a user and ids in a
+/// provider's answers.
 fn check_id<P: Provider>(id: &ClusterId) -> Result<(), Error> {
-    let id = id.as_str();
-    let rule = if id.trim().is_empty() {
-        "must not be empty"
-    } else if id.len() > MAX_ID_BYTES {
-        "must be at most 256 bytes"
-    } else if id.chars().any(char::is_control) {
-        "must not contain control characters"
-    } else {
-        return Ok(());
-    };
-    Err(Error::Validation(crate::error::ValidationError {
-        provider: P::KIND,
-        field: "cluster id".into(),
-        rule: rule.into(),
-        source: "gpucloud ClusterId",
-    }))
+    match id_rule(id.as_str()) {
+        None => Ok(()),
+        Some(rule) => Err(Error::Validation(crate::error::ValidationError {
+            provider: P::KIND,
+            field: "cluster id".into(),
+            rule: rule.into(),
+            source: "gpucloud ClusterId",
+        })),
+    }
 }
 
-/// A cluster the provider answered with must carry its id: one without is a decoding failure,
-/// never a cluster (a create reported with an empty id would be lost from sight).
+/// The rule `id` breaks, if any (see [`check_id`]).
+fn id_rule(id: &str) -> Option<&'static str> {
+    if id.trim().is_empty() {
+        Some("must not be empty")
+    } else if id == "." || id == ".." {
+        Some("must not be `.` or `..`: a URL resolves them to another resource")
+    } else if id.contains('\\') {
+        Some("must not contain `\\`: a URL reads it as `/`")
+    } else if id.len() > MAX_ID_BYTES {
+        Some("must be at most 256 bytes")
+    } else if id.chars().any(char::is_control) {
+        Some("must not contain control characters")
+    } else {
+        None
+    }
+}
+
+/// A cluster the provider answered with must carry an id that [`check_id`] accepts: one
+/// without is a decoding failure, never a cluster (a create reported with an empty id would be
+/// lost from sight, and a get or delete of `..` would reach another resource).
 fn with_id<P: Provider>(answer: Answered<Cluster>) -> Result<Cluster, Error> {
     let Answered {
         value: cluster,
         status,
         operation,
     } = answer;
-    if cluster.id.as_str().trim().is_empty() {
+    let problem = if cluster.id.as_str().trim().is_empty() {
+        Some("the answer has no cluster id".to_string())
+    } else {
+        id_rule(cluster.id.as_str()).map(|rule| format!("the answer's cluster id {rule}"))
+    };
+    if let Some(message) = problem {
         return Err(Error::Decode(crate::error::DecodeError {
             provider: P::KIND,
             operation,
             status: Some(status),
             path: "id".into(),
-            message: "the answer has no cluster id".into(),
+            message,
             body_excerpt: crate::error::excerpt(
                 &serde_json::to_string(&cluster.raw).unwrap_or_default(),
                 512,
@@ -342,6 +419,35 @@ fn with_id<P: Provider>(answer: Answered<Cluster>) -> Result<Cluster, Error> {
         }));
     }
     Ok(cluster)
+}
+
+/// A get's answer must be about the cluster asked for ([`Provider::same_id`]): an answer
+/// naming another id (a cache or a proxy that mixed answers up, a provider bug) is a decoding
+/// failure, never taken for the cluster asked about.
+fn about<P: Provider>(
+    provider: &P,
+    asked: &ClusterId,
+    answer: Answered<Cluster>,
+) -> Result<Cluster, Error> {
+    let (status, operation) = (answer.status, answer.operation);
+    let cluster = with_id::<P>(answer)?;
+    if provider.same_id(asked, &cluster.id) {
+        return Ok(cluster);
+    }
+    Err(Error::Decode(crate::error::DecodeError {
+        provider: P::KIND,
+        operation,
+        status: Some(status),
+        path: "id".into(),
+        message: format!(
+            "the answer is about cluster {}, not cluster {asked} asked for",
+            cluster.id
+        ),
+        body_excerpt: crate::error::excerpt(
+            &serde_json::to_string(&cluster.raw).unwrap_or_default(),
+            512,
+        ),
+    }))
 }
 
 /// The request a create of `spec` would send, taken from the generated client itself: the

@@ -81,7 +81,7 @@ impl RuncrateClusters {
     /// idempotency key, so a create that timed out is never doubled.
     pub async fn create_with(&self, create: RuncrateCreate) -> Result<Created, Error> {
         validate(&create)?;
-        ops::create(self, &create, None).await
+        ops::create(self, &create, None, false).await
     }
 }
 
@@ -102,6 +102,12 @@ impl Provider for RuncrateClusters {
 
     fn name_lookups(&self) -> &ops::NameLookups {
         &self.names
+    }
+
+    /// Runcrate's ids are UUIDs: the same UUID in upper and lower case is one cluster.
+    fn same_id(&self, asked: &ClusterId, answered: &ClusterId) -> bool {
+        let uuid = |id: &ClusterId| id.as_str().parse::<uuid::Uuid>().ok();
+        matches!((uuid(asked), uuid(answered)), (Some(a), Some(b)) if a == b)
     }
 
     fn settings(&self) -> &ClientSettings {

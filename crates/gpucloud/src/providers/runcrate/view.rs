@@ -26,7 +26,10 @@ pub fn view(cluster: types::Cluster) -> Cluster {
         })
         .collect();
     let gpu_count = match (cluster.node_count, cluster.gpus_per_node) {
-        (Some(nodes), Some(per_node)) => u32::try_from(nodes * per_node).ok(),
+        // Checked: both numbers are the provider's, and their product may not fit.
+        (Some(nodes), Some(per_node)) if nodes >= 0 && per_node >= 0 => nodes
+            .checked_mul(per_node)
+            .and_then(|gpus| u32::try_from(gpus).ok()),
         _ => None,
     };
     Cluster {

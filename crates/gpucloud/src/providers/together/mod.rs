@@ -83,7 +83,7 @@ impl TogetherClusters {
         request: types::GpuClusterCreateRequest,
     ) -> Result<Created, Error> {
         validate(&request)?;
-        ops::create(self, &request, None).await
+        ops::create(self, &request, None, false).await
     }
 
     /// Every cluster visible to the key.

@@ -8,6 +8,7 @@ use crate::support::*;
 #[tokio::test]
 async fn create_posts_once_when_no_cluster_has_the_name() {
     let api = Api::start().await;
+    e2e_list_ends_after_page_1(&api, CLUSTERS).await;
     mount(
         &api,
         "GET",
@@ -39,13 +40,16 @@ async fn create_posts_once_when_no_cluster_has_the_name() {
     let posts = api.requests("POST", CLUSTERS).await;
     assert_eq!(posts.len(), 1);
     assert_eq!(body_json(&posts[0]), expected_body());
-    assert_eq!(api.count("GET", CLUSTERS).await, 1);
+    // Page 1 lists one cluster; page 2, empty, ends the list.
+    assert_eq!(api.count("GET", CLUSTERS).await, 2);
     api.assert_all_matched();
 }
 
+/// Someone else's cluster of the name is not ours: taken only when adopted.
 #[tokio::test]
-async fn create_finds_an_existing_cluster_by_name() {
+async fn create_adopts_a_cluster_of_the_name_only_when_asked() {
     let api = Api::start().await;
+    e2e_list_ends_after_page_1(&api, CLUSTERS).await;
     mount(
         &api,
         "GET",
@@ -54,9 +58,20 @@ async fn create_finds_an_existing_cluster_by_name() {
     )
     .await;
 
-    let result = api.e2e().create(&e2e_spec()).await.unwrap();
+    let error = api.e2e().create(&e2e_spec()).await.unwrap_err();
+    assert!(
+        matches!(&error, gpucloud::Error::NameTaken { cluster, adoptable: true, .. }
+            if cluster.as_str() == "101"),
+        "{error:?}"
+    );
 
-    assert_eq!(result.outcome, CreateOutcome::AlreadyExisted);
+    let result = api
+        .e2e()
+        .create(&e2e_spec().with_adopt(true))
+        .await
+        .unwrap();
+
+    assert_eq!(result.outcome, CreateOutcome::Adopted);
     assert_eq!(result.attempts, 0);
     assert_eq!(result.cluster.state, ClusterState::Ready);
     assert_eq!(api.count("POST", CLUSTERS).await, 0);
@@ -66,6 +81,7 @@ async fn create_finds_an_existing_cluster_by_name() {
 #[tokio::test]
 async fn create_after_an_html_502_is_reconciled_through_the_list() {
     let api = Api::start().await;
+    e2e_list_ends_after_page_1(&api, CLUSTERS).await;
     mount(
         &api,
         "GET",
@@ -90,7 +106,8 @@ async fn create_after_an_html_502_is_reconciled_through_the_list() {
     assert_eq!(result.attempts, 1);
     assert_eq!(result.cluster.id, ClusterId::new("101"));
     assert_eq!(api.count("POST", CLUSTERS).await, 1);
-    assert_eq!(api.count("GET", CLUSTERS).await, 2);
+    // An empty list before the POST; after it, a page with the cluster and an empty page 2.
+    assert_eq!(api.count("GET", CLUSTERS).await, 3);
     assert!(
         api.sleeps().is_empty(),
         "the look-up follows the failure at once"

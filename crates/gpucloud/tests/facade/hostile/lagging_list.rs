@@ -127,6 +127,7 @@ async fn e2e_creates_once_whatever_the_lists_lag() {
             created: e2e_envelope(200, e2e_cluster(101, "train-e2e", "Creating")),
         };
         mount(&api, &provider, "/distributed_jobs_v2/cluster/").await;
+        e2e_list_ends_after_page_1(&api, "/distributed_jobs_v2/cluster/").await;
 
         let result = api.e2e().create(&e2e_spec()).await.unwrap();
 

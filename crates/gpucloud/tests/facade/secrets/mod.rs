@@ -8,7 +8,7 @@ mod errors;
 mod logs;
 
 use crate::support::*;
-use gpucloud::{ClusterClient, ClusterId, ClusterSize, ClusterSpec, Error, RuncrateOptions};
+use gpucloud::{ClusterClient, ClusterId, Error};
 use serde_json::json;
 use wiremock::Mock;
 use wiremock::matchers::{method, path};
@@ -37,13 +37,6 @@ fn assert_no_secret(what: &str, text: &str) {
         !text.contains("SECRET"),
         "{what} shows part of a secret:\n{text}"
     );
-}
-
-fn runcrate_spec() -> ClusterSpec {
-    ClusterSpec::new("train", ClusterSize::Nodes(2)).with_options(RuncrateOptions {
-        offer_id: "offer-1".into(),
-        ..Default::default()
-    })
 }
 
 /// Provokes one error of every kind from `client` reading `id` at `at`, answering with each

@@ -17,7 +17,7 @@ use gpucloud::clock::ManualClock;
 use gpucloud::e2e::types::Location;
 use gpucloud::{
     ClusterClient, ClusterSize, ClusterSpec, E2eConfig, E2eOptions, RetryPolicy, RuncrateConfig,
-    TogetherConfig, TogetherOptions,
+    RuncrateOptions, TogetherConfig, TogetherOptions,
 };
 use serde_json::{Value, json};
 use wiremock::matchers::{any, method, path};
@@ -214,6 +214,21 @@ impl Respond for Seq {
 }
 
 /// Answers every `verb` request to exactly `at` with `responder`.
+/// E2E's list ends at its first empty page: pages after the first of `GET {at}` answer an
+/// empty page (ahead of every other mock of `at`), so that a test's one page is the whole list.
+pub async fn e2e_list_ends_after_page_1(api: &Api, at: &str) {
+    Mock::given(method("GET"))
+        .and(path(at))
+        .and(|r: &Request| r.url.query_pairs().any(|(k, v)| k == "page_no" && v != "1"))
+        .respond_with(json_response(
+            200,
+            &json!({"code": 200, "data": [], "errors": {}, "message": "Success"}),
+        ))
+        .with_priority(1)
+        .mount(&api.server)
+        .await;
+}
+
 pub async fn mount(
     api: &Api,
     verb: &str,
@@ -301,6 +316,14 @@ pub fn together_spec() -> ClusterSpec {
             nvidia_version_id: Some("cuda-12.8-driver-570".into()),
             ..Default::default()
         })
+}
+
+/// A valid Runcrate create: `train`, two nodes of `offer-1`.
+pub fn runcrate_spec() -> ClusterSpec {
+    ClusterSpec::new("train", ClusterSize::Nodes(2)).with_options(RuncrateOptions {
+        offer_id: "offer-1".into(),
+        ..Default::default()
+    })
 }
 
 /// A valid E2E create: `train-e2e`, two nodes of SKU 139 with one SSH key.

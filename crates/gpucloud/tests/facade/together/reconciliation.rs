@@ -42,22 +42,84 @@ async fn create_posts_once_when_no_cluster_has_the_name() {
     api.assert_all_matched();
 }
 
+/// A cluster of the name that this create did not make (a teammate's, one from the console)
+/// is not ours: nothing is sent and it is not returned as the create's result.
 #[tokio::test]
-async fn create_sends_nothing_when_the_name_exists() {
+async fn create_sends_nothing_and_takes_nothing_when_someone_else_has_the_name() {
     let api = Api::start().await;
     let existing = together_cluster(ID, NAME, "Ready", &["CLUSTER_PHASE_READY"]);
     mount_list(&api, json_response(200, &together_list(&[existing]))).await;
     mount_create(&api, json_response(200, &created())).await;
 
-    let result = api.together().create(&together_spec()).await.unwrap();
+    let error = api.together().create(&together_spec()).await.unwrap_err();
 
-    assert_eq!(result.outcome, CreateOutcome::AlreadyExisted);
+    let gpucloud::Error::NameTaken {
+        cluster,
+        name,
+        adoptable,
+        ..
+    } = &error
+    else {
+        panic!("{error:?}")
+    };
+    assert_eq!(
+        (cluster.as_str(), name.as_str(), *adoptable),
+        (ID, NAME, true)
+    );
+    assert_eq!(error.kind(), gpucloud::ErrorKind::NameTaken);
+    assert_eq!(api.count("POST", CLUSTERS).await, 0);
+    assert_eq!(api.count("GET", CLUSTERS).await, 1);
+
+    // Adopted on request: the cluster is the result, and nothing is sent.
+    let result = api
+        .together()
+        .create(&together_spec().with_adopt(true))
+        .await
+        .unwrap();
+    assert_eq!(result.outcome, CreateOutcome::Adopted);
     assert_eq!(result.attempts, 0);
     assert_eq!(result.cluster.id, ClusterId::new(ID));
     assert_eq!(result.cluster.state, ClusterState::Ready);
     assert_eq!(api.count("POST", CLUSTERS).await, 0);
-    assert_eq!(api.count("GET", CLUSTERS).await, 1);
     api.assert_all_matched();
+}
+
+/// A same-name cluster that is failed or being deleted is never the result of a create, not
+/// even adopted: a failed one returned would be "ready" to nobody, and deleted as if it were
+/// the new cluster's clean-up.
+#[tokio::test]
+async fn a_failed_or_deleting_cluster_of_the_name_is_never_taken() {
+    for (status, phase, state) in [
+        (
+            "RunningAcceptanceTests",
+            "CLUSTER_PHASE_ACCEPTANCE_TESTS_FAILED",
+            "failed",
+        ),
+        ("Deleting", "CLUSTER_PHASE_DELETING", "deleting"),
+    ] {
+        let api = Api::start().await;
+        let existing = together_cluster(ID, NAME, status, &[phase]);
+        mount_list(&api, json_response(200, &together_list(&[existing]))).await;
+        for adopt in [false, true] {
+            let error = api
+                .together()
+                .create(&together_spec().with_adopt(adopt))
+                .await
+                .unwrap_err();
+            let gpucloud::Error::NameTaken {
+                adoptable,
+                state: s,
+                ..
+            } = &error
+            else {
+                panic!("{status}: {error:?}")
+            };
+            assert!(!adoptable, "{status}");
+            assert!(s.starts_with(state), "{s}");
+            assert!(error.to_string().contains("cannot be adopted"), "{error}");
+        }
+        assert_eq!(api.count("POST", CLUSTERS).await, 0, "{status}");
+    }
 }
 
 #[tokio::test]
