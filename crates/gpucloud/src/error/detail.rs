@@ -101,11 +101,11 @@ impl fmt::Display for DecodeError {
         if let Some(status) = self.status {
             write!(f, " (HTTP {status})")?;
         }
-        write!(
-            f,
-            " at {}: {}; body starts: {}",
-            self.path, self.message, self.body_excerpt
-        )
+        write!(f, " at {}: {}", self.path, self.message)?;
+        if self.body_excerpt.is_empty() {
+            return Ok(());
+        }
+        write!(f, "; body starts: {}", self.body_excerpt)
     }
 }
 

@@ -234,11 +234,10 @@ pub(crate) async fn list<P: Provider>(
             })?;
             if !seen.insert(cluster.id.clone()) {
                 return Err(unfinished::<P>(
-                    operation,
-                    status,
+                    (operation, status, page),
                     format!(
-                        "page {page} lists cluster {} again: the pages do not advance, so the \
-                         list cannot be read to its end",
+                        "cluster {} is listed again: the pages do not advance, so the list \
+                         cannot be read to its end",
                         cluster.id
                     ),
                 ));
@@ -250,10 +249,9 @@ pub(crate) async fn list<P: Provider>(
         }
         if page == P::MAX_PAGES {
             return Err(unfinished::<P>(
-                operation,
-                status,
+                (operation, status, page),
                 format!(
-                    "more pages follow page {page}, the most read; the clusters on them are \
+                    "more pages follow, and {page} is the most read: the clusters on them are \
                      unknown"
                 ),
             ));
@@ -262,13 +260,16 @@ pub(crate) async fn list<P: Provider>(
     Ok(clusters)
 }
 
-/// [`Error::Decode`] for a list that could not be read to its end.
-fn unfinished<P: Provider>(operation: &'static str, status: u16, message: String) -> Error {
+/// [`Error::Decode`] for a list that could not be read to its end at `page`.
+fn unfinished<P: Provider>(
+    (operation, status, page): (&'static str, u16, u32),
+    message: String,
+) -> Error {
     Error::Decode(crate::error::DecodeError {
         provider: P::KIND,
         operation,
         status: Some(status),
-        path: "".into(),
+        path: format!("page {page}"),
         message,
         body_excerpt: String::new(),
     })
