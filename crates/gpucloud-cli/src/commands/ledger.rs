@@ -4,7 +4,7 @@
 
 use chrono::{DateTime, Utc};
 use gpucloud::{ClusterId, ClusterState, Error, ProviderKind};
-use gpucloud_ledger::{ClusterEntry, IntentState};
+use gpucloud_ledger::{ClusterEntry, IntentState, Provenance};
 use serde::Serialize;
 
 use super::wait::wait_options;
@@ -47,8 +47,17 @@ fn row(entry: &ClusterEntry, now: DateTime<Utc>) -> Row<'_> {
     }
 }
 
-/// What the ledger knows of an entry's state, in a word or two.
+/// What the ledger knows of an entry's state, in a word or two, and how it came to be ours
+/// where not by our create.
 fn state(entry: &ClusterEntry) -> String {
+    match entry.provenance {
+        Provenance::Created => known_state(entry),
+        Provenance::Adopted => format!("{} (adopted)", known_state(entry)),
+        Provenance::Found => format!("{} (found, not ours: never swept)", known_state(entry)),
+    }
+}
+
+fn known_state(entry: &ClusterEntry) -> String {
     if entry.released {
         return "failed to start; released by the provider (nothing bills)".into();
     }

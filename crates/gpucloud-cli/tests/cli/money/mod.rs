@@ -11,3 +11,4 @@ mod deletes;
 mod killed;
 mod ledger;
 mod names;
+mod ownership;
