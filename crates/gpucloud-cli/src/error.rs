@@ -90,6 +90,16 @@ impl CliError {
             Some(Error::NameTaken { .. }) => {
                 tell!("It is not ours, so it is left alone. Use another --name.");
             }
+            Some(Error::PriceAboveCeiling {
+                provider,
+                cluster,
+                deleted: false,
+                delete_error: Some(_),
+                ..
+            }) => tell!(
+                "{}",
+                crate::output::how_to_stop(*provider, cluster.as_str())
+            ),
             _ => {}
         }
         ExitCode::from(self.exit_code())
@@ -136,6 +146,7 @@ fn exit_code_of(kind: ErrorKind) -> u8 {
         | ErrorKind::NameClaimed
         | ErrorKind::NameInUse
         | ErrorKind::NameTaken
+        | ErrorKind::PriceAboveCeiling
         | ErrorKind::Undeletable
         | ErrorKind::InsufficientFunds
         | ErrorKind::NoCapacity

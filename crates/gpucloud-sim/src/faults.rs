@@ -108,6 +108,14 @@ pub enum FaultKind {
         /// The status value to show.
         status: String,
     },
+    /// The operation happens; every cluster in the answer states this price per hour, in
+    /// hundredths of the provider's currency (Runcrate's `hourly_rate`; on E2E the plan's
+    /// `unit_price`, per node, set so that the cluster's nodes cost this; Together states no
+    /// price). A provider whose answer disagrees with its own catalog.
+    StatedPrice {
+        /// The price per hour the cluster states, in hundredths.
+        cents_per_hour: u64,
+    },
     /// The create happens and is answered normally; the cluster then fails while provisioning
     /// (Together: a failed acceptance-tests phase; Runcrate: `failed` with a `failure_reason`;
     /// E2E: `Failed`). Hits only `create_cluster` requests, whatever the fault's operation.

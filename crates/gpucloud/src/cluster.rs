@@ -262,6 +262,12 @@ pub enum CreateOutcome {
 }
 
 impl CreateOutcome {
+    /// Whether this call started the cluster (rather than finding one an earlier create made,
+    /// or adopting one).
+    pub fn started_here(self) -> bool {
+        matches!(self, Self::Created | Self::CreatedReconciled)
+    }
+
     /// Whether a create of ours started the cluster (this call or an earlier one), so that a
     /// failed wait may delete it as the create's clean-up; an adopted cluster was started by
     /// someone else, and is left as it was.

@@ -30,6 +30,7 @@
 // kinds clumsier for users.
 #![allow(clippy::result_large_err)]
 
+mod answered_price;
 mod budget;
 pub mod catalog;
 mod client;

@@ -8,6 +8,10 @@
 //! that may have created a cluster ends the placement where it happened: that provider's
 //! create has already looked the cluster up (or re-sent under its key), and a cluster made
 //! elsewhere as well would be a second one.
+//!
+//! With a price ceiling, the created cluster's own answer (or the first read after it) is
+//! checked too: a price over the ceiling there deletes a cluster this create started and ends
+//! the placement with [`Error::PriceAboveCeiling`].
 
 use std::fmt;
 
@@ -309,6 +313,22 @@ impl Placement {
                 let region = region_of(&resolution);
                 match candidate.client.create_resolved(&resolution).await {
                     Ok(created) => {
+                        if let Some(ceiling) = &self.constraints.max_price_per_hour
+                            && let Some(error) =
+                                crate::answered_price::check(&candidate.client, &created, ceiling)
+                                    .await
+                        {
+                            attempts.push(Attempt::new(
+                                provider,
+                                region,
+                                AttemptOutcome::Failed {
+                                    kind: error.kind(),
+                                    reason: error.to_string(),
+                                },
+                            ));
+                            attempts.extend(not_tried(provider, regions, plans));
+                            return Err(PlacementError { attempts, error });
+                        }
                         attempts.push(Attempt::new(provider, region, AttemptOutcome::Created));
                         attempts.extend(not_tried(provider, regions, plans));
                         return Ok(Placed {

@@ -65,6 +65,9 @@ fn render(fault: &Fault) -> Value {
         FaultKind::HtmlBody { status } => ("html_body", "status", json!(status)),
         FaultKind::OkWithErrorCode { code } => ("ok_with_error_code", "status", json!(code)),
         FaultKind::UnknownStatus { status } => ("unknown_status", "status", json!(status)),
+        FaultKind::StatedPrice { cents_per_hour } => {
+            ("stated_price", "cents_per_hour", json!(cents_per_hour))
+        }
         FaultKind::FailProvisioning => ("fail_provisioning", "", Value::Null),
         FaultKind::AutomatedRemediation => ("automated_remediation", "", Value::Null),
     };
@@ -111,6 +114,7 @@ const KINDS: &[(&str, &[&str])] = &[
     ("html_body", &["status"]),
     ("ok_with_error_code", &["status"]),
     ("unknown_status", &["status"]),
+    ("stated_price", &["cents_per_hour"]),
     ("fail_provisioning", &[]),
     ("automated_remediation", &[]),
 ];
@@ -137,7 +141,8 @@ fn fault(specs: &Specs, object: &Map<String, Value>, at: &str) -> Result<Fault, 
     for key in object.keys() {
         let common = ["provider", "operation", "kind", "times"].contains(&key.as_str());
         if !common && !takes.contains(&key.as_str()) {
-            let known = ["status", "retry_after", "delay_ms"].contains(&key.as_str());
+            let known =
+                ["status", "retry_after", "delay_ms", "cents_per_hour"].contains(&key.as_str());
             let rule = if known {
                 format!("does not apply to kind {kind_name}")
             } else {
@@ -229,6 +234,17 @@ fn fault(specs: &Specs, object: &Map<String, Value>, at: &str) -> Result<Fault, 
                 return Err(err(
                     "status",
                     "is required for unknown_status: the status word to show",
+                ));
+            }
+        },
+        "stated_price" => match object.get("cents_per_hour") {
+            Some(v) if v.as_u64().is_some_and(|c| c <= 100_000_000) => FaultKind::StatedPrice {
+                cents_per_hour: v.as_u64().unwrap_or_default(),
+            },
+            _ => {
+                return Err(err(
+                    "cents_per_hour",
+                    "is required for stated_price: a whole number in 0..=100000000",
                 ));
             }
         },

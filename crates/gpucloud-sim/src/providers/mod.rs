@@ -155,24 +155,62 @@ pub(crate) fn handle(provider: Provider, state: &mut State, call: &Call<'_>) -> 
 
 /// Shows `status` as the status of every cluster in a success body.
 pub(crate) fn set_status(provider: Provider, body: &mut Value, status: &str) {
-    let clusters: Vec<&mut Value> = match provider {
-        Provider::Together => match body.get_mut("clusters").and_then(Value::as_array_mut) {
-            Some(list) => list.iter_mut().collect(),
-            None => vec![body],
-        },
-        Provider::Runcrate | Provider::E2e => match body.get_mut("data") {
-            Some(Value::Array(list)) => list.iter_mut().collect(),
-            Some(one) => vec![one],
-            None => Vec::new(),
-        },
-    };
-    for cluster in clusters {
+    for cluster in answered_clusters(provider, body) {
         if let Some(object) = cluster.as_object_mut()
             && object.contains_key("status")
             && (provider != Provider::Together || object.contains_key("cluster_id"))
         {
             object.insert("status".into(), Value::String(status.to_string()));
         }
+    }
+}
+
+/// Makes every cluster in `body` (an answer of `provider`'s) state `per_hour` as its price
+/// (see [`crate::FaultKind::StatedPrice`]).
+pub(crate) fn set_price(provider: Provider, body: &mut Value, per_hour: f64) {
+    for cluster in answered_clusters(provider, body) {
+        match provider {
+            Provider::Together => {}
+            Provider::Runcrate => {
+                if let Some(object) = cluster.as_object_mut() {
+                    object.insert("hourly_rate".into(), per_hour.into());
+                }
+            }
+            Provider::E2e => {
+                let nodes = cluster
+                    .get("no_of_nodes")
+                    .and_then(Value::as_f64)
+                    .filter(|n| *n >= 1.0)
+                    .unwrap_or(1.0);
+                if let Some(plan) = cluster
+                    .pointer_mut("/sku_details/plan")
+                    .and_then(Value::as_object_mut)
+                {
+                    plan.insert("unit_price".into(), (per_hour / nodes).into());
+                }
+            }
+        }
+    }
+}
+
+/// The cluster objects in an answer of `provider`'s: a list's, or the one answered.
+fn answered_clusters(provider: Provider, body: &mut Value) -> Vec<&mut Value> {
+    match provider {
+        Provider::Together => {
+            if body.get("clusters").is_some_and(Value::is_array) {
+                body.get_mut("clusters")
+                    .and_then(Value::as_array_mut)
+                    .map(|list| list.iter_mut().collect())
+                    .unwrap_or_default()
+            } else {
+                vec![body]
+            }
+        }
+        Provider::Runcrate | Provider::E2e => match body.get_mut("data") {
+            Some(Value::Array(list)) => list.iter_mut().collect(),
+            Some(one) => vec![one],
+            None => Vec::new(),
+        },
     }
 }
 

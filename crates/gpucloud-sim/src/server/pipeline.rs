@@ -248,6 +248,15 @@ fn damage(provider: Provider, mut reply: Reply, fault: Option<FaultKind>) -> Wir
             }
             Wire::json(&reply)
         }
+        Some(FaultKind::StatedPrice { cents_per_hour }) => {
+            if reply.status < 300 {
+                // Hundredths to a price: exact for any price a test states.
+                #[allow(clippy::cast_precision_loss)]
+                let per_hour = cents_per_hour as f64 / 100.0;
+                providers::set_price(provider, &mut reply.body, per_hour);
+            }
+            Wire::json(&reply)
+        }
         _ => Wire::json(&reply),
     }
 }

@@ -669,3 +669,104 @@ async fn a_name_taken_in_one_region_by_the_same_request_in_another_is_found_ther
     assert_eq!(named(&sim, Provider::E2e, "roaming"), 0);
     finish(sim).await;
 }
+
+/// The ceiling is checked against the created cluster's own answer, not only the catalog's
+/// price: a cluster whose answer states more is deleted at once (verified) and the placement
+/// fails saying why; where the API cannot delete (Runcrate), the error says it may be billing.
+#[tokio::test]
+async fn a_cluster_whose_own_answer_is_over_the_ceiling_is_deleted_and_the_placement_fails() {
+    let sim = sim().await;
+    // E2E's catalog: 2 nodes × 2040 INR/h = 4080 INR/h, under 5000; the answer says 50000.
+    sim.faults().inject(
+        Fault::new(
+            Provider::E2e,
+            FaultKind::StatedPrice {
+                cents_per_hour: 5_000_000,
+            },
+        )
+        .on("create_cluster"),
+    );
+    let failed = Placement::new(candidates(&sim, &[Provider::E2e], "dear"))
+        .with_max_price_per_hour(5000.0, "INR")
+        .create()
+        .await
+        .unwrap_err();
+    let Error::PriceAboveCeiling {
+        per_hour,
+        ceiling,
+        deleted,
+        delete_error,
+        ..
+    } = &failed.error
+    else {
+        panic!("{failed}")
+    };
+    assert_eq!((*per_hour, *ceiling, *deleted), (50_000.0, 5000.0, true));
+    assert_eq!(delete_error, &None);
+    assert!(
+        failed
+            .error
+            .to_string()
+            .contains("deleted, and the delete verified"),
+        "{}",
+        failed.error
+    );
+    assert_eq!(failed.error.kind(), ErrorKind::PriceAboveCeiling);
+    assert!(matches!(
+        failed.attempts[0].outcome,
+        AttemptOutcome::Failed {
+            kind: ErrorKind::PriceAboveCeiling,
+            ..
+        }
+    ));
+    assert_eq!(requests(&sim, Provider::E2e, "create_cluster"), 1);
+    assert_eq!(requests(&sim, Provider::E2e, "delete_cluster"), 1);
+    assert!(
+        sim.clusters(Provider::E2e).iter().all(|c| c.name != "dear"),
+        "{:?}",
+        sim.clusters(Provider::E2e)
+    );
+
+    // Runcrate: 2 × 23.92 USD/h by the catalog, under 50; the answer says 400. Its API cannot
+    // delete, so the error says it may be billing.
+    sim.faults().inject(
+        Fault::new(
+            Provider::Runcrate,
+            FaultKind::StatedPrice {
+                cents_per_hour: 40_000,
+            },
+        )
+        .on("create_cluster"),
+    );
+    let failed = Placement::new(candidates(&sim, &[Provider::Runcrate], "dear"))
+        .allow_undeletable()
+        .with_max_price_per_hour(50.0, "USD")
+        .create()
+        .await
+        .unwrap_err();
+    let Error::PriceAboveCeiling {
+        per_hour,
+        deleted,
+        delete_error,
+        ..
+    } = &failed.error
+    else {
+        panic!("{failed}")
+    };
+    assert_eq!((*per_hour, *deleted), (400.0, false));
+    assert!(delete_error.is_some(), "{failed}");
+    assert!(
+        failed.error.to_string().contains("it may be billing"),
+        "{}",
+        failed.error
+    );
+
+    // An answer that agrees with the catalog is placed as before.
+    let placed = Placement::new(candidates(&sim, &[Provider::E2e], "fair"))
+        .with_max_price_per_hour(5000.0, "INR")
+        .create()
+        .await
+        .unwrap();
+    assert_eq!(placed.created.outcome, CreateOutcome::Created);
+    finish(sim).await;
+}

@@ -57,11 +57,13 @@ pub enum ErrorKind {
     NameInUse,
     /// The name belongs to a cluster that gpucloud did not create.
     NameTaken,
+    /// A created cluster's own answer states a price over the placement's ceiling.
+    PriceAboveCeiling,
 }
 
 impl ErrorKind {
     /// Every kind.
-    pub const ALL: [Self; 23] = [
+    pub const ALL: [Self; 24] = [
         Self::Validation,
         Self::Configuration,
         Self::Authentication,
@@ -85,6 +87,7 @@ impl ErrorKind {
         Self::Undeletable,
         Self::NameInUse,
         Self::NameTaken,
+        Self::PriceAboveCeiling,
     ];
 
     /// The kind's stable name (`not_found`, `no_capacity`, …).
@@ -113,6 +116,7 @@ impl ErrorKind {
             Self::Undeletable => "undeletable",
             Self::NameInUse => "name_in_use",
             Self::NameTaken => "name_taken",
+            Self::PriceAboveCeiling => "price_above_ceiling",
         }
     }
 }

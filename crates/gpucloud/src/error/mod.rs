@@ -157,6 +157,36 @@ pub enum Error {
         adoptable: bool,
     },
 
+    /// The provider's own answer about a cluster a placement created states a price over the
+    /// placement's ceiling (the catalog's price, which the ceiling was checked against, was
+    /// not what the cluster costs). A cluster this create started was deleted at once and the
+    /// delete verified, unless `delete_error` says why not: then it may be billing.
+    #[error(
+        "{provider} cluster {cluster} costs {per_hour} {currency}/h by the provider's own answer, \
+         over the ceiling of {ceiling} {currency}/h; {}",
+        match (deleted, delete_error) {
+            (true, _) => "it was deleted, and the delete verified".to_string(),
+            (false, Some(why)) => format!("deleting it failed ({why}): it may be billing"),
+            (false, None) => "it was not started by this create, and is left as it was".to_string(),
+        }
+    )]
+    PriceAboveCeiling {
+        /// The provider.
+        provider: ProviderKind,
+        /// The cluster.
+        cluster: crate::cluster::ClusterId,
+        /// The price per hour its answer states.
+        per_hour: f64,
+        /// The ceiling.
+        ceiling: f64,
+        /// The currency of both.
+        currency: String,
+        /// Whether it was deleted (and the delete verified).
+        deleted: bool,
+        /// Why the delete of a cluster this create started failed, if it did.
+        delete_error: Option<String>,
+    },
+
     /// The cluster reached a state it will not leave by itself while we waited for it to be ready.
     #[error("cluster {cluster_id} on {provider} failed: {reason}")]
     ClusterFailed {
@@ -370,6 +400,7 @@ impl Error {
             Self::Undeletable { .. } => ErrorKind::Undeletable,
             Self::NameInUse { .. } => ErrorKind::NameInUse,
             Self::NameTaken { .. } => ErrorKind::NameTaken,
+            Self::PriceAboveCeiling { .. } => ErrorKind::PriceAboveCeiling,
             Self::ClusterFailed { .. } => ErrorKind::ClusterFailed,
             Self::Api(_) => ErrorKind::Api,
             Self::Transport { source, .. } if source.is_timeout() => ErrorKind::TransportTimeout,
