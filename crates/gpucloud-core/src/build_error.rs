@@ -69,7 +69,33 @@ pub fn normalize_base_url(base_url: &str) -> Result<String, BuildError> {
             "must not have a query or fragment (credentials are added per request)".into(),
         ));
     }
+    if !parsed.username().is_empty() || parsed.password().is_some() {
+        return Err(BuildError::BaseUrl(
+            "must not carry a user name or password (credentials are added per request)".into(),
+        ));
+    }
+    if parsed.scheme() == "http" && !is_loopback(&parsed) {
+        return Err(BuildError::BaseUrl(
+            "plain http:// is allowed only to a loopback address (localhost, 127.0.0.1, ::1): \
+             the credential sent with every request could be read on the way; use https://"
+                .into(),
+        ));
+    }
     Ok(base_url.trim_end_matches('/').to_string())
+}
+
+/// Whether `url`'s host is this machine: `localhost` (or a name under it), an IPv4 address in
+/// 127.0.0.0/8, or `::1`.
+fn is_loopback(url: &url::Url) -> bool {
+    match url.host() {
+        Some(url::Host::Domain(name)) => {
+            let name = name.trim_end_matches('.').to_ascii_lowercase();
+            name == "localhost" || name.ends_with(".localhost")
+        }
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        None => false,
+    }
 }
 
 #[cfg(test)]
@@ -89,5 +115,36 @@ mod tests {
         assert!(normalize_base_url("not a url").is_err());
         let leaky = normalize_base_url("http://h/?apikey=s3cret").unwrap_err();
         assert!(!format!("{leaky} {leaky:?}").contains("s3cret"));
+        let userinfo = normalize_base_url("https://me:s3cret@h/v1").unwrap_err();
+        assert!(
+            userinfo.to_string().contains("user name or password"),
+            "{userinfo}"
+        );
+        assert!(!format!("{userinfo} {userinfo:?}").contains("s3cret"));
+    }
+
+    #[test]
+    fn plain_http_only_to_loopback() {
+        for ok in [
+            "http://127.0.0.1:8480/v1",
+            "http://127.9.9.9/",
+            "http://localhost:1/x",
+            "http://LOCALHOST./",
+            "http://sim.localhost/",
+            "http://[::1]:9/",
+            "https://api.together.xyz/v1",
+        ] {
+            assert!(normalize_base_url(ok).is_ok(), "{ok}");
+        }
+        for refused in [
+            "http://api.together.xyz/v1",
+            "http://10.0.0.5/",
+            "http://[::2]/",
+            "http://localhost.evil.example/",
+            "http://127.0.0.1.nip.io/",
+        ] {
+            let error = normalize_base_url(refused).unwrap_err();
+            assert!(error.to_string().contains("loopback"), "{refused}: {error}");
+        }
     }
 }

@@ -31,7 +31,9 @@ pub use build_error::{BuildError, normalize_base_url};
 pub use context::{CapturedRequest, ClientContext, DEFAULT_MAX_RESPONSE_BYTES, RequestCapture};
 pub use credentials::{Authenticate, BearerToken, CredentialError, Secret};
 pub use scrub::{REDACTED, Scrubber, redact_url};
-pub use transport::{execute, http_client_builder, is_body_too_large};
+pub use transport::{
+    MAX_REDIRECTS, execute, http_client_builder, is_body_too_large, same_origin_redirects,
+};
 
 /// The user agent the provider clients send.
 pub const USER_AGENT: &str = concat!("gpucloud/", env!("CARGO_PKG_VERSION"));

@@ -27,15 +27,40 @@ use crate::credentials::Authenticate;
 use crate::scrub::redact_url;
 
 /// A `reqwest::ClientBuilder` with the settings every provider client shares: rustls with
-/// ring ([`crate::tls`]), a connect timeout, an overall request timeout and a user agent
-/// naming this SDK.
+/// ring ([`crate::tls`]), redirects only within the origin ([`same_origin_redirects`]), a
+/// connect timeout, an overall request timeout and a user agent naming this SDK.
 pub fn http_client_builder(
     user_agent: &str,
 ) -> Result<reqwest::ClientBuilder, crate::build_error::BuildError> {
     Ok(crate::tls::client_builder()?
+        .redirect(same_origin_redirects())
         .connect_timeout(Duration::from_secs(10))
         .timeout(Duration::from_secs(60))
         .user_agent(user_agent))
+}
+
+/// The most redirects followed for one request.
+pub const MAX_REDIRECTS: usize = 5;
+
+/// A redirect policy that keeps credentials at the origin the user configured: a redirect is
+/// followed only to the same scheme, host and port as the request that started it (at most
+/// [`MAX_REDIRECTS`]); any other is not followed, and its 3xx answer is what the caller gets.
+///
+/// reqwest's own policy drops `Authorization` on a cross-origin hop, but not a key that
+/// travels in the query (E2E's `apikey`, which a redirect's `Location` may repeat) nor one
+/// in another header; a hop to `http://` would expose whatever is left.
+pub fn same_origin_redirects() -> reqwest::redirect::Policy {
+    reqwest::redirect::Policy::custom(|attempt| {
+        let same_origin = attempt
+            .previous()
+            .first()
+            .is_some_and(|first| first.origin() == attempt.url().origin());
+        if !same_origin || attempt.previous().len() > MAX_REDIRECTS {
+            attempt.stop()
+        } else {
+            attempt.follow()
+        }
+    })
 }
 
 /// Joins repeated query pairs named in `params` (for this `operation`) into one comma-separated

@@ -115,6 +115,7 @@ impl ClientSettings {
             problem: e.to_string(),
         })?;
         builder
+            .redirect(gpucloud_core::same_origin_redirects())
             .timeout(self.timeout)
             .connect_timeout(self.connect_timeout)
             .user_agent(&self.user_agent)

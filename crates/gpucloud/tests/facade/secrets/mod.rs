@@ -1,11 +1,12 @@
 //! No credential ever shows: not in an error's `Display`, `Debug` or source chain, whatever the
 //! failure, not in the `Debug` of a config or client, not in a plan, not in a log line.
 //!
-//! One module per place a secret could leak: `errors`, `debug`, `logs`.
+//! One module per place a secret could leak: `errors`, `debug`, `logs`, `redirects`.
 
 mod debug;
 mod errors;
 mod logs;
+mod redirects;
 
 use crate::support::*;
 use gpucloud::{ClusterClient, ClusterId, Error};
