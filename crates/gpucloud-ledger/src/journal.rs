@@ -186,8 +186,13 @@ impl Journal for Ledger {
         self.record_seen(cluster).map_err(|e| self.journal_error(e))
     }
 
-    fn cluster_gone(&self, provider: ProviderKind, id: &ClusterId) -> Result<(), JournalError> {
-        self.record_gone(provider, id)
+    fn cluster_gone(
+        &self,
+        provider: ProviderKind,
+        id: &ClusterId,
+        origin: &str,
+    ) -> Result<(), JournalError> {
+        self.record_gone(provider, id, Some(origin))
             .map_err(|e| self.journal_error(e))
     }
 
@@ -243,8 +248,8 @@ pub(crate) fn insert_intent(
     let rows = tx.query(
         "INSERT INTO create_intents
              (provider, name, scope, idempotency_key, request_sha256, pid, started_at_ms,
-              owner, owner_node, lease_until_ms, request_json, deadline_ms)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12) RETURNING id",
+              owner, owner_node, lease_until_ms, request_json, deadline_ms, origin)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) RETURNING id",
         &vals![
             intent.provider.as_str(),
             &intent.name,
@@ -258,6 +263,7 @@ pub(crate) fn insert_intent(
             claim.map(|(_, until)| until),
             intent.request.as_ref().map(serde_json::Value::to_string),
             intent.deadline.map(|d| d.timestamp_millis()),
+            intent.origin.as_deref(),
         ],
     )?;
     returned_id(&rows)

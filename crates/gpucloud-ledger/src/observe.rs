@@ -59,15 +59,25 @@ impl Ledger {
         })
     }
 
-    /// Records that the provider has no cluster `id` (the first such answer's time is kept).
-    pub fn record_gone(&self, provider: ProviderKind, id: &ClusterId) -> Result<(), LedgerError> {
+    /// Records that the provider at `origin` ([`gpucloud::ClientSettings::origin`]; `None`:
+    /// any) has no cluster `id` (the first such answer's time is kept). Only a create sent to
+    /// the same origin (or one whose origin was not recorded) is marked gone: another
+    /// endpoint or account would answer 404 for a cluster that is alive and billing. A later
+    /// sighting overturns it ([`Self::record_seen`]).
+    pub fn record_gone(
+        &self,
+        provider: ProviderKind,
+        id: &ClusterId,
+        origin: Option<&str>,
+    ) -> Result<(), LedgerError> {
         self.write("recording a cluster gone", |tx| {
             tx.exec(
                 "UPDATE create_intents
                  SET last_state = ?4, last_state_code = ?4, last_phase = NULL,
                      last_seen_at_ms = ?3, gone_at_ms = COALESCE(gone_at_ms, ?3)
-                 WHERE provider = ?1 AND cluster_id = ?2",
-                &vals![provider.as_str(), id.as_str(), now_ms(), GONE],
+                 WHERE provider = ?1 AND cluster_id = ?2
+                   AND (CAST(?5 AS TEXT) IS NULL OR origin IS NULL OR origin = ?5)",
+                &vals![provider.as_str(), id.as_str(), now_ms(), GONE, origin],
             )?;
             Ok(())
         })

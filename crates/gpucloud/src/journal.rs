@@ -48,6 +48,9 @@ pub struct CreateIntent {
     /// When the cluster is to be deleted, if the request set a `ttl`: the moment the intent
     /// was recorded plus the ttl.
     pub deadline: Option<chrono::DateTime<chrono::Utc>>,
+    /// Where the create was sent and as whom ([`crate::ClientSettings::origin`]): a 404 from
+    /// another endpoint or account says nothing about this cluster. `None` where unknown.
+    pub origin: Option<String>,
 }
 
 /// The longest text a recorded request keeps as it is (see [`CreateIntent::request`]).
@@ -70,6 +73,7 @@ impl CreateIntent {
             request_sha256: body_sha256(body),
             request: Some(recorded(None, body)),
             deadline: None,
+            origin: None,
         }
     }
 }
@@ -284,9 +288,16 @@ pub trait Journal: fmt::Debug + Send + Sync {
         Ok(())
     }
 
-    /// The provider answered that it has no such cluster (a 404 on a get). Default: nothing.
-    fn cluster_gone(&self, provider: ProviderKind, id: &ClusterId) -> Result<(), JournalError> {
-        let _ = (provider, id);
+    /// The provider at `origin` ([`crate::ClientSettings::origin`]) answered that it has no
+    /// such cluster (a 404 on a get). Proof only for a cluster created through the same
+    /// origin: another endpoint or account does not see it. Default: nothing.
+    fn cluster_gone(
+        &self,
+        provider: ProviderKind,
+        id: &ClusterId,
+        origin: &str,
+    ) -> Result<(), JournalError> {
+        let _ = (provider, id, origin);
         Ok(())
     }
 
@@ -364,8 +375,13 @@ impl Journal for OffWorker<'_> {
     fn cluster_seen(&self, cluster: &Cluster) -> Result<(), JournalError> {
         off_worker(|| self.0.cluster_seen(cluster))
     }
-    fn cluster_gone(&self, provider: ProviderKind, id: &ClusterId) -> Result<(), JournalError> {
-        off_worker(|| self.0.cluster_gone(provider, id))
+    fn cluster_gone(
+        &self,
+        provider: ProviderKind,
+        id: &ClusterId,
+        origin: &str,
+    ) -> Result<(), JournalError> {
+        off_worker(|| self.0.cluster_gone(provider, id, origin))
     }
     fn unsettled(&self, provider: ProviderKind) -> Result<Vec<Unsettled>, JournalError> {
         off_worker(|| self.0.unsettled(provider))
@@ -421,6 +437,7 @@ mod tests {
             request_sha256: String::new(),
             request: None,
             deadline: None,
+            origin: None,
         }
     }
 

@@ -338,7 +338,21 @@ async fn sweep_one(
 ) -> (&'static str, Option<String>) {
     let cluster = match client.get(id).await {
         Ok(cluster) => cluster,
-        Err(Error::NotFound(_)) => return ("gone", None),
+        // Gone if the ledger took the 404 as proof: it does only from the endpoint and
+        // account that created the cluster.
+        Err(Error::NotFound(_)) if ledger.entry(intent).is_ok_and(|e| !e.may_be_alive()) => {
+            return ("gone", None);
+        }
+        Err(Error::NotFound(_)) => {
+            return (
+                "error",
+                Some(
+                    "not found here, but it was created through another endpoint or account, \
+                     which may still have it billing: sweep with that one's settings"
+                        .into(),
+                ),
+            );
+        }
         Err(error) => return ("error", Some(one_line(&error))),
     };
     let profile = client.provider().profile();

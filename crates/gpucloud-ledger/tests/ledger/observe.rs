@@ -232,7 +232,7 @@ async fn gone_is_overturned_by_a_sighting_and_only_a_start_that_never_ran_is_rel
 
     // One 404 (another endpoint, a transient): gone, until the cluster answers again.
     ledger
-        .record_gone(ProviderKind::Runcrate, &created.cluster.id)
+        .record_gone(ProviderKind::Runcrate, &created.cluster.id, None)
         .unwrap();
     assert!(!entry().may_be_alive());
     ledger.record_seen(&seen(ClusterState::Ready)).unwrap();
@@ -244,5 +244,60 @@ async fn gone_is_overturned_by_a_sighting_and_only_a_start_that_never_ran_is_rel
         .unwrap();
     let failed = entry();
     assert!(failed.may_be_alive() && !failed.released, "{failed:?}");
+    sim.shutdown().await;
+}
+
+/// A 404 proves a cluster gone only from the endpoint and account that created it: another
+/// endpoint (a second region's API, a staging URL, another account's key) does not see it,
+/// and before, its 404 hid a live, billing cluster from `ledger` and `sweep` for good.
+#[tokio::test]
+async fn a_404_from_another_endpoint_or_account_does_not_mark_a_cluster_gone() {
+    let sim = sim().await;
+    let elsewhere = gpucloud_sim::Simulator::start(gpucloud_sim::SimConfig::default())
+        .await
+        .unwrap();
+    let (_dir, path) = ledger_path();
+    let ledger = Arc::new(Ledger::open(&path).unwrap());
+    for provider in [Provider::Together, Provider::E2e] {
+        let home = client(&sim, provider, Some(ledger.clone()));
+        let created = home.create(&spec(provider, "homed")).await.unwrap();
+        let entry = || {
+            ledger
+                .clusters()
+                .unwrap()
+                .into_iter()
+                .find(|e| {
+                    e.cluster_id.as_ref() == Some(&created.cluster.id)
+                        && e.provider == kind(provider)
+                })
+                .unwrap()
+        };
+        assert!(entry().may_be_alive());
+
+        // The same key at another endpoint answers 404.
+        let away = client(&elsewhere, provider, Some(ledger.clone()));
+        let error = away.get(&created.cluster.id).await.unwrap_err();
+        assert!(matches!(error, gpucloud::Error::NotFound(_)), "{error:?}");
+        assert!(
+            entry().may_be_alive(),
+            "{provider:?}: a 404 from elsewhere proves nothing"
+        );
+        // The journal hears "gone" from another account at the home endpoint: nothing either.
+        let other_account = format!("{} as 0000000000000000", sim.base_url(provider));
+        ledger
+            .cluster_gone(kind(provider), &created.cluster.id, &other_account)
+            .unwrap();
+        assert!(
+            entry().may_be_alive(),
+            "{provider:?}: another account's 404"
+        );
+
+        // Its own endpoint and account: gone once deleted.
+        home.delete_and_wait(&created.cluster.id, &WaitOptions::default(), |_| {})
+            .await
+            .unwrap();
+        assert!(!entry().may_be_alive(), "{provider:?}");
+    }
+    elsewhere.shutdown().await;
     sim.shutdown().await;
 }

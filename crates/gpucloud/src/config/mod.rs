@@ -45,6 +45,11 @@ pub struct ClientSettings {
     pub catalog_ttl: Duration,
     /// How creates hold and wait for claims on a name in a shared journal.
     pub claim: crate::journal::ClaimPolicy,
+    /// Where this client's requests go and as whom: the base URL and a fingerprint of the
+    /// credentials (the first 16 hex digits of a SHA-256 over them, never the credentials).
+    /// A journal keeps it with each create, so that a 404 from another endpoint or account is
+    /// not taken as proof that the cluster is gone. Set when the client is built.
+    pub origin: String,
 }
 
 impl ClientSettings {
@@ -63,6 +68,7 @@ impl ClientSettings {
             journal: None,
             catalog_ttl: crate::catalog::DEFAULT_TTL,
             claim: crate::journal::ClaimPolicy::default(),
+            origin: base_url.to_string(),
         }
     }
 
@@ -84,7 +90,7 @@ impl ClientSettings {
     /// response cap set); a bad credential or base URL is a configuration error naming
     /// `credential_setting` or `url_setting`.
     pub(crate) fn generated_client<C, K: gpucloud_core::Authenticate>(
-        &self,
+        &mut self,
         credentials: Result<K, gpucloud_core::CredentialError>,
         credential_setting: &str,
         url_setting: &str,
@@ -98,6 +104,7 @@ impl ClientSettings {
             setting: credential_setting.into(),
             problem: e.to_string(),
         })?;
+        self.origin = origin(&self.base_url, &credentials);
         let context = gpucloud_core::ClientContext::new(credentials)
             .with_max_response_bytes(self.max_response_bytes);
         from_context(&self.base_url, self.http_client()?, context).map_err(|e| {
@@ -125,6 +132,22 @@ impl ClientSettings {
                 problem: e.without_url().to_string(),
             })
     }
+}
+
+/// `base_url as <fingerprint>`: the first 16 hex digits of a SHA-256 over the credentials'
+/// secrets (see [`ClientSettings::origin`]). Sixty-four bits tell accounts apart; the digest
+/// of a high-entropy key gives nothing of the key away.
+fn origin<K: gpucloud_core::Authenticate>(base_url: &str, credentials: &K) -> String {
+    use sha2::Digest as _;
+    let mut hasher = sha2::Sha256::new();
+    hasher.update(b"gpucloud origin v1");
+    for secret in credentials.secrets() {
+        hasher.update([0]);
+        hasher.update(secret.expose().as_bytes());
+    }
+    let digest = hasher.finalize();
+    let fingerprint: String = digest.iter().take(8).map(|b| format!("{b:02x}")).collect();
+    format!("{} as {fingerprint}", base_url.trim_end_matches('/'))
 }
 
 /// Reads environment variables; tests pass a map instead of the process environment.

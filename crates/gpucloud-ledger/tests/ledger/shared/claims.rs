@@ -21,6 +21,7 @@ fn claims_follow_their_rules() {
         request_sha256: "cd".repeat(32),
         request: Some(serde_json::json!({ "num_gpus": 16, "name": name })),
         deadline: None,
+        origin: None,
     };
     let owned = |claim: Claim| match claim {
         Claim::Owned { intent, took_over } => (intent, took_over),
@@ -99,7 +100,8 @@ fn claims_follow_their_rules() {
             },
             "{what}"
         );
-        a.record_gone(ProviderKind::Together, &cluster).unwrap();
+        a.record_gone(ProviderKind::Together, &cluster, None)
+            .unwrap();
         let (second, took_over) = owned(b.claim_create(&first, lease).unwrap());
         assert_eq!(took_over, None, "{what}: a gone cluster is not the name's");
         // A failed create frees the name at once.
@@ -178,6 +180,7 @@ fn start_up_settlement_leaves_a_create_whose_owner_holds_its_claim_to_that_owner
         request_sha256: "12".repeat(32),
         request: None,
         deadline: None,
+        origin: None,
     };
     for backend in Backend::all() {
         let what = backend.name();

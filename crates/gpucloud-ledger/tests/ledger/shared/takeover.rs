@@ -88,6 +88,7 @@ async fn a_claim_whose_lease_ran_out_is_taken_over_after_waiting_for_it() {
             request_sha256: recorded.request_sha256.clone(),
             request: None,
             deadline: None,
+            origin: None,
         };
         // A caller that claimed the name and then stopped (it never renews).
         let stalled = backend.open();

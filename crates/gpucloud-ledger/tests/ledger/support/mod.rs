@@ -154,6 +154,7 @@ pub fn intent(provider: ProviderKind, name: &str) -> CreateIntent {
         request_sha256: "ab".repeat(32),
         request: Some(serde_json::json!({ "name": name })),
         deadline: None,
+        origin: None,
     }
 }
 

@@ -77,6 +77,7 @@ macro_rules! scoped {
 impl E2eClusters {
     /// A client for `config`.
     pub fn new(config: E2eConfig) -> Result<Self, Error> {
+        let mut config = config;
         let client = config.settings.generated_client(
             gpucloud_e2e::auth::Credentials::new(config.api_key.clone(), config.auth_token.clone()),
             "E2E_API_KEY / E2E_AUTH_TOKEN",

@@ -48,6 +48,7 @@ async fn create_journaled<P: Provider>(
 ) -> Result<Created, Error> {
     let settings = provider.settings();
     let mut intent = provider.intent(create);
+    intent.origin = Some(settings.origin.clone());
     intent.deadline = ttl.and_then(|ttl| {
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)

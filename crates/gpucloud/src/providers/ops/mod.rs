@@ -190,7 +190,7 @@ pub(crate) async fn get<P: Provider>(provider: &P, id: &ClusterId) -> Result<Clu
     if let Some(journal) = settings.journal() {
         let noted = match &answer {
             Ok(cluster) => journal.cluster_seen(cluster),
-            Err(Error::NotFound(_)) => journal.cluster_gone(P::KIND, id),
+            Err(Error::NotFound(_)) => journal.cluster_gone(P::KIND, id, &settings.origin),
             Err(_) => Ok(()),
         };
         if let Err(error) = noted {

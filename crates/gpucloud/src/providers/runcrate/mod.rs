@@ -47,6 +47,7 @@ pub struct RuncrateClusters {
 impl RuncrateClusters {
     /// A client for `config`.
     pub fn new(config: RuncrateConfig) -> Result<Self, Error> {
+        let mut config = config;
         let client = config.settings.generated_client(
             gpucloud_runcrate::auth::Credentials::new(config.api_key.clone()),
             "RUNCRATE_API_KEY",

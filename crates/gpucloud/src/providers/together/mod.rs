@@ -47,6 +47,7 @@ pub struct TogetherClusters {
 impl TogetherClusters {
     /// A client for `config`.
     pub fn new(config: TogetherConfig) -> Result<Self, Error> {
+        let mut config = config;
         let client = config.settings.generated_client(
             gpucloud_together::auth::Credentials::new(config.api_key.clone()),
             "TOGETHER_API_KEY",
