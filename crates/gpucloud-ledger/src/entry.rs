@@ -101,8 +101,9 @@ pub enum Provenance {
     /// ([`gpucloud::ClusterSpec::adopt`]): ours from then on.
     Adopted,
     /// A create found someone else's cluster under its name and took it for its result (what
-    /// ledgers before schema version 8 recorded): not ours. Never swept, never deleted at a
-    /// deadline, never a name's answer to a later create.
+    /// a create reconciled by name recorded as `already_existed` before schema version 8):
+    /// not ours. Never swept, never deleted at a deadline, never a name's answer to a later
+    /// create.
     Found,
 }
 

@@ -195,21 +195,22 @@ UPDATE create_intents SET last_state_code = CASE
         version: 8,
         description: "how each cluster came to be ours: made by a create (NULL), adopted on \
                       request, or merely found under the name (not ours: never swept). A \
-                      Together or E2E create recorded 'already_existed' before this version \
-                      found someone else's cluster by name, so it is marked found. And where \
+                      create without an idempotency key (reconciled by name) that recorded \
+                      'already_existed' before this version found someone else's cluster by \
+                      name, so it is marked found. And where \
                       each create was sent and as whom, so that a 404 from another endpoint \
                       or account is no proof the cluster is gone",
         sql: "
 ALTER TABLE create_intents ADD COLUMN provenance TEXT;
 ALTER TABLE create_intents ADD COLUMN origin TEXT;
 UPDATE create_intents SET provenance = 'found'
-WHERE outcome = 'already_existed' AND provider IN ('together', 'e2e');
+WHERE outcome = 'already_existed' AND idempotency_key IS NULL;
 ",
         postgres: "
 ALTER TABLE create_intents ADD COLUMN provenance TEXT;
 ALTER TABLE create_intents ADD COLUMN origin TEXT;
 UPDATE create_intents SET provenance = 'found'
-WHERE outcome = 'already_existed' AND provider IN ('together', 'e2e')
+WHERE outcome = 'already_existed' AND idempotency_key IS NULL
 ",
     },
 ];

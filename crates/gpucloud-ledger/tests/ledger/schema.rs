@@ -139,22 +139,25 @@ fn a_version_7_file_marks_the_clusters_it_only_found_as_not_ours() {
     drop(Ledger::open_at_version(&path, &LedgerOptions::default(), 7).unwrap());
     let conn = rusqlite::Connection::open(&path).unwrap();
     let mut ids = Vec::new();
-    for (provider, name, cluster, outcome) in [
-        ("together", "teammates", "c-theirs", "already_existed"),
-        ("e2e", "theirs-too", "77", "already_existed"),
+    // A keyed create's `already_existed` is our key's replay; one reconciled by name (no key)
+    // found the name's cluster, someone else's.
+    for (provider, name, cluster, outcome, key) in [
+        ("together", "teammates", "c-theirs", "already_existed", None),
+        ("e2e", "theirs-too", "77", "already_existed", None),
         (
             "runcrate",
             "keyed",
             "3c90c3cc-0d44-4b50-8888-8dd25736052a",
             "already_existed",
+            Some("key-1"),
         ),
-        ("together", "mine", "c-mine", "created"),
+        ("together", "mine", "c-mine", "created", None),
     ] {
         conn.execute(
             "INSERT INTO create_intents (provider, name, request_sha256, pid, started_at_ms,
-                                         state, cluster_id, outcome)
-             VALUES (?1, ?2, 'abc', 1, 1700000000000, 'completed', ?3, ?4)",
-            rusqlite::params![provider, name, cluster, outcome],
+                                         state, cluster_id, outcome, idempotency_key)
+             VALUES (?1, ?2, 'abc', 1, 1700000000000, 'completed', ?3, ?4, ?5)",
+            rusqlite::params![provider, name, cluster, outcome, key],
         )
         .unwrap();
         ids.push(u64::try_from(conn.last_insert_rowid()).unwrap());
