@@ -96,7 +96,12 @@ impl Ledgers {
 /// its request and the answer) by looking them up, and says on stderr what became of each.
 /// A look-up that fails is a warning: the create that follows looks its own name up anyway.
 pub async fn resolve_earlier(ledger: &Ledger, client: &ClusterClient) {
-    let resolved = match resolve_pending_with(ledger, client, &ResolveOptions::default()).await {
+    // Only the intents of the scope this client lists: E2E's list is one location's.
+    let options = ResolveOptions {
+        scope: client.list_scope(),
+        ..ResolveOptions::default()
+    };
+    let resolved = match resolve_pending_with(ledger, client, &options).await {
         Ok(resolved) => resolved,
         Err(error) => {
             tell!("warning: could not settle earlier unresolved creates: {error}");

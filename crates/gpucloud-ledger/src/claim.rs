@@ -147,9 +147,10 @@ struct Named {
     request: Option<serde_json::Value>,
 }
 
-/// The cluster a completed create of this name made (or adopted), if nothing has shown it
-/// gone, deleted or being deleted since. A cluster only found under the name is not ours, and
-/// never the name's answer.
+/// The cluster a completed create of this name made (or adopted) through the same origin, if
+/// nothing has shown it gone, deleted or being deleted since. A cluster only found under the
+/// name is not ours, and never the name's answer; nor is one made at another endpoint or
+/// account (the same id here would be another cluster).
 fn names_cluster(tx: &mut dyn Tx, intent: &CreateIntent) -> Result<Option<Named>, LedgerError> {
     let [deleting, deleted, gone] = not_the_names();
     let rows = tx.query(
@@ -158,6 +159,7 @@ fn names_cluster(tx: &mut dyn Tx, intent: &CreateIntent) -> Result<Option<Named>
            AND COALESCE(c.scope, '') = COALESCE(?3, '')
            AND c.state = 'completed' AND c.cluster_id IS NOT NULL
            AND COALESCE(c.provenance, '') != 'found'
+           AND (CAST(?7 AS TEXT) IS NULL OR c.origin IS NULL OR c.origin = ?7)
            AND c.gone_at_ms IS NULL
            AND (c.last_state_code IS NULL OR c.last_state_code NOT IN (?4, ?5, ?6))
            AND NOT EXISTS (SELECT 1 FROM delete_intents d
@@ -170,7 +172,8 @@ fn names_cluster(tx: &mut dyn Tx, intent: &CreateIntent) -> Result<Option<Named>
             intent.scope.as_deref(),
             deleting,
             deleted,
-            gone
+            gone,
+            intent.origin.as_deref()
         ],
     )?;
     rows.first()

@@ -186,6 +186,9 @@ pub struct ClusterEntry {
     pub deadline: Option<DateTime<Utc>>,
     /// How the cluster came to be in the ledger: only one we created or adopted is ours.
     pub provenance: Provenance,
+    /// Where the create was sent and as whom (`base URL as <credentials fingerprint>`);
+    /// `None` for a create recorded before schema version 8.
+    pub origin: Option<String>,
 }
 
 /// What a client last saw of a cluster.

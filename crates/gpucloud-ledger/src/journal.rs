@@ -182,8 +182,9 @@ impl Journal for Ledger {
         Ledger::earlier_key(self, intent).map_err(|e| self.journal_error(e))
     }
 
-    fn cluster_seen(&self, cluster: &Cluster) -> Result<(), JournalError> {
-        self.record_seen(cluster).map_err(|e| self.journal_error(e))
+    fn cluster_seen(&self, cluster: &Cluster, origin: &str) -> Result<(), JournalError> {
+        self.record_seen(cluster, Some(origin))
+            .map_err(|e| self.journal_error(e))
     }
 
     fn cluster_gone(
@@ -213,6 +214,7 @@ impl Journal for Ledger {
                     idempotency_key: entry.idempotency_key,
                     // A row stamped after now (a clock stepped back) is new, not negative.
                     age: Duration::from_millis(u64::try_from(age_ms).unwrap_or(0)),
+                    origin: entry.origin,
                 }
             })
             .collect())

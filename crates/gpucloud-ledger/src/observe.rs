@@ -23,10 +23,15 @@ impl Ledger {
     /// on a provider that releases the machines of a failed start itself
     /// ([`FailedStart::Released`]: nothing is left to bill or to delete). Any other state is a
     /// sighting: a cluster recorded gone (after a 404, say) that answers again may be billing,
-    /// and is no longer gone. Clusters the ledger did not create are left alone.
-    pub fn record_seen(&self, cluster: &Cluster) -> Result<(), LedgerError> {
+    /// and is no longer gone. Clusters the ledger did not create are left alone, and so are
+    /// creates sent to another origin than `origin` ([`gpucloud::ClientSettings::origin`];
+    /// `None`: any): the same id at another endpoint or account is another cluster.
+    pub fn record_seen(&self, cluster: &Cluster, origin: Option<&str>) -> Result<(), LedgerError> {
         let deleted = cluster.state == ClusterState::Deleted;
-        let price = cluster.price.as_ref().filter(|p| p.per_hour.is_finite());
+        let price = cluster
+            .price
+            .as_ref()
+            .filter(|p| p.per_hour.is_finite() && p.per_hour >= 0.0);
         self.write("recording a cluster's state", |tx| {
             tx.exec(
                 "UPDATE create_intents
@@ -38,7 +43,8 @@ impl Ledger {
                          THEN COALESCE(gone_at_ms, ?5)
                          ELSE NULL END,
                      last_state_code = ?9
-                 WHERE provider = ?1 AND cluster_id = ?2",
+                 WHERE provider = ?1 AND cluster_id = ?2
+                   AND (CAST(?14 AS TEXT) IS NULL OR origin IS NULL OR origin = ?14)",
                 &vals![
                     cluster.provider.as_str(),
                     cluster.id.as_str(),
@@ -53,6 +59,7 @@ impl Ledger {
                     ClusterState::Ready.code(),
                     ClusterState::Degraded.code(),
                     ClusterState::Paused.code(),
+                    origin,
                 ],
             )?;
             Ok(())
@@ -94,6 +101,7 @@ impl Ledger {
                 "SELECT idempotency_key FROM create_intents
                  WHERE provider = ?1 AND name = ?2 AND COALESCE(scope, '') = COALESCE(?3, '')
                    AND request_sha256 = ?4
+                   AND (CAST(?6 AS TEXT) IS NULL OR origin IS NULL OR origin = ?6)
                    AND (state IN ('pending', 'failed_ambiguous')
                         OR (state = 'completed' AND gone_at_ms IS NULL))
                    -- A cluster seen failed is not taken again: the key would only bring it back.
@@ -106,6 +114,7 @@ impl Ledger {
                     intent.scope.as_deref(),
                     &intent.request_sha256,
                     ClusterState::Failed(String::new()).code(),
+                    intent.origin.as_deref(),
                 ],
             )?;
             rows.first().map(|r| r.text(0)).transpose()

@@ -21,7 +21,7 @@ const CREATE_COLUMNS: &str = "c.id, c.provider, c.name, c.scope, c.idempotency_k
       WHERE d.provider = c.provider AND d.cluster_id = c.cluster_id \
         AND (d.state = 'completed' OR d.error_kind = 'not_found')), \
      c.last_state, c.last_phase, c.last_seen_at_ms, c.price_per_hour, c.currency, c.gone_at_ms, \
-     c.last_state_code, c.deadline_ms, c.provenance";
+     c.last_state_code, c.deadline_ms, c.provenance, c.origin";
 
 impl Ledger {
     /// Every create recorded, oldest first.
@@ -192,6 +192,7 @@ fn create_row(row: &Row) -> Result<ClusterEntry, LedgerError> {
             && provider(&row.text(1)?)?.profile().failed_start == FailedStart::Released,
         deadline: opt_time(24)?,
         provenance: Provenance::parse(row.opt_text(25)?.as_deref())?,
+        origin: row.opt_text(26)?,
     })
 }
 

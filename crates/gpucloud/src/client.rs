@@ -201,6 +201,16 @@ impl ClusterClient {
         with_provider!(self, p => ops::get(p, id).await)
     }
 
+    /// The scope [`Self::list`] covers, as a create's intent records it
+    /// ([`crate::journal::CreateIntent::scope`]): E2E's `project/location`; `None` where the
+    /// list shows every cluster the key sees (Together, Runcrate).
+    pub fn list_scope(&self) -> Option<String> {
+        match self {
+            Self::E2e(p) => Some(p.list_scope()),
+            Self::Together(_) | Self::Runcrate(_) => None,
+        }
+    }
+
     /// Every cluster (Runcrate documents no list: [`Error::Unsupported`]).
     pub async fn list(&self) -> Result<Vec<Cluster>, Error> {
         match self {

@@ -231,10 +231,11 @@ impl Cluster {
     }
 }
 
-/// A provider's own cluster object, typed by its generated client. Serialises as the provider's
-/// JSON.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(untagged)]
+/// A provider's own cluster object, typed by its generated client. Serialises (and shows in
+/// `Debug`) as the provider's JSON with the credentials it may carry withheld — Together's
+/// `kube_config` holds the cluster's admin credentials, so `--json` output, logs and error
+/// excerpts show `REDACTED` in its place; [`Cluster::kubeconfig`] is the one way to read it.
+#[derive(Clone, PartialEq)]
 pub enum ProviderCluster {
     /// Together's `GPUClusterInfo`.
     Together(Box<gpucloud_together::types::GpuClusterInfo>),
@@ -242,6 +243,39 @@ pub enum ProviderCluster {
     Runcrate(Box<gpucloud_runcrate::types::Cluster>),
     /// E2E's training cluster (the `data` of its envelope).
     E2e(Box<gpucloud_e2e::types::TrainingCluster>),
+}
+
+impl ProviderCluster {
+    /// The provider's JSON, its credentials withheld (see the type's docs).
+    pub fn to_json(&self) -> serde_json::Value {
+        let json = match self {
+            Self::Together(c) => serde_json::to_value(c),
+            Self::Runcrate(c) => serde_json::to_value(c),
+            Self::E2e(c) => serde_json::to_value(c),
+        };
+        let mut json = json.unwrap_or(serde_json::Value::Null);
+        if let Self::Together(_) = self {
+            crate::providers::together::withhold_credentials(&mut json);
+        }
+        json
+    }
+}
+
+impl Serialize for ProviderCluster {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.to_json().serialize(serializer)
+    }
+}
+
+impl fmt::Debug for ProviderCluster {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = match self {
+            Self::Together(_) => "Together",
+            Self::Runcrate(_) => "Runcrate",
+            Self::E2e(_) => "E2e",
+        };
+        f.debug_tuple(name).field(&self.to_json()).finish()
+    }
 }
 
 /// Whether a create made a new cluster or found one that already existed.

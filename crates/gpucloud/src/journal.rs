@@ -188,6 +188,8 @@ pub struct Unsettled {
     pub idempotency_key: Option<String>,
     /// How long ago it was recorded, by the journal's clock.
     pub age: Duration,
+    /// Where it was sent and as whom ([`CreateIntent::origin`]); `None` where unknown.
+    pub origin: Option<String>,
 }
 
 /// What a look-up found for an [`Unsettled`] create.
@@ -281,10 +283,12 @@ pub trait Journal: fmt::Debug + Send + Sync {
         Ok(None)
     }
 
-    /// The client saw `cluster` (after a create or a get): its state, and price where the
-    /// provider states one, for a journal that keeps the last known state. Default: nothing.
-    fn cluster_seen(&self, cluster: &Cluster) -> Result<(), JournalError> {
-        let _ = cluster;
+    /// The client at `origin` ([`crate::ClientSettings::origin`]) saw `cluster` (after a
+    /// create or a get): its state, and price where the provider states one, for a journal
+    /// that keeps the last known state. Only a create sent to the same origin is about this
+    /// cluster: the same id elsewhere is another. Default: nothing.
+    fn cluster_seen(&self, cluster: &Cluster, origin: &str) -> Result<(), JournalError> {
+        let _ = (cluster, origin);
         Ok(())
     }
 
@@ -372,8 +376,8 @@ impl Journal for OffWorker<'_> {
     fn earlier_key(&self, intent: &CreateIntent) -> Result<Option<String>, JournalError> {
         off_worker(|| self.0.earlier_key(intent))
     }
-    fn cluster_seen(&self, cluster: &Cluster) -> Result<(), JournalError> {
-        off_worker(|| self.0.cluster_seen(cluster))
+    fn cluster_seen(&self, cluster: &Cluster, origin: &str) -> Result<(), JournalError> {
+        off_worker(|| self.0.cluster_seen(cluster, origin))
     }
     fn cluster_gone(
         &self,

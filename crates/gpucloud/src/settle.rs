@@ -81,11 +81,16 @@ pub async fn resolve_pending_with(
 ) -> Result<Vec<Resolved>, Error> {
     let journal = OffWorker(journal);
     let provider = client.provider();
+    // Only creates sent where this client looks: another endpoint's or account's list does
+    // not show their clusters, and would settle them "gone" (or as someone else's same-name
+    // cluster).
+    let origin = &client.settings().origin;
     let intents: Vec<_> = journal
         .unsettled(provider)
         .map_err(Error::Journal)?
         .into_iter()
         .filter(|e| options.scope.is_none() || e.scope == options.scope)
+        .filter(|e| e.origin.as_ref().is_none_or(|o| o == origin))
         .collect();
     if intents.is_empty() {
         return Ok(Vec::new());

@@ -238,8 +238,23 @@ pub async fn sweep(ctx: &Context, args: &SweepArgs) -> Result<(), CliError> {
             let asked = confirmed
                 .as_ref()
                 .is_none_or(|listed| listed.contains(&(provider, id.clone())));
-            let (action, detail) =
-                sweep_one(&client, (&ledger, entry.intent), &id, args, asked).await;
+            // The same id at another endpoint or account is another cluster: never looked
+            // up (nor deleted) here, and never passed over in silence either.
+            let elsewhere = entry
+                .origin
+                .as_deref()
+                .filter(|origin| *origin != client.settings().origin);
+            let (action, detail) = match elsewhere {
+                Some(origin) => (
+                    "error",
+                    Some(format!(
+                        "created through another endpoint or account ({}); not looked up \
+                         here: sweep with that one's settings",
+                        cell(origin.split(" as ").next().unwrap_or(origin))
+                    )),
+                ),
+                None => sweep_one(&client, (&ledger, entry.intent), &id, args, asked).await,
+            };
             swept.push(Swept {
                 provider,
                 name: entry.name.clone(),

@@ -165,7 +165,7 @@ async fn a_runcrate_create_whose_answer_was_lost_is_re_sent_under_its_key_and_ma
     // bring the failed cluster back).
     let mut failed = third.cluster.clone();
     failed.state = gpucloud::ClusterState::Failed("machine_failed_to_start".into());
-    ledger.record_seen(&failed).unwrap();
+    ledger.record_seen(&failed, None).unwrap();
     let after_failure = next
         .plan(&spec(Provider::Runcrate, "lost-answer"))
         .await
@@ -235,12 +235,14 @@ async fn gone_is_overturned_by_a_sighting_and_only_a_start_that_never_ran_is_rel
         .record_gone(ProviderKind::Runcrate, &created.cluster.id, None)
         .unwrap();
     assert!(!entry().may_be_alive());
-    ledger.record_seen(&seen(ClusterState::Ready)).unwrap();
+    ledger
+        .record_seen(&seen(ClusterState::Ready), None)
+        .unwrap();
     assert!(entry().may_be_alive(), "seen again: it may be billing");
 
     // It ran, then failed: nothing says its machines were released.
     ledger
-        .record_seen(&seen(ClusterState::Failed("node lost".into())))
+        .record_seen(&seen(ClusterState::Failed("node lost".into())), None)
         .unwrap();
     let failed = entry();
     assert!(failed.may_be_alive() && !failed.released, "{failed:?}");
@@ -290,6 +292,34 @@ async fn a_404_from_another_endpoint_or_account_does_not_mark_a_cluster_gone() {
         assert!(
             entry().may_be_alive(),
             "{provider:?}: another account's 404"
+        );
+        // Nor does a sighting elsewhere say anything about it (the same id there is another
+        // cluster), and a create of the name there is not handed this one.
+        let deleted_elsewhere = gpucloud::Cluster {
+            state: gpucloud::ClusterState::Deleted,
+            ..created.cluster.clone()
+        };
+        ledger
+            .cluster_seen(&deleted_elsewhere, &other_account)
+            .unwrap();
+        assert!(
+            entry().may_be_alive(),
+            "{provider:?}: another origin's sighting"
+        );
+        assert_eq!(
+            entry().origin.as_deref(),
+            Some(home.settings().origin.as_str())
+        );
+        let mut there = intent(kind(provider), "homed");
+        there.scope = entry().scope;
+        there.request_sha256 = entry().request_sha256;
+        there.origin = Some(other_account.clone());
+        let claim = ledger
+            .claim_create(&there, std::time::Duration::from_secs(60))
+            .unwrap();
+        assert!(
+            matches!(claim, gpucloud::journal::Claim::Owned { .. }),
+            "{provider:?}: {claim:?}"
         );
 
         // Its own endpoint and account: gone once deleted.

@@ -149,17 +149,43 @@ impl E2eClusters {
         ops::list(self, &self.location).await
     }
 
+    /// The scope [`Self::list`] covers, as a create's intent records it (`project/location`).
+    pub(crate) fn list_scope(&self) -> String {
+        scope_of(self.project_id, &self.location)
+    }
+
     /// Deletes a cluster (see [`crate::ClusterClient::delete`]).
     pub async fn delete(&self, id: &ClusterId) -> Result<(), Error> {
         ops::delete(self, id).await
     }
 
+    /// The location a create of `spec` goes to: the client's. E2E addresses a cluster by
+    /// project, location and id, and this client reads, resizes and deletes in its own
+    /// location only, so a cluster created elsewhere could not be waited for, and its delete
+    /// would answer 404 there ("already gone") while it bills: another location is refused.
     fn location_for(&self, spec: &ClusterSpec) -> Result<Location, Error> {
-        match &spec.region {
-            None => Ok(self.location.clone()),
-            Some(region) => parse_location(region).map_err(|rule| invalid("location", rule)),
+        let Some(region) = &spec.region else {
+            return Ok(self.location.clone());
+        };
+        let location = parse_location(region).map_err(|rule| invalid("location", rule))?;
+        if location != self.location {
+            return Err(invalid(
+                "location",
+                format!(
+                    "this client reads, resizes and deletes clusters in {}; a cluster created \
+                     in {location} could not be followed: use a client for {location} \
+                     (E2E_LOCATION={location})",
+                    self.location
+                ),
+            ));
         }
+        Ok(location)
     }
+}
+
+/// The scope of a name on E2E, as intents record it: `project/location`.
+fn scope_of(project_id: impl std::fmt::Display, location: &Location) -> String {
+    format!("{project_id}/{location}")
 }
 
 /// E2E cluster ids are integers.
@@ -261,7 +287,7 @@ impl Provider for E2eClusters {
         CreateIntent::of_body(
             PROVIDER,
             &create.body.name,
-            Some(format!("{}/{}", self.project_id, create.location)),
+            Some(scope_of(self.project_id, &create.location)),
             None,
             &serde_json::to_value(&create.body).unwrap_or_default(),
         )

@@ -78,7 +78,7 @@ async fn create_journaled<P: Provider>(
     let noted = journal
         .create_finished(id, &record)
         .and_then(|()| match &result {
-            Ok(created) => journal.cluster_seen(&created.cluster),
+            Ok(created) => journal.cluster_seen(&created.cluster, &settings.origin),
             Err(_) => Ok(()),
         });
     if let Err(error) = noted {

@@ -189,7 +189,7 @@ pub(crate) async fn get<P: Provider>(provider: &P, id: &ClusterId) -> Result<Clu
         .and_then(|answer| about(provider, id, answer));
     if let Some(journal) = settings.journal() {
         let noted = match &answer {
-            Ok(cluster) => journal.cluster_seen(cluster),
+            Ok(cluster) => journal.cluster_seen(cluster, &settings.origin),
             Err(Error::NotFound(_)) => journal.cluster_gone(P::KIND, id, &settings.origin),
             Err(_) => Ok(()),
         };

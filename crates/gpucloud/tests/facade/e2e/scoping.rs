@@ -110,3 +110,22 @@ async fn non_numeric_id_sends_nothing() {
     assert_eq!(validation.field, "cluster_id");
     assert!(api.all().await.is_empty());
 }
+
+/// A cluster is read, resized and deleted in the client's location: one created in another
+/// location could never be waited for, and its delete would answer 404 ("already gone")
+/// while it bills there. Such a create is refused before anything is sent.
+#[tokio::test]
+async fn a_create_in_another_location_than_the_clients_is_refused() {
+    let api = Api::start().await;
+    let error = api
+        .e2e()
+        .create(&e2e_spec().with_region("Chennai"))
+        .await
+        .unwrap_err();
+    let gpucloud::Error::Validation(rule) = &error else {
+        panic!("{error:?}")
+    };
+    assert_eq!(rule.field, "location");
+    assert!(rule.rule.contains("E2E_LOCATION=Chennai"), "{}", rule.rule);
+    assert!(api.all().await.is_empty(), "nothing was sent");
+}
