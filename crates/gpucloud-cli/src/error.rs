@@ -46,6 +46,9 @@ pub enum CliError {
     Declined,
     /// A SIGINT or SIGTERM ended the run (what it left behind is already said).
     Interrupted(crate::interrupt::Signal),
+    /// A command run on a node (`clusters ssh … -- CMD`) exited with this status; gpucloud
+    /// exits with it too.
+    Remote(u8),
     /// Anything else (I/O on our side, the simulator).
     Other(String),
 }
@@ -61,6 +64,7 @@ impl CliError {
             Self::NothingToCreate(_) | Self::StillBilling(_) => code::PROVIDER,
             Self::Interrupted(signal) => signal.exit_code(),
             Self::Declined => code::OTHER,
+            Self::Remote(status) => *status,
             Self::Other(_) => code::OTHER,
         }
     }
@@ -68,7 +72,10 @@ impl CliError {
     /// Prints the failure as one line on stderr (and, for a name taken by another request,
     /// the two requests side by side) and returns the exit code.
     pub fn report(&self) -> ExitCode {
-        tell!("error: {self}");
+        // A remote command's failure is its own to tell (ssh passed its output through).
+        if !matches!(self, Self::Remote(_)) {
+            tell!("error: {self}");
+        }
         let cloud = match self {
             Self::Cloud(error) => Some(error),
             Self::Placement(failed) => Some(&failed.error),
@@ -207,6 +214,7 @@ impl fmt::Display for CliError {
             Self::Cloud(error) => f.write_str(&one_line(error)),
             Self::Interrupted(signal) => write!(f, "interrupted by {}", signal.name()),
             Self::Declined => f.write_str("not confirmed: nothing was sent"),
+            Self::Remote(status) => write!(f, "the command on the node exited with {status}"),
             Self::Placement(failed) => f.write_str(&flatten(&failed.to_string())),
         }
     }

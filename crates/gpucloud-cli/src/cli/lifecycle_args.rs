@@ -68,12 +68,16 @@ pub struct SshArgs {
     #[arg(value_parser = bounds::cluster_id)]
     pub id: String,
     /// The node: its id, or its position in `clusters get` (0 is the first). Default: the
-    /// first node with an address.
+    /// first GPU worker with an address (then any node with one).
     #[arg(long, value_name = "NODE")]
     pub node: Option<String>,
-    /// Run the command (ssh, without a shell) instead of printing it.
+    /// Run ssh (without a shell) instead of printing the command.
     #[arg(long)]
     pub exec: bool,
+    /// A command to run on the node (after `--`, with its arguments): ssh runs it there and
+    /// gpucloud exits with its exit status. Implies --exec.
+    #[arg(last = true, value_name = "COMMAND")]
+    pub command: Vec<String>,
 }
 
 #[derive(Debug, Args)]

@@ -138,27 +138,40 @@ pub async fn ssh(ctx: &Context, args: &SshArgs) -> Result<(), CliError> {
             cell(&node.id)
         ))
     })?;
-    if !args.exec {
-        say!("{}", cell(&command));
-        return Ok(());
-    }
-    let argv = safe_argv(&command).map_err(|why| {
+    // Checked before it is printed too: a command the provider wrote is pasted as often as
+    // it is run, and one that runs something else must not be offered.
+    let mut argv = safe_argv(&command).map_err(|why| {
         CliError::Other(format!(
-            "not running {provider}'s SSH command for node {} ({why}); it was: {}",
+            "not offering {provider}'s SSH command for node {} ({why}); it was: {}",
             cell(&node.id),
             cell(&command)
         ))
     })?;
+    if !args.command.is_empty() {
+        argv.push("--".into());
+        argv.extend(args.command.iter().cloned());
+    }
+    if !args.exec && args.command.is_empty() {
+        if ctx.output().is_json() {
+            return crate::output::json(&serde_json::json!({
+                "node": node.id,
+                "argv": argv,
+                "command": shlex::try_join(argv.iter().map(String::as_str)).ok(),
+            }));
+        }
+        let words: Vec<String> = argv.iter().map(|w| crate::output::shell_word(w)).collect();
+        say!("{}", words.join(" "));
+        return Ok(());
+    }
     let status = std::process::Command::new(&argv[0])
         .args(&argv[1..])
         .status()
         .map_err(|e| CliError::Other(format!("cannot run ssh: {e}")))?;
     match status.code() {
         Some(0) => Ok(()),
-        code => Err(CliError::Other(format!(
-            "ssh ended with {}",
-            code.map_or_else(|| "a signal".to_string(), |c| format!("exit code {c}"))
-        ))),
+        // The remote command's status (or ssh's own 255), as ssh itself exits.
+        Some(code) => Err(CliError::Remote(u8::try_from(code).unwrap_or(u8::MAX))),
+        None => Err(CliError::Other("ssh was ended by a signal".into())),
     }
 }
 
@@ -178,9 +191,12 @@ fn pick_node<'a>(nodes: &'a [Node], wanted: Option<&str>) -> Result<&'a Node, St
             .find(|n| n.id == wanted)
             .or_else(|| wanted.parse::<usize>().ok().and_then(|i| nodes.get(i)))
             .ok_or_else(|| format!("no node {:?}; its nodes are {}", cell(wanted), listing())),
+        // A GPU worker first: Together lists its control-plane nodes before the workers,
+        // and a shell on the control plane is rarely what a GPU job wants.
         None => nodes
             .iter()
-            .find(|n| ssh_command(n).is_some())
+            .find(|n| n.gpus.is_some_and(|g| g > 0) && ssh_command(n).is_some())
+            .or_else(|| nodes.iter().find(|n| ssh_command(n).is_some()))
             .ok_or_else(|| match nodes.len() {
                 0 => "it has no nodes yet".to_string(),
                 _ => format!("no node has an address yet ({})", listing()),

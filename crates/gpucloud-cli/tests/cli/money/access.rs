@@ -112,4 +112,59 @@ fn kubeconfig_is_written_private_and_ssh_prints_a_node_s_command() {
     );
     node.expect_code(1);
     assert!(node.stderr.contains("its nodes are 0: "), "{}", node.stderr);
+
+    // `-- CMD ARGS` runs on a GPU worker (Together lists its control plane first), and the
+    // remote exit status is gpucloud's: a fake `ssh` records its words and exits 7.
+    let bin = tempfile::tempdir().unwrap();
+    let words = bin.path().join("words");
+    let fake = bin.path().join("ssh");
+    std::fs::write(
+        &fake,
+        format!(
+            "#!/bin/sh\nfor w in \"$@\"; do printf '%s\\n' \"$w\" >> '{}'; done\nexit 7\n",
+            words.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut env = bench.env();
+    env.push(("PATH", format!("{}:/usr/bin:/bin", bin.path().display())));
+    let run = crate::support::gpucloud(
+        &[
+            "clusters",
+            "ssh",
+            &together,
+            "--provider",
+            "together",
+            "--",
+            "nvidia-smi",
+            "-L",
+        ],
+        &env,
+    );
+    run.expect_code(7);
+    let sent = std::fs::read_to_string(&words).unwrap_or_default();
+    let sent: Vec<&str> = sent.lines().collect();
+    assert_eq!(
+        sent[sent.len() - 3..],
+        ["--", "nvidia-smi", "-L"],
+        "{sent:?}"
+    );
+    let got = bench.run(
+        Provider::Together,
+        &["--json", "clusters", "get", &together],
+    );
+    let cluster = crate::simulated::json(&got);
+    let workers: Vec<String> = cluster["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["gpus"].as_u64().is_some_and(|g| g > 0))
+        .filter_map(|n| n["public_ip"].as_str().map(str::to_string))
+        .collect();
+    let destination = sent[sent.len() - 4];
+    assert!(
+        workers.iter().any(|w| destination.ends_with(w.as_str())),
+        "{destination} is not a GPU worker of {workers:?}"
+    );
 }
