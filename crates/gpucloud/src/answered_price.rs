@@ -51,7 +51,15 @@ pub(crate) async fn check(
         );
         return None;
     }
-    if !price.per_hour.is_finite() || price.per_hour - ceiling.amount <= ROUNDING {
+    if !price.per_hour.is_finite() || price.per_hour < 0.0 {
+        tracing::warn!(
+            cluster = %cluster.id,
+            per_hour = price.per_hour,
+            "the cluster states a price no bill could have: not compared with the ceiling"
+        );
+        return None;
+    }
+    if price.per_hour - ceiling.amount <= ROUNDING {
         return None;
     }
     let (deleted, delete_error) = if created.outcome.started_here() {

@@ -189,6 +189,7 @@ impl ClusterClient {
         constraints: &Constraints,
     ) -> Result<Vec<Resolution>, Error> {
         let rules = self.provider().profile().catalog;
+        crate::catalog::resolve::check_ceiling(self.provider(), constraints)?;
         if !crate::catalog::consults_catalog(rules, spec, constraints) {
             return crate::catalog::resolve_each_region(rules, spec, &[], constraints);
         }

@@ -41,8 +41,9 @@ pub enum Order {
     #[default]
     AsGiven,
     /// By the known price per hour of the resolved offering, lowest first (candidates
-    /// without a known price after those with one, in the order given). Prices in different
-    /// currencies are compared as numbers only when a price ceiling fixes one currency.
+    /// without a known price after those with one, in the order given). Prices are compared
+    /// in one currency — the ceiling's, else the first priced candidate's; one in another
+    /// currency counts as unknown, since no rate is converted.
     CheapestFirst,
 }
 
@@ -267,7 +268,23 @@ impl Placement {
             })
             .collect();
         if self.order == Order::CheapestFirst {
-            // A stable sort: equal or unknown prices keep the order given.
+            // Prices are compared in one currency: the ceiling's, else the first priced
+            // candidate's. A price in another is not comparable (no rates are converted) and
+            // sorts with the unknown ones. A stable sort: equal or unknown prices keep the
+            // order given.
+            let currency = self
+                .constraints
+                .max_price_per_hour
+                .as_ref()
+                .map(|c| c.currency.clone())
+                .or_else(|| plans.iter().find_map(|p| Some(price(p)?.1.to_string())));
+            let price = |plan: &CandidatePlan| {
+                let (amount, of) = price(plan)?;
+                currency
+                    .as_deref()
+                    .is_some_and(|c| c.eq_ignore_ascii_case(of))
+                    .then_some(amount)
+            };
             plans.sort_by(|a, b| match (price(a), price(b)) {
                 (Some(x), Some(y)) => x.total_cmp(&y),
                 (Some(_), None) => std::cmp::Ordering::Less,
@@ -407,10 +424,9 @@ fn not_tried(
     rest.chain(later).collect()
 }
 
-/// The known price per hour of a candidate's resolved offering.
-fn price(plan: &CandidatePlan) -> Option<f64> {
-    let (amount, _) = plan.resolution.as_ref().ok()?.price_per_hour()?;
-    Some(amount)
+/// The known price per hour of a candidate's resolved offering, and its currency.
+fn price(plan: &CandidatePlan) -> Option<(f64, &str)> {
+    plan.resolution.as_ref().ok()?.price_per_hour()
 }
 
 /// Whether a create's error lets the placement go on to the next candidate: it certainly

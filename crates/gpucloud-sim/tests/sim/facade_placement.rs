@@ -770,3 +770,20 @@ async fn a_cluster_whose_own_answer_is_over_the_ceiling_is_deleted_and_the_place
     assert_eq!(placed.created.outcome, CreateOutcome::Created);
     finish(sim).await;
 }
+
+/// Without a ceiling, cheapest-first compares prices in one currency only (the first priced
+/// candidate's): 4080 INR/h is not "more" than 47.84 USD/h, since no rate is converted, so
+/// the order given stands. Before, the bare numbers were compared and Runcrate went first.
+#[tokio::test]
+async fn cheapest_first_never_compares_prices_across_currencies() {
+    let sim = sim().await;
+    let plans = Placement::new(candidates(&sim, &[Provider::E2e, Provider::Runcrate], "fx"))
+        .allow_undeletable()
+        .cheapest_first()
+        .plan()
+        .await;
+    let order: Vec<_> = plans.iter().map(|p| p.provider).collect();
+    assert_eq!(order, [ProviderKind::E2e, ProviderKind::Runcrate]);
+    assert!(plans.iter().all(|p| p.resolution.is_ok()), "{plans:?}");
+    finish(sim).await;
+}

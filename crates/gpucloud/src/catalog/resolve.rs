@@ -93,6 +93,28 @@ pub struct PriceCeiling {
     pub currency: String,
 }
 
+/// A price ceiling must be a finite amount of at least 0: NaN would make every comparison
+/// "fits" (and every created cluster "over" it, so deleted again).
+pub(crate) fn check_ceiling(
+    provider: crate::cluster::ProviderKind,
+    constraints: &Constraints,
+) -> Result<(), Error> {
+    match &constraints.max_price_per_hour {
+        Some(ceiling) if !(ceiling.amount.is_finite() && ceiling.amount >= 0.0) => {
+            Err(Error::Validation(crate::error::ValidationError {
+                provider,
+                field: "max_price_per_hour".into(),
+                rule: format!(
+                    "must be a finite amount of at least 0, not {}",
+                    ceiling.amount
+                ),
+                source: "gpucloud Placement::with_max_price_per_hour",
+            }))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Resolves `spec` by a provider's `rules` against `catalog` (see the module docs); a
 /// provider's rules are [`Profile::catalog`](crate::providers::profile::Profile::catalog).
 pub fn resolve(
@@ -138,6 +160,7 @@ pub fn resolve_each_region(
     constraints: &Constraints,
 ) -> Result<Vec<Resolution>, Error> {
     let provider = rules.provider();
+    check_ceiling(provider, constraints)?;
     if !consults_catalog(rules, spec, constraints) {
         return Ok(vec![Resolution {
             spec: spec.clone(),

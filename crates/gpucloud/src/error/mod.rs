@@ -358,7 +358,9 @@ impl Error {
         match self {
             Self::Transport { source, .. } => !source.is_connect(),
             Self::Timeout { .. } => true,
-            Self::Api(e) => e.status >= 500,
+            // A redirect that was not followed (to another origin) may come after the
+            // provider acted on the request, as a 303 after a POST does.
+            Self::Api(e) => e.status >= 500 || (300..400).contains(&e.status),
             // A success body we cannot read may well mean the create happened.
             Self::Decode(_) | Self::ResponseTooLarge { .. } => true,
             _ => false,

@@ -263,7 +263,13 @@ async fn e2e_plan_redacts_the_apikey_in_the_url() {
 #[tokio::test]
 async fn e2e_plan_uses_the_spec_location_and_active_iam() {
     let api = Api::start().await;
-    let client = ClusterClient::e2e(api.e2e_config().with_active_iam(77)).unwrap();
+    // A client for Chennai (a create is sent only to the client's own location).
+    let client = ClusterClient::e2e(
+        api.e2e_config()
+            .with_active_iam(77)
+            .with_location(gpucloud::e2e::types::Location::Chennai),
+    )
+    .unwrap();
     let spec = ClusterSpec::new("x", ClusterSize::Nodes(1))
         .with_region("chennai")
         .with_ssh_keys(["1"])

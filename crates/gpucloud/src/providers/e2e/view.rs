@@ -60,10 +60,9 @@ pub fn view(cluster: types::TrainingCluster) -> Cluster {
             {
                 #[allow(clippy::cast_precision_loss)] // at most u32::MAX: exact in an f64
                 let nodes = nodes as f64;
-                Some(Price {
-                    per_hour: unit * nodes,
-                    currency,
-                })
+                let per_hour = unit * nodes;
+                // The product of two stated numbers may still overflow to infinity.
+                per_hour.is_finite().then_some(Price { per_hour, currency })
             }
             _ => None,
         }

@@ -42,11 +42,15 @@ pub fn view(cluster: types::Cluster) -> Cluster {
         gpu_count,
         created_at: cluster.created_at,
         ready_at: cluster.ready_at,
-        // Runcrate prices in US dollars ("never less than $10").
-        price: cluster.hourly_rate.map(|per_hour| Price {
-            per_hour,
-            currency: "USD".into(),
-        }),
+        // Runcrate prices in US dollars ("never less than $10"); a rate no bill could have
+        // (negative, not a number) is no price at all.
+        price: cluster
+            .hourly_rate
+            .filter(|rate| rate.is_finite() && *rate >= 0.0)
+            .map(|per_hour| Price {
+                per_hour,
+                currency: "USD".into(),
+            }),
         raw: ProviderCluster::Runcrate(Box::new(cluster)),
     }
 }

@@ -148,3 +148,35 @@ async fn e2e_price_without_a_stated_node_count_is_unknown() {
     let price = cluster.price.unwrap();
     assert!((price.per_hour - 3.0 * 12.3).abs() < 1e-9, "{price:?}");
 }
+
+/// A price no bill could have (negative) is no price: it can never pass a ceiling.
+#[tokio::test]
+async fn runcrate_a_negative_rate_is_no_price() {
+    let api = Api::start().await;
+    let mut body = runcrate_cluster("0b7c3f7e-4b8e-4f6a-9d58-3c1f0d3a9e11", "train");
+    body["data"]["hourly_rate"] = json!(-400.0);
+    mount(&api, "POST", "/clusters", json_response(201, &body)).await;
+    let created = api.runcrate().create(&runcrate_spec()).await.unwrap();
+    assert_eq!(created.cluster.price, None);
+}
+
+/// A ceiling that is not a number would make every price "fit" (and every created cluster
+/// "over" it): refused before anything is looked up or sent.
+#[tokio::test]
+async fn a_price_ceiling_that_is_not_a_finite_amount_is_refused() {
+    let api = Api::start().await;
+    for amount in [f64::NAN, f64::INFINITY, -1.0] {
+        let plans = gpucloud::Placement::new([gpucloud::Candidate {
+            client: api.together(),
+            spec: together_spec(),
+        }])
+        .with_max_price_per_hour(amount, "USD")
+        .plan()
+        .await;
+        let Err(Error::Validation(rule)) = &plans[0].resolution else {
+            panic!("{amount}: {:?}", plans[0].resolution)
+        };
+        assert_eq!(rule.field, "max_price_per_hour");
+    }
+    assert!(api.all().await.is_empty());
+}

@@ -282,3 +282,32 @@ async fn create_that_keeps_failing_is_resent_at_most_once() {
     assert_eq!(api.sleeps(), pauses);
     api.assert_all_matched();
 }
+
+/// A redirect the client does not follow (to another origin) may come after the provider
+/// acted on the POST (a 303 does): the create is looked up by name, never taken as "made
+/// nothing".
+#[tokio::test]
+async fn a_create_answered_with_an_unfollowed_redirect_is_reconciled() {
+    let api = Api::start().await;
+    let listed = together_cluster(ID, NAME, "WaitingForControlPlaneNodes", &[]);
+    mount_list(
+        &api,
+        seq([
+            json_response(200, &together_list(&[])),
+            json_response(200, &together_list(&[listed])),
+        ]),
+    )
+    .await;
+    mount_create(
+        &api,
+        wiremock::ResponseTemplate::new(303)
+            .insert_header("Location", "https://elsewhere.example/x"),
+    )
+    .await;
+
+    let result = api.together().create(&together_spec()).await.unwrap();
+
+    assert_eq!(result.outcome, CreateOutcome::CreatedReconciled);
+    assert_eq!(result.cluster.id, ClusterId::new(ID));
+    assert_eq!(api.count("POST", CLUSTERS).await, 1);
+}
