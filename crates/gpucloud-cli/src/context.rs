@@ -83,6 +83,48 @@ impl Context {
         self.ledgers.readable()
     }
 
+    /// The client for the existing cluster `id` on `target`'s provider, recording into the
+    /// ledger where it opens. Where the ledger says the cluster was created through another
+    /// origin (endpoint, account, or for E2E another location), the client is moved to the
+    /// cluster's own scope; if that is not where it was created either, the run stops: the
+    /// same id here would be another cluster (or a 404 that means nothing).
+    pub fn cluster_client(&self, target: &TargetArgs, id: &str) -> Result<ClusterClient, CliError> {
+        let ledger = self.ledger(LedgerUse::BestEffort)?;
+        let client = self.connect(target, ledger.as_ref())?;
+        let Some(ledger) = &ledger else {
+            return Ok(client);
+        };
+        let entries: Vec<_> = ledger
+            .clusters()
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|e| {
+                e.provider == target.provider
+                    && e.cluster_id.as_ref().is_some_and(|c| c.as_str() == id)
+            })
+            .collect();
+        let origins: Vec<&str> = entries.iter().filter_map(|e| e.origin.as_deref()).collect();
+        let reaches = |c: &ClusterClient| origins.contains(&c.settings().origin.as_str());
+        if origins.is_empty() || reaches(&client) {
+            return Ok(client);
+        }
+        if let Some(moved) = entries
+            .iter()
+            .filter_map(|e| e.scope.as_deref())
+            .map(|scope| client.for_scope(scope))
+            .find(|moved| reaches(moved))
+        {
+            return Ok(moved);
+        }
+        Err(CliError::Usage(format!(
+            "cluster {} was created through {}, and this run reaches {}: run with the settings \
+             it was created with (the same id here would be another cluster)",
+            crate::sanitize::cell(id),
+            crate::sanitize::cell(origins[0]),
+            crate::sanitize::cell(&client.settings().origin)
+        )))
+    }
+
     /// The client `target` names, recording into the ledger as `usage` says. The ledger is
     /// opened (and a required one refused) before the credentials are read, so a run that
     /// cannot record sends nothing.

@@ -325,10 +325,13 @@ pub fn how_to_stop(provider: gpucloud::ProviderKind, id: &str) -> String {
             profile.console
         );
     }
-    format!(
-        "Delete it with `gpucloud clusters delete -p {provider} {} --wait`.",
+    // An id that starts with `-` would be read as a flag: after `--` it is the id.
+    let id = if id.starts_with('-') {
+        format!("-- {}", shell_word(id))
+    } else {
         shell_word(id)
-    )
+    };
+    format!("Delete it with `gpucloud clusters delete -p {provider} --wait {id}`.")
 }
 
 /// `word` quoted for a POSIX shell when it needs it (control characters escaped for the
@@ -346,11 +349,15 @@ mod tests {
     fn a_printed_delete_command_is_safe_to_paste_and_names_the_console_where_there_is_none() {
         assert_eq!(
             how_to_stop(gpucloud::ProviderKind::Together, "c-1;echo pwned $(id)"),
-            "Delete it with `gpucloud clusters delete -p together 'c-1;echo pwned $(id)' --wait`."
+            "Delete it with `gpucloud clusters delete -p together --wait 'c-1;echo pwned $(id)'`."
         );
         assert_eq!(
             how_to_stop(gpucloud::ProviderKind::E2e, "101"),
-            "Delete it with `gpucloud clusters delete -p e2e 101 --wait`."
+            "Delete it with `gpucloud clusters delete -p e2e --wait 101`."
+        );
+        assert_eq!(
+            how_to_stop(gpucloud::ProviderKind::Together, "-rf"),
+            "Delete it with `gpucloud clusters delete -p together --wait -- -rf`."
         );
         assert_eq!(shell_word("it's"), r#""it's""#);
         // Control characters never reach the terminal raw, quoted or not.

@@ -202,6 +202,27 @@ impl ClusterClient {
         with_provider!(self, p => ops::get(p, id).await)
     }
 
+    /// This client for a request that names `region`: for E2E, whose clusters are addressed
+    /// per location, a client of that location (so the cluster is created, waited for and
+    /// deleted where it is); the client itself for the others, whose region is part of the
+    /// request alone.
+    pub fn at_region(&self, region: &str) -> Result<Self, Error> {
+        match self {
+            Self::E2e(p) => Ok(Self::E2e(p.at_region(region)?)),
+            Self::Together(_) | Self::Runcrate(_) => Ok(self.clone()),
+        }
+    }
+
+    /// This client for a cluster created in `scope` (its intent's
+    /// [`crate::journal::CreateIntent::scope`]): for E2E, a client of the scope's location
+    /// when the project is this client's; the client itself otherwise.
+    pub fn for_scope(&self, scope: &str) -> Self {
+        match self {
+            Self::E2e(p) => Self::E2e(p.for_scope(scope)),
+            Self::Together(_) | Self::Runcrate(_) => self.clone(),
+        }
+    }
+
     /// The scope [`Self::list`] covers, as a create's intent records it
     /// ([`crate::journal::CreateIntent::scope`]): E2E's `project/location`; `None` where the
     /// list shows every cluster the key sees (Together, Runcrate).

@@ -77,6 +77,13 @@ impl ClusterId {
     pub fn as_str(&self) -> &str {
         &self.0
     }
+
+    /// The rule this id breaks, if any: the one rule for ids from users and from provider
+    /// answers alike — not empty, not `.` or `..`, no `/`, `\`, `?` or `#`, at most 256
+    /// bytes, no control characters. Every call that takes an id checks it before sending.
+    pub fn problem(&self) -> Option<&'static str> {
+        crate::providers::ops::id_rule(&self.0)
+    }
 }
 
 impl fmt::Display for ClusterId {

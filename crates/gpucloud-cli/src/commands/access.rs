@@ -7,7 +7,7 @@ use gpucloud::{ClusterId, ClusterSize, Node, SizeReached};
 
 use super::wait::wait_with_progress;
 use crate::cli::{KubeconfigArgs, ResizeArgs, SshArgs};
-use crate::context::{Context, LedgerUse};
+use crate::context::Context;
 use crate::error::CliError;
 use crate::output;
 use crate::progress::ProgressDisplay;
@@ -24,7 +24,7 @@ pub async fn resize(ctx: &Context, args: &ResizeArgs) -> Result<(), CliError> {
             ));
         }
     };
-    let client = ctx.client(&args.target, LedgerUse::BestEffort)?;
+    let client = ctx.cluster_client(&args.target, &args.id)?;
     let id = ClusterId::new(&args.id);
     let mut cluster = client.resize(&id, size).await?;
     let out = ctx.output();
@@ -63,7 +63,7 @@ pub async fn resize(ctx: &Context, args: &ResizeArgs) -> Result<(), CliError> {
 const MAX_KUBECONFIG_BYTES: usize = 1 << 20;
 
 pub async fn kubeconfig(ctx: &Context, args: &KubeconfigArgs) -> Result<(), CliError> {
-    let client = ctx.client(&args.target, LedgerUse::BestEffort)?;
+    let client = ctx.cluster_client(&args.target, &args.id)?;
     let provider = client.provider();
     let cluster = client.get(&ClusterId::new(&args.id)).await?;
     let Some(config) = cluster.kubeconfig()? else {
@@ -127,7 +127,7 @@ fn write_private(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
 }
 
 pub async fn ssh(ctx: &Context, args: &SshArgs) -> Result<(), CliError> {
-    let client = ctx.client(&args.target, LedgerUse::BestEffort)?;
+    let client = ctx.cluster_client(&args.target, &args.id)?;
     let provider = client.provider();
     let cluster = client.get(&ClusterId::new(&args.id)).await?;
     let node = pick_node(&cluster.nodes, args.node.as_deref())

@@ -62,7 +62,7 @@ async fn create(ctx: &Context, args: &CreateArgs) -> Result<(), CliError> {
     stakes.creating(&spec.name);
     let (client, created) = match args.target.single().filter(pinned) {
         Some(target) => {
-            let client = ctx.connect(&target, ledger.as_ref())?;
+            let client = crate::connect::for_spec(ctx.connect(&target, ledger.as_ref())?, &spec);
             if let Some(ledger) = &ledger {
                 resolve_earlier(ledger, &client).await;
             }
@@ -142,7 +142,7 @@ fn say_cleanup(provider: ProviderKind, failed: &CreateAndWaitError) {
 }
 
 async fn get(ctx: &Context, args: &IdArgs) -> Result<(), CliError> {
-    let client = ctx.client(&args.target, LedgerUse::BestEffort)?;
+    let client = ctx.cluster_client(&args.target, &args.id)?;
     let cluster = client.get(&ClusterId::new(&args.id)).await?;
     ctx.output().result(&cluster, output::cluster)
 }
@@ -170,7 +170,7 @@ struct Deleted<'a> {
 }
 
 async fn delete(ctx: &Context, args: &DeleteArgs) -> Result<(), CliError> {
-    let client = ctx.client(&args.target, LedgerUse::BestEffort)?;
+    let client = ctx.cluster_client(&args.target, &args.id)?;
     let provider = client.provider();
     let id = ClusterId::new(&args.id);
     if !args.wait {
@@ -211,7 +211,7 @@ async fn delete(ctx: &Context, args: &DeleteArgs) -> Result<(), CliError> {
 }
 
 async fn wait(ctx: &Context, args: &WaitCommandArgs) -> Result<(), CliError> {
-    let client = ctx.client(&args.target, LedgerUse::BestEffort)?;
+    let client = ctx.cluster_client(&args.target, &args.id)?;
     let cluster = wait_with_progress(
         &client,
         &ClusterId::new(&args.id),

@@ -238,22 +238,27 @@ pub async fn sweep(ctx: &Context, args: &SweepArgs) -> Result<(), CliError> {
             let asked = confirmed
                 .as_ref()
                 .is_none_or(|listed| listed.contains(&(provider, id.clone())));
-            // The same id at another endpoint or account is another cluster: never looked
-            // up (nor deleted) here, and never passed over in silence either.
-            let elsewhere = entry
-                .origin
-                .as_deref()
-                .filter(|origin| *origin != client.settings().origin);
-            let (action, detail) = match elsewhere {
-                Some(origin) => (
+            // The same id at another endpoint or account is another cluster: looked up only
+            // through a client of the cluster's own scope (E2E's location), never through
+            // this one, and never passed over in silence either.
+            let here = match (entry.origin.as_deref(), entry.scope.as_deref()) {
+                (Some(origin), _) if origin == client.settings().origin => Some(client.clone()),
+                (Some(origin), Some(scope)) => {
+                    Some(client.for_scope(scope)).filter(|c| c.settings().origin == origin)
+                }
+                (Some(_), None) => None,
+                (None, _) => Some(client.clone()),
+            };
+            let (action, detail) = match &here {
+                None => (
                     "error",
                     Some(format!(
                         "created through another endpoint or account ({}); not looked up \
                          here: sweep with that one's settings",
-                        cell(origin.split(" as ").next().unwrap_or(origin))
+                        cell(entry.origin.as_deref().unwrap_or_default())
                     )),
                 ),
-                None => sweep_one(&client, (&ledger, entry.intent), &id, args, asked).await,
+                Some(here) => sweep_one(here, (&ledger, entry.intent), &id, args, asked).await,
             };
             swept.push(Swept {
                 provider,

@@ -65,7 +65,7 @@ fn clients(
 
 fn placement(target: &PlacementTargetArgs, spec: &ClusterSpec, clients: &Clients) -> Placement {
     let mut placement = Placement::new(clients.candidates.iter().map(|(_, client)| Candidate {
-        client: client.clone(),
+        client: crate::connect::for_spec(client.clone(), spec),
         spec: spec.clone(),
     }));
     if target.cheapest_first {

@@ -16,7 +16,7 @@ pub async fn run(ctx: &Context, args: &PlanArgs) -> Result<(), CliError> {
         let ledger = ctx.ledger(LedgerUse::BestEffort)?;
         return super::placement::plan(ctx, &args.target, &spec, ledger).await;
     };
-    let client = ctx.client(&target, LedgerUse::BestEffort)?;
+    let client = crate::connect::for_spec(ctx.client(&target, LedgerUse::BestEffort)?, &spec);
     let plan = client.plan(&spec).await?;
     ctx.output()
         .result(&plan, |plan| output::stdout_text(&plan.to_string()))?;

@@ -133,9 +133,10 @@ fn cluster_ids_are_checked_before_any_request() {
         (long.as_str(), "at most 256 bytes"),
         ("c-1\u{1b}[2J", "must not contain control characters"),
         ("c-1\nc-2", "must not contain control characters"),
-        ("../c-1", "must not contain '/'"),
-        ("c-1?x=1", "must not contain '?'"),
-        ("c-1#x", "must not contain '#'"),
+        ("../c-1", "must not contain `/`"),
+        ("c-1?x=1", "must not contain `/`, `\\`, `?` or `#`"),
+        ("c-1#x", "must not contain `/`, `\\`, `?` or `#`"),
+        ("..", "must not be `.` or `..`"),
     ];
     for command in ["get", "delete", "wait"] {
         for (id, rule) in cases {

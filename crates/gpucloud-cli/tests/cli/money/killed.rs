@@ -228,7 +228,7 @@ fn an_interrupted_create_says_what_bills_and_how_to_stop_it_and_exits_as_the_sig
                     "stop it in the Runcrate dashboard".to_string()
                 } else {
                     format!(
-                        "Delete it with `gpucloud clusters delete -p {} {id} --wait`.",
+                        "Delete it with `gpucloud clusters delete -p {} --wait {id}`.",
                         name_of(provider)
                     )
                 };

@@ -125,3 +125,62 @@ fn a_teammates_cluster_of_the_name_is_never_taken_swept_or_deleted_unless_adopte
         );
     }
 }
+
+/// E2E addresses a cluster by project, location and id: a create that names another
+/// location than `E2E_LOCATION` is made, waited for, swept and deleted through a client of
+/// its own location (the ledger says which), never through one where its id answers 404 —
+/// which a delete would have taken for "already gone" while it billed.
+#[test]
+fn an_e2e_cluster_in_another_location_is_followed_where_it_is() {
+    let bench = Bench::new();
+    let mut args = create_args(Provider::E2e, "in-chennai");
+    let plan = args
+        .iter()
+        .position(|a| a == "--sku-item-price-id")
+        .unwrap();
+    args[plan + 1] = "821".into();
+    args.extend(["--region".into(), "Chennai".into(), "--json".into()]);
+    let made = bench.run(
+        Provider::E2e,
+        &args.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    made.expect_code(0);
+    let id = json(&made)["cluster"]["id"].as_str().unwrap().to_string();
+
+    // The environment still says Delhi: the ledger moves every command to Chennai.
+    let wait = bench.run(
+        Provider::E2e,
+        &["clusters", "wait", &id, "--interval", "1s"],
+    );
+    wait.expect_code(0);
+    let got = bench.run(Provider::E2e, &["--json", "clusters", "get", &id]);
+    got.expect_code(0);
+    assert_eq!(json(&got)["name"], "in-chennai");
+    let deleted = bench.run(Provider::E2e, &["clusters", "delete", &id, "--wait"]);
+    deleted.expect_code(0);
+    assert!(
+        !deleted.stdout.contains("already gone"),
+        "{}",
+        deleted.stdout
+    );
+    let deletes: Vec<String> = bench
+        .sim
+        .sim()
+        .exchanges()
+        .iter()
+        .filter(|e| e.provider == Some(Provider::E2e) && e.method == "DELETE")
+        .map(|e| format!("{} {:?}", e.path, e.status))
+        .collect();
+    assert_eq!(deletes.len(), 1, "{deletes:?}");
+    assert!(
+        bench.clusters_named(Provider::E2e, "in-chennai") == 0
+            || bench
+                .sim
+                .sim()
+                .clusters(Provider::E2e)
+                .iter()
+                .all(|c| c.name != "in-chennai" || c.status.to_lowercase().contains("delet")),
+        "{:?}",
+        bench.sim.sim().clusters(Provider::E2e)
+    );
+}

@@ -50,6 +50,9 @@ pub struct E2eClusters {
     project_id: i64,
     location: Location,
     active_iam: Option<i64>,
+    /// The endpoint and account ([`ClientSettings::origin`] as the config computed it),
+    /// before the project and location are added.
+    account: String,
 }
 
 /// A validated create: the body and the location it goes to.
@@ -84,15 +87,63 @@ impl E2eClusters {
             "E2E_BASE_URL",
             gpucloud_e2e::Client::from_context,
         )?;
-        Ok(Self {
+        let mut clusters = Self {
             client,
+            account: config.settings.origin.clone(),
             settings: config.settings,
             catalog: crate::catalog::CatalogCache::default(),
             names: ops::NameLookups::default(),
             project_id: config.project_id,
             location: config.location,
             active_iam: config.active_iam,
-        })
+        };
+        clusters.settings.origin = clusters.origin();
+        Ok(clusters)
+    }
+
+    /// Where this client's requests go: the endpoint and account, and the project and
+    /// location every request names (a cluster id means something only in both).
+    fn origin(&self) -> String {
+        format!(
+            "{} in {}",
+            self.account,
+            scope_of(self.project_id, &self.location)
+        )
+    }
+
+    /// This client for `location`: E2E addresses a cluster by project, location and id, so a
+    /// cluster is created, read, resized and deleted by a client of its own location (its
+    /// catalog is that location's too).
+    pub fn at_location(&self, location: Location) -> Self {
+        let mut other = Self {
+            client: self.client.clone(),
+            settings: self.settings.clone(),
+            catalog: crate::catalog::CatalogCache::default(),
+            names: ops::NameLookups::default(),
+            project_id: self.project_id,
+            location,
+            active_iam: self.active_iam,
+            account: self.account.clone(),
+        };
+        other.settings.origin = other.origin();
+        other
+    }
+
+    /// This client for a cluster created in `scope` (`project/location`, as intents record
+    /// it): a client of that location when the project is this client's, else this one.
+    pub(crate) fn for_scope(&self, scope: &str) -> Self {
+        match scope.split_once('/') {
+            Some((project, location)) if project == self.project_id.to_string() => {
+                self.at_region(location).unwrap_or_else(|_| self.clone())
+            }
+            _ => self.clone(),
+        }
+    }
+
+    /// [`Self::at_location`] for a location named in words (`Chennai`, `delhi`).
+    pub(crate) fn at_region(&self, region: &str) -> Result<Self, Error> {
+        let location = parse_location(region).map_err(|rule| invalid("location", rule))?;
+        Ok(self.at_location(location))
     }
 
     /// The generated client (plans, images, actions).

@@ -359,10 +359,10 @@ pub(crate) const MAX_ID_BYTES: usize = 256;
 
 /// A cluster id must be something a provider could have issued and a URL keeps as one path
 /// segment: not empty (which would send the request to the collection), not `.` or `..`
-/// (which a URL resolves to the collection or its parent), no `\` (which an `http` URL reads
-/// as `/`; `/`, `?`, `#` and `%` are percent-encoded by the generated clients), not absurdly
-/// long, no control characters. The same rule holds for ids from a user and ids in a
-/// provider's answers.
+/// (which a URL resolves to the collection or its parent), no `/`, `\`, `?` or `#` (which a
+/// URL reads as structure, even though the generated clients percent-encode all but `\`),
+/// not absurdly long, no control characters. The same rule holds for ids from a user (the
+/// CLI checks with [`crate::ClusterId::problem`]) and ids in a provider's answers.
 fn check_id<P: Provider>(id: &ClusterId) -> Result<(), Error> {
     match id_rule(id.as_str()) {
         None => Ok(()),
@@ -376,13 +376,13 @@ fn check_id<P: Provider>(id: &ClusterId) -> Result<(), Error> {
 }
 
 /// The rule `id` breaks, if any (see [`check_id`]).
-fn id_rule(id: &str) -> Option<&'static str> {
+pub(crate) fn id_rule(id: &str) -> Option<&'static str> {
     if id.trim().is_empty() {
         Some("must not be empty")
     } else if id == "." || id == ".." {
         Some("must not be `.` or `..`: a URL resolves them to another resource")
-    } else if id.contains('\\') {
-        Some("must not contain `\\`: a URL reads it as `/`")
+    } else if id.contains(['/', '\\', '?', '#']) {
+        Some("must not contain `/`, `\\`, `?` or `#`: no provider issues one, and a URL reads them")
     } else if id.len() > MAX_ID_BYTES {
         Some("must be at most 256 bytes")
     } else if id.chars().any(char::is_control) {
