@@ -350,3 +350,23 @@ fn a_ceiling_checks_the_price_of_the_offer_a_request_names() {
         "{text}"
     );
 }
+
+#[test]
+fn node_limits_in_words_name_every_bound_they_have() {
+    let limits = |min, max, allowed: Option<Vec<u32>>| NodeLimits { min, max, allowed };
+    assert_eq!(limits(Some(2), Some(64), None).describe(), "2–64 nodes");
+    assert_eq!(limits(Some(2), None, None).describe(), "at least 2 nodes");
+    assert_eq!(limits(None, Some(8), None).describe(), "at most 8 nodes");
+    assert_eq!(limits(None, None, None).describe(), "any number of nodes");
+    assert_eq!(
+        limits(Some(1), Some(9), Some(vec![2, 4, 8])).describe(),
+        "2, 4, 8 nodes",
+        "the allowed counts, when stated, are the limit"
+    );
+}
+
+#[test]
+fn a_catalog_is_kept_five_minutes_by_default() {
+    // The README and `with_catalog_ttl`'s docs promise five minutes.
+    assert_eq!(DEFAULT_TTL, std::time::Duration::from_secs(300));
+}
