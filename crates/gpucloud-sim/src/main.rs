@@ -10,8 +10,8 @@ use gpucloud_sim::{Provider, SimConfig, Simulator, credentials};
 #[derive(Debug, Parser)]
 #[command(name = "gpucloud-sim", version)]
 struct Args {
-    /// Port to listen on (0 picks a free one).
-    #[arg(long, default_value_t = 8787)]
+    /// Port to listen on (0 picks a free one); the same default as `gpucloud sim`.
+    #[arg(long, default_value_t = 8480)]
     port: u16,
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1")]

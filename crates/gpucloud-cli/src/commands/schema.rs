@@ -11,8 +11,7 @@ use crate::error::CliError;
 use crate::output;
 
 /// The schema's `$id`: where the repository keeps a copy, for editors that want a URL.
-const REQUEST_SCHEMA_ID: &str =
-    "https://github.com/gpucloud/gpucloud/raw/main/crates/gpucloud-cli/request.schema.json";
+const REQUEST_SCHEMA_ID: &str = "urn:gpucloud:schema:request:v1";
 
 /// The JSON Schema of `what`, as a JSON value.
 pub fn schema(what: SchemaKind) -> Result<serde_json::Value, CliError> {

@@ -5,6 +5,7 @@
 
 mod bounds;
 mod completions;
+mod docs;
 mod fake;
 mod hostile;
 mod matrix;

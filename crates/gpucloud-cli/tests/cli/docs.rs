@@ -1,0 +1,193 @@
+//! The documentation is checked against the tree and the binary: every relative link and
+//! every repository path a README or `docs/` file names exists (placeholders such as
+//! `<name>`, `{a,b}` and `*` expanded), every local URL uses the port `gpucloud sim` listens
+//! on, and every `gpucloud …` command in a code block names real subcommands and flags.
+
+use std::path::{Path, PathBuf};
+
+use regex::Regex;
+
+use crate::support::gpucloud;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// README.md, docs/*.md and each crate's README, with their text.
+fn documents() -> Vec<(PathBuf, String)> {
+    let root = root();
+    let mut files = vec![root.join("README.md")];
+    for dir in ["docs", "crates"] {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
+            .unwrap_or_else(|e| panic!("{dir}: {e}"))
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .collect();
+        entries.sort();
+        for path in entries {
+            if dir == "docs" && path.extension().is_some_and(|e| e == "md") {
+                files.push(path);
+            } else if dir == "crates" && path.join("README.md").is_file() {
+                files.push(path.join("README.md"));
+            }
+        }
+    }
+    files
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+            (path, text)
+        })
+        .collect()
+}
+
+/// `pattern` with `<…>` placeholders and `{a,b}` alternatives expanded.
+fn expansions(pattern: &str) -> Vec<String> {
+    if let (Some(open), Some(close)) = (pattern.find('<'), pattern.find('>'))
+        && open < close
+    {
+        return ["together", "runcrate", "e2e"]
+            .iter()
+            .flat_map(|p| expansions(&format!("{}{p}{}", &pattern[..open], &pattern[close + 1..])))
+            .collect();
+    }
+    if let (Some(open), Some(close)) = (pattern.find('{'), pattern.find('}'))
+        && open < close
+    {
+        return pattern[open + 1..close]
+            .split(',')
+            .flat_map(|alt| {
+                expansions(&format!(
+                    "{}{alt}{}",
+                    &pattern[..open],
+                    &pattern[close + 1..]
+                ))
+            })
+            .collect();
+    }
+    vec![pattern.to_string()]
+}
+
+/// Whether `path` (relative to `base`) exists; a `*` in its last part matches anything.
+fn exists(base: &Path, path: &str) -> bool {
+    let path = path.trim_end_matches('/');
+    match path.rsplit_once('/') {
+        Some((dir, last)) if last.contains('*') => {
+            let (head, tail) = last.split_once('*').unwrap_or((last, ""));
+            std::fs::read_dir(base.join(dir)).is_ok_and(|entries| {
+                entries.filter_map(Result::ok).any(|e| {
+                    let name = e.file_name().to_string_lossy().into_owned();
+                    name.starts_with(head) && name.ends_with(tail)
+                })
+            })
+        }
+        _ => base.join(path).exists(),
+    }
+}
+
+#[test]
+fn every_link_and_repository_path_in_the_docs_exists() {
+    let link = Regex::new(r"\]\(([^)\s]+)\)").unwrap();
+    let named = Regex::new(r"`((?:crates|specs|xtask|tests|docs|\.ci)/[^`\s]*)`").unwrap();
+    let mut missing = Vec::new();
+    for (file, text) in documents() {
+        let dir = file.parent().unwrap().to_path_buf();
+        for found in link.captures_iter(&text) {
+            let target = &found[1];
+            if target.starts_with("http")
+                || target.starts_with('#')
+                || target.starts_with("mailto:")
+            {
+                continue;
+            }
+            let target = target.split('#').next().unwrap_or(target);
+            if !exists(&dir, target) {
+                missing.push(format!("{}: link {target}", file.display()));
+            }
+        }
+        for found in named.captures_iter(&text) {
+            for path in expansions(&found[1]) {
+                // Paths in a crate's README are often the crate's own; the README of the
+                // workspace and docs/ name them from the root.
+                if !exists(&root(), &path) && !exists(&dir, &path) {
+                    missing.push(format!("{}: path {path}", file.display()));
+                }
+            }
+        }
+    }
+    assert!(missing.is_empty(), "missing:\n{}", missing.join("\n"));
+}
+
+#[test]
+fn every_local_url_in_the_docs_uses_the_simulators_port() {
+    let help = gpucloud(&["sim", "--help"], &[]);
+    help.expect_code(0);
+    assert!(help.stdout.contains("8480"), "{}", help.stdout);
+    let local = Regex::new(r"(?:localhost|127\.0\.0\.1):(\d+)").unwrap();
+    let mut wrong = Vec::new();
+    for (file, text) in documents() {
+        for found in local.captures_iter(&text) {
+            if &found[1] != "8480" {
+                wrong.push(format!("{}: {}", file.display(), &found[0]));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "not the simulator's port:\n{}",
+        wrong.join("\n")
+    );
+}
+
+/// The `gpucloud …` lines of the docs' code blocks: each names subcommands that exist and
+/// flags those subcommands take.
+#[test]
+fn every_command_in_the_docs_names_real_subcommands_and_flags() {
+    let mut checked = 0;
+    let mut wrong = Vec::new();
+    for (file, text) in documents() {
+        let mut in_block = false;
+        for line in text.lines() {
+            if line.trim_start().starts_with("```") {
+                in_block = !in_block;
+                continue;
+            }
+            let line = line.trim().trim_start_matches("$ ");
+            if !in_block || !line.starts_with("gpucloud ") {
+                continue;
+            }
+            let line = line.split('#').next().unwrap_or(line);
+            let words: Vec<&str> = line.split_whitespace().skip(1).collect();
+            let path: Vec<&str> = words
+                .iter()
+                .take_while(|w| {
+                    w.chars().all(|c| c.is_ascii_lowercase() || c == '-') && !w.starts_with('-')
+                })
+                .copied()
+                .collect();
+            // The longest prefix of the words that is a command.
+            let Some((command, help)) = (1..=path.len()).rev().find_map(|n| {
+                let mut args: Vec<&str> = path[..n].to_vec();
+                args.push("--help");
+                let run = gpucloud(&args, &[]);
+                (run.code == 0).then(|| (path[..n].join(" "), run.stdout))
+            }) else {
+                wrong.push(format!("{}: `{line}`: no such command", file.display()));
+                continue;
+            };
+            let global = gpucloud(&["--help"], &[]).stdout;
+            for flag in words.iter().filter(|w| w.starts_with("--")) {
+                let flag = flag.split('=').next().unwrap_or(flag);
+                let flag = flag.trim_matches([',', ')', '(', '`', ']', '[', '|']);
+                if !help.contains(flag) && !global.contains(flag) {
+                    wrong.push(format!(
+                        "{}: `{line}`: {command} has no {flag}",
+                        file.display()
+                    ));
+                }
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 5, "only {checked} commands found");
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
