@@ -370,3 +370,20 @@ fn a_catalog_is_kept_five_minutes_by_default() {
     // The README and `with_catalog_ttl`'s docs promise five minutes.
     assert_eq!(DEFAULT_TTL, std::time::Duration::from_secs(300));
 }
+
+#[test]
+fn a_number_may_be_stated_as_text() {
+    // Catalog items state prices as numbers or, on some plans, as numeric strings.
+    let object = objects(serde_json::json!([{"a": "12.5", "b": " 7 ", "c": "n/a", "d": 3}]))
+        .remove(0);
+    let number = |key: &str| crate::catalog::fields::number(&object, &[key]);
+    assert_eq!(number("a"), Some(12.5));
+    assert_eq!(number("b"), Some(7.0));
+    assert_eq!(number("c"), None);
+    assert_eq!(number("d"), Some(3.0));
+    assert_eq!(
+        crate::catalog::fields::number(&object, &["c", "a"]),
+        Some(12.5),
+        "a key whose text is no number is passed over"
+    );
+}
