@@ -28,8 +28,9 @@ const MODULES: &[&str] = &["together", "runcrate", "e2e"];
 const REGISTRIES: &[(&str, usize, &str)] = &[
     (
         "crates/gpucloud/src/cluster.rs",
-        10,
-        "ProviderKind (its variants, ALL, names) and ProviderCluster (each provider's raw object)",
+        15,
+        "ProviderKind (its variants, ALL, names) and ProviderCluster (each provider's raw object, \
+         and its JSON with the provider's credentials withheld)",
     ),
     (
         "crates/gpucloud/src/providers/mod.rs",
@@ -38,7 +39,7 @@ const REGISTRIES: &[(&str, usize, &str)] = &[
     ),
     (
         "crates/gpucloud/src/client.rs",
-        24,
+        30,
         "ClusterClient: one variant, constructor and dispatch arm per provider",
     ),
     (

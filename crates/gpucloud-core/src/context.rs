@@ -171,7 +171,7 @@ mod tests {
 
     #[test]
     fn captured_requests_hide_credentials_and_keep_the_rest() {
-        let token = BearerToken::new("s3cret").unwrap();
+        let token = BearerToken::new("s3cret-token").unwrap();
         let (context, capture) = ClientContext::new(token.clone()).planning();
         assert!(context.capture().is_some());
         let mut request = crate::tls::client_builder()

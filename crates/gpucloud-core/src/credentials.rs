@@ -84,8 +84,20 @@ pub fn validate(credential: &'static str, secret: &Secret) -> Result<(), Credent
             rule: "contains whitespace, control or non-ASCII characters",
         });
     }
+    if value.len() < MIN_CREDENTIAL_LEN {
+        return Err(CredentialError {
+            credential,
+            rule: "is shorter than 8 characters, which no provider's key is (a placeholder?); \
+                   refused, since a value that short could not be told apart from ordinary \
+                   words to keep it out of what is printed",
+        });
+    }
     Ok(())
 }
+
+/// The shortest credential accepted, and the shortest value [`crate::Scrubber`] replaces: a
+/// shorter one could not be told from ordinary words (scrubbing `key` would eat "keys").
+pub const MIN_CREDENTIAL_LEN: usize = 8;
 
 /// Sets `Authorization: Bearer <token>` on `request`, marked sensitive so that reqwest and
 /// hyper never print it.
@@ -185,20 +197,20 @@ mod tests {
     #[test]
     fn bearer_header_is_sensitive() {
         let mut req = request("https://h/x");
-        set_bearer(&mut req, "API key", &Secret::new("tok")).unwrap();
+        set_bearer(&mut req, "API key", &Secret::new("tok-1234")).unwrap();
         let value = &req.headers()[AUTHORIZATION];
-        assert_eq!(value.to_str().unwrap(), "Bearer tok");
+        assert_eq!(value.to_str().unwrap(), "Bearer tok-1234");
         assert!(value.is_sensitive());
-        assert!(!format!("{req:?}").contains("tok"));
+        assert!(!format!("{req:?}").contains("tok-1234"));
     }
 
     #[test]
     fn query_secret_replaces_existing_pair_and_keeps_others() {
         let mut req = request("https://h/x/?project_id=7&apikey=old&location=Delhi");
-        set_query_secret(&mut req, "API key", "apikey", &Secret::new("k1")).unwrap();
+        set_query_secret(&mut req, "API key", "apikey", &Secret::new("key-0001")).unwrap();
         assert_eq!(
             req.url().query(),
-            Some("project_id=7&location=Delhi&apikey=k1")
+            Some("project_id=7&location=Delhi&apikey=key-0001")
         );
     }
 

@@ -42,8 +42,9 @@ pub fn redact_url(url: &Url, secret_params: &[&str]) -> Url {
 }
 
 /// Secrets shorter than this are not scrubbed: replacing every `a` in a text would destroy it
-/// and hide nothing (real keys are far longer).
-const MIN_SCRUBBED_LEN: usize = 6;
+/// and hide nothing. No credential that short is accepted
+/// ([`crate::credentials::MIN_CREDENTIAL_LEN`]), so none is ever sent.
+const MIN_SCRUBBED_LEN: usize = crate::credentials::MIN_CREDENTIAL_LEN;
 
 /// Replaces a set of secrets in every spelling a server may echo them back in — as they are,
 /// percent-encoded (strictly or RFC 3986's unreserved set left alone), form-encoded and
@@ -80,25 +81,25 @@ impl Scrubber {
         scrubber
     }
 
-    /// Scrubs `secret` too (and its value without surrounding whitespace), from now on.
+    /// Scrubs `secret` too (its value without surrounding whitespace, which no credential
+    /// holds), from now on.
     pub fn add(&mut self, secret: &str) {
-        for value in [secret, secret.trim()] {
-            if value.len() < MIN_SCRUBBED_LEN {
-                continue;
-            }
-            let json = serde_json::to_string(value).unwrap_or_default();
-            let forms = [
-                value.to_string(),
-                percent_encoding::utf8_percent_encode(value, percent_encoding::NON_ALPHANUMERIC)
-                    .to_string(),
-                percent_encoding::utf8_percent_encode(value, NOT_UNRESERVED).to_string(),
-                url::form_urlencoded::byte_serialize(value.as_bytes()).collect(),
-                json.trim_matches('"').to_string(),
-            ];
-            for form in forms {
-                if !form.is_empty() && !self.forms.iter().any(|f| f.eq_ignore_ascii_case(&form)) {
-                    self.forms.push(form);
-                }
+        let value = secret.trim();
+        if value.len() < MIN_SCRUBBED_LEN {
+            return;
+        }
+        let json = serde_json::to_string(value).unwrap_or_default();
+        let forms = [
+            value.to_string(),
+            percent_encoding::utf8_percent_encode(value, percent_encoding::NON_ALPHANUMERIC)
+                .to_string(),
+            percent_encoding::utf8_percent_encode(value, NOT_UNRESERVED).to_string(),
+            url::form_urlencoded::byte_serialize(value.as_bytes()).collect(),
+            json.trim_matches('"').to_string(),
+        ];
+        for form in forms {
+            if !form.is_empty() && !self.forms.iter().any(|f| f.eq_ignore_ascii_case(&form)) {
+                self.forms.push(form);
             }
         }
         self.matcher = AhoCorasick::builder()
@@ -126,11 +127,24 @@ impl Scrubber {
         if !matcher.is_match(text) {
             return Cow::Borrowed(text);
         }
+        // Whole values only: a match that runs on into a letter or digit is part of another
+        // word ("keys", "api-keys"), not the secret, and is left as it is.
+        let bytes = text.as_bytes();
+        let word = |i: Option<&u8>| i.is_some_and(u8::is_ascii_alphanumeric);
         let mut out = String::with_capacity(text.len());
-        matcher.replace_all_with(text, &mut out, |_, _, dst| {
-            dst.push_str(REDACTED);
+        matcher.replace_all_with(text, &mut out, |found, matched, dst| {
+            let before = found.start().checked_sub(1).and_then(|i| bytes.get(i));
+            let after = bytes.get(found.end());
+            if word(before) || word(after) {
+                dst.push_str(matched);
+            } else {
+                dst.push_str(REDACTED);
+            }
             true
         });
+        if out == text {
+            return Cow::Borrowed(text);
+        }
         Cow::Owned(out)
     }
 
@@ -217,7 +231,21 @@ mod tests {
         // A replacement is never scanned again: a secret that is REDACTED's prefix stays one.
         let mut nested = Scrubber::default();
         nested.add("REDACTEDREDACTED");
-        assert_eq!(nested.scrub("xREDACTEDREDACTEDx"), "xREDACTEDx");
+        assert_eq!(nested.scrub("x REDACTEDREDACTED x"), "x REDACTED x");
+    }
+
+    #[test]
+    fn only_whole_values_are_replaced() {
+        // A placeholder a newcomer tries first: the 401 that says it is wrong stays readable.
+        let scrubber = Scrubber::new([&Secret::new("the-key1")]);
+        let answer = "Invalid API key the-key1 provided; the-key1s and xthe-key1 are other \
+                      words; see …/api-keys (\"the-key1\", apikey=the-key1&x=1)";
+        assert_eq!(
+            scrubber.scrub(answer),
+            "Invalid API key REDACTED provided; the-key1s and xthe-key1 are other words; see \
+             …/api-keys (\"REDACTED\", apikey=REDACTED&x=1)"
+        );
+        assert!(matches!(scrubber.scrub("the-key1s"), Cow::Borrowed(_)));
     }
 
     #[test]

@@ -276,12 +276,9 @@ impl Serialize for ProviderCluster {
 
 impl fmt::Debug for ProviderCluster {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let name = match self {
-            Self::Together(_) => "Together",
-            Self::Runcrate(_) => "Runcrate",
-            Self::E2e(_) => "E2e",
-        };
-        f.debug_tuple(name).field(&self.to_json()).finish()
+        f.debug_tuple("ProviderCluster")
+            .field(&self.to_json())
+            .finish()
     }
 }
 

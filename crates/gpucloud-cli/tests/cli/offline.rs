@@ -402,3 +402,39 @@ fn a_ttl_without_the_ledger_is_refused_before_anything_is_sent() {
     assert!(run.stderr.contains("--ttl"), "{}", run.stderr);
     assert!(run.stderr.contains("--no-ledger"), "{}", run.stderr);
 }
+
+/// A placeholder key (what a newcomer tries first) is refused by name before anything is
+/// sent: a value that short could not be told from ordinary words, so it could not be kept
+/// out of what is printed (before, `TOGETHER_API_KEY=key` turned the 401 into "Invalid API
+/// REDACTED provided … api-REDACTEDs").
+#[test]
+fn a_credential_too_short_to_keep_out_of_output_is_refused_by_name() {
+    for (variable, provider) in [
+        ("TOGETHER_API_KEY", "together"),
+        ("RUNCRATE_API_KEY", "runcrate"),
+        ("E2E_API_KEY", "e2e"),
+    ] {
+        let mut env = fake_credentials();
+        env.retain(|(k, _)| *k != variable);
+        env.push((variable, "key".into()));
+        let run = gpucloud(
+            &[
+                "clusters",
+                "get",
+                "-p",
+                provider,
+                "--base-url",
+                &closed_port_url(),
+                "c-1",
+            ],
+            &env,
+        );
+        run.expect_code(3);
+        assert!(
+            run.stderr.contains(variable) && run.stderr.contains("shorter than 8 characters"),
+            "{variable}: {}",
+            run.stderr
+        );
+        assert!(!run.stderr.contains("REDACTED"), "{}", run.stderr);
+    }
+}

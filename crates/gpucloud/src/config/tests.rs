@@ -22,13 +22,13 @@ fn problem(result: Result<impl std::fmt::Debug, Error>) -> String {
 #[test]
 fn together_reads_key_and_base_url() {
     let vars = env(&[
-        ("TOGETHER_API_KEY", "tg-key"),
+        ("TOGETHER_API_KEY", "tg-key-0001"),
         ("TOGETHER_BASE_URL", "http://127.0.0.1:9/v1/"),
     ]);
     let config = TogetherConfig::from_lookup(&|k| vars.get(k).cloned()).unwrap();
-    assert_eq!(config.api_key.expose(), "tg-key");
+    assert_eq!(config.api_key.expose(), "tg-key-0001");
     assert_eq!(config.settings.base_url, "http://127.0.0.1:9/v1");
-    assert!(!format!("{config:?}").contains("tg-key"));
+    assert!(!format!("{config:?}").contains("tg-key-0001"));
 }
 
 #[test]
@@ -44,7 +44,7 @@ fn missing_and_malformed_settings_name_the_variable() {
         "configuration: RUNCRATE_API_KEY: contains whitespace, control or non-ASCII characters"
     );
     let url = env(&[
-        ("RUNCRATE_API_KEY", "rc_live_x"),
+        ("RUNCRATE_API_KEY", "rc_live_x0001"),
         ("RUNCRATE_BASE_URL", "runcrate.ai"),
     ]);
     assert!(
@@ -56,8 +56,8 @@ fn missing_and_malformed_settings_name_the_variable() {
 #[test]
 fn e2e_needs_all_four_and_checks_types() {
     let full = [
-        ("E2E_API_KEY", "k"),
-        ("E2E_AUTH_TOKEN", "t"),
+        ("E2E_API_KEY", "e2e-key-0001"),
+        ("E2E_AUTH_TOKEN", "e2e-token-0001"),
         ("E2E_PROJECT_ID", "4242"),
         ("E2E_LOCATION", "chennai"),
     ];

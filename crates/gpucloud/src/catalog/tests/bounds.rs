@@ -374,8 +374,8 @@ fn a_catalog_is_kept_five_minutes_by_default() {
 #[test]
 fn a_number_may_be_stated_as_text() {
     // Catalog items state prices as numbers or, on some plans, as numeric strings.
-    let object = objects(serde_json::json!([{"a": "12.5", "b": " 7 ", "c": "n/a", "d": 3}]))
-        .remove(0);
+    let object =
+        objects(serde_json::json!([{"a": "12.5", "b": " 7 ", "c": "n/a", "d": 3}])).remove(0);
     let number = |key: &str| crate::catalog::fields::number(&object, &[key]);
     assert_eq!(number("a"), Some(12.5));
     assert_eq!(number("b"), Some(7.0));
