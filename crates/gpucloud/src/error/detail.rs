@@ -62,7 +62,12 @@ impl fmt::Display for ApiError {
             "{} {} answered HTTP {}",
             self.provider, self.operation, self.status
         )?;
-        if let Some(code) = &self.code {
+        // E2E repeats the status as its code: said once.
+        if let Some(code) = self
+            .code
+            .as_ref()
+            .filter(|c| **c != self.status.to_string())
+        {
             write!(f, " [{code}]")?;
         }
         match &self.message {

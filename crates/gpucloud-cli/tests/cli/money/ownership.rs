@@ -184,3 +184,24 @@ fn an_e2e_cluster_in_another_location_is_followed_where_it_is() {
         bench.sim.sim().clusters(Provider::E2e)
     );
 }
+
+/// A provider's validation answer says which field and why: E2E's 400 lists its field errors,
+/// and the status is said once (before: `answered HTTP 400 [400]: Bad Request`).
+#[test]
+fn an_e2e_refusal_names_the_field_and_the_rule() {
+    let bench = Bench::new();
+    let mut args = create_args(Provider::E2e, "bad-image");
+    let image = args.iter().position(|a| a == "--image-version-id").unwrap();
+    args[image + 1] = "999".into();
+    let run = bench.run(
+        Provider::E2e,
+        &args.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    run.expect_code(4);
+    assert!(
+        run.stderr
+            .contains("answered HTTP 400: Bad Request (image_version_id: Invalid image version.)"),
+        "{}",
+        run.stderr
+    );
+}

@@ -115,15 +115,74 @@ impl ErrorEnvelope for types::E2eError {
         self.code.or(self.status_code).map(|c| c.to_string())
     }
 
+    /// The message, with every field error the answer lists (`errors: {"image_version_id":
+    /// ["Invalid image version."]}`): the field and its rule are what a person fixes.
     fn message(&self) -> Option<String> {
-        self.message.clone().or_else(|| self.detail.clone())
+        let message = self.message.clone().or_else(|| self.detail.clone());
+        let fields = self.errors.as_ref().map(field_errors).unwrap_or_default();
+        match (message, fields.is_empty()) {
+            (message, true) => message,
+            (None, false) => Some(fields.join("; ")),
+            (Some(message), false) => Some(format!("{message} ({})", fields.join("; "))),
+        }
     }
+}
+
+/// `field: message` for each field of E2E's `errors` object (Django REST framework's shape:
+/// a list of messages per field, or one message), by field name; at most 20.
+fn field_errors(errors: &serde_json::Value) -> Vec<String> {
+    use serde_json::Value;
+    let Value::Object(fields) = errors else {
+        return Vec::new();
+    };
+    let text = |value: &Value| match value {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    fields
+        .iter()
+        .take(20)
+        .map(|(field, value)| {
+            let said = match value {
+                Value::Array(messages) => messages.iter().map(text).collect::<Vec<_>>().join(" "),
+                other => text(other),
+            };
+            format!("{field}: {said}")
+        })
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::providers::call::tests::{api, kind};
+
+    #[test]
+    fn field_errors_are_part_of_the_message() {
+        let answer: types::E2eError = serde_json::from_value(serde_json::json!({
+            "code": 400,
+            "message": "Bad Request",
+            "errors": {
+                "image_version_id": ["Invalid image version."],
+                "sku_id": ["This field is required.", "Must be positive."],
+                "name": "Too long."
+            }
+        }))
+        .unwrap();
+        assert_eq!(
+            answer.message().as_deref(),
+            Some(
+                "Bad Request (image_version_id: Invalid image version.; name: Too long.; sku_id: \
+                 This field is required. Must be positive.)"
+            )
+        );
+        let bare: types::E2eError =
+            serde_json::from_value(serde_json::json!({"errors": {"x": ["y"]}})).unwrap();
+        assert_eq!(bare.message().as_deref(), Some("x: y"));
+        let none: types::E2eError =
+            serde_json::from_value(serde_json::json!({"message": "m", "errors": {}})).unwrap();
+        assert_eq!(none.message().as_deref(), Some("m"));
+    }
 
     #[test]
     fn an_error_code_inside_a_success_is_that_error() {

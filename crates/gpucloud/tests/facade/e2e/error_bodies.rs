@@ -27,7 +27,15 @@ async fn create_400_with_field_errors_is_returned_at_once() {
     };
     assert_eq!(api_error.status, 400);
     assert_eq!(api_error.code.as_deref(), Some("400"));
-    assert_eq!(api_error.message.as_deref(), Some("Bad Request"));
+    assert_eq!(
+        api_error.message.as_deref(),
+        Some("Bad Request (sku_id: This field is required.)"),
+        "the field errors are part of the message"
+    );
+    assert_eq!(
+        error.to_string(),
+        "e2e create_cluster answered HTTP 400: Bad Request (sku_id: This field is required.)"
+    );
     assert_eq!(
         serde_json::from_str::<Value>(&api_error.body).unwrap(),
         body,
@@ -103,7 +111,15 @@ async fn get_http_200_whose_body_code_is_400_is_an_error() {
     };
     assert_eq!(api_error.status, 400);
     assert_eq!(api_error.code.as_deref(), Some("400"));
-    assert_eq!(api_error.message.as_deref(), Some("Bad Request"));
+    assert_eq!(
+        api_error.message.as_deref(),
+        Some("Bad Request (sku_id: This field is required.)"),
+        "the field errors are part of the message"
+    );
+    assert_eq!(
+        error.to_string(),
+        "e2e create_cluster answered HTTP 400: Bad Request (sku_id: This field is required.)"
+    );
     assert!(
         api_error.body.contains("Invalid cluster."),
         "{}",
