@@ -178,12 +178,20 @@ pub fn cluster(cluster: &Cluster) {
         ("ID", cell(&cluster.id)),
         ("Name", cell(&cluster.name)),
         ("Provider", cluster.provider.to_string()),
-        ("State", cell(&cluster.state)),
+        ("State", state_of(cluster)),
         ("Phase", or_dash(cluster.phase.as_ref())),
         ("GPUs", or_dash(cluster.gpu_count)),
         ("Nodes", format!("{reachable}/{known} reachable")),
         ("Created", time(cluster.created_at)),
-        ("Ready at", time(cluster.ready_at)),
+        (
+            "Ready at",
+            match cluster.ready_at {
+                None if cluster.state == gpucloud::ClusterState::Ready => {
+                    "not stated by the provider".to_string()
+                }
+                at => time(at),
+            },
+        ),
         (
             "Price",
             or_dash(
@@ -224,6 +232,17 @@ pub fn cluster(cluster: &Cluster) {
     say!("\n{}", render(&mut nodes));
 }
 
+/// The cluster's state in words, without repeating its phase: a failure whose reason is the
+/// phase shown beside it is just `failed`.
+fn state_of(cluster: &Cluster) -> String {
+    match &cluster.state {
+        gpucloud::ClusterState::Failed(why) if cluster.phase.as_deref() == Some(why.as_str()) => {
+            "failed".into()
+        }
+        state => cell(state),
+    }
+}
+
 /// Clusters, one per line.
 pub fn clusters(clusters: &[Cluster]) {
     if clusters.is_empty() {
@@ -236,7 +255,7 @@ pub fn clusters(clusters: &[Cluster]) {
         list.add_row([
             cell(&c.id),
             cell(&c.name),
-            cell(&c.state),
+            state_of(c),
             or_dash(c.phase.as_ref()),
             format!("{reachable}/{known}"),
             or_dash(c.gpu_count),
@@ -344,6 +363,26 @@ pub fn shell_word(word: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_failure_named_by_its_phase_is_said_once() {
+        let cluster = |state, phase: Option<&str>| gpucloud::Cluster {
+            state,
+            phase: phase.map(str::to_string),
+            ..serde_json::from_value::<gpucloud::together::types::GpuClusterInfo>(
+                serde_json::json!({"cluster_id": "c-1"}),
+            )
+            .map(gpucloud::providers::together::view)
+            .unwrap()
+        };
+        let phase = "CLUSTER_PHASE_ACCEPTANCE_TESTS_FAILED";
+        let failed = gpucloud::ClusterState::Failed(phase.into());
+        assert_eq!(state_of(&cluster(failed.clone(), Some(phase))), "failed");
+        assert_eq!(
+            state_of(&cluster(failed, Some("other"))),
+            format!("failed ({phase})")
+        );
+    }
 
     #[test]
     fn a_printed_delete_command_is_safe_to_paste_and_names_the_console_where_there_is_none() {

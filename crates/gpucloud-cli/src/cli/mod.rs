@@ -238,11 +238,24 @@ pub fn parse_providers(raw: &str) -> Result<Providers, String> {
         return Ok(Providers(ProviderKind::ALL.to_vec()));
     }
     let mut providers = Vec::new();
+    let names = || {
+        ProviderKind::ALL
+            .iter()
+            .map(|p| p.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     for word in raw.split(',') {
+        let word = word.trim();
+        if word.eq_ignore_ascii_case("any") || word.eq_ignore_ascii_case("all") {
+            return Err(format!(
+                "{word:?} stands alone (it means every provider); to choose some, name them: {}",
+                names()
+            ));
+        }
         let provider: ProviderKind = word
-            .trim()
             .parse()
-            .map_err(|_| format!("{:?} is not together, runcrate, e2e or any", word.trim()))?;
+            .map_err(|_| format!("{word:?} is not a provider ({}) or any", names()))?;
         if providers.contains(&provider) {
             return Err(format!("{provider} is listed twice"));
         }

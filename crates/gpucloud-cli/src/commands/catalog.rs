@@ -46,7 +46,8 @@ pub async fn run(ctx: &Context, args: &CatalogArgs) -> Result<(), CliError> {
                 .offerings
                 .extend(catalog.iter().filter(|o| wanted(args, o)).cloned()),
             Err(error) => {
-                if out.is_human() {
+                // With one provider, the error the run ends with says it all.
+                if out.is_human() && args.provider.0.len() > 1 {
                     tell!("{provider}: error: {}", one_line(&error));
                 }
                 listed.errors.push(ProviderError {
@@ -57,7 +58,11 @@ pub async fn run(ctx: &Context, args: &CatalogArgs) -> Result<(), CliError> {
             }
         }
     }
-    out.result(&listed, |listed| show(&listed.offerings))?;
+    // Nothing listed because nothing could be read is not "no offering matches".
+    let none_read = listed.errors.len() == args.provider.0.len();
+    if !(none_read && out.is_human()) {
+        out.result(&listed, |listed| show(&listed.offerings))?;
+    }
     // Some providers listed and some not: the listing is still useful, but the exit code
     // says it is incomplete.
     first_error.map_or(Ok(()), Err)

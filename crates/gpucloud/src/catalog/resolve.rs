@@ -169,6 +169,27 @@ pub fn resolve_each_region(
         }]);
     }
     let offerings: Vec<&Offering> = catalog.iter().filter(|o| o.provider == provider).collect();
+    if spec.gpu_model.is_none()
+        && let Err(why) = rules.without_gpu_model()
+    {
+        // Said once, with the models to choose from, not once per offering.
+        let mut models: Vec<&str> = offerings
+            .iter()
+            .filter_map(|o| o.gpu_model.as_deref())
+            .collect();
+        models.sort_unstable();
+        models.dedup();
+        return Err(Error::Validation(crate::error::ValidationError {
+            provider,
+            field: "gpu_model".into(),
+            rule: if models.is_empty() {
+                why
+            } else {
+                format!("{why}; it offers {}", models.join(", "))
+            },
+            source: "the provider's catalog",
+        }));
+    }
     let mut fits = Vec::new();
     for offering in &offerings {
         if let Ok(nodes) = fit(rules, spec, offering, constraints) {

@@ -75,7 +75,7 @@ pub enum Error {
     },
 
     /// Too many requests (HTTP 429); `retry_after` is the provider's `Retry-After`, if sent.
-    #[error("rate limited{}: {error}", retry_after.map(|d| format!(" (retry after {}s)", d.as_secs_f64())).unwrap_or_default())]
+    #[error("rate limited{}: {error}", retry_after.map(|d| format!(" (retry after {})", for_people(d))).unwrap_or_default())]
     RateLimited {
         /// The provider's answer.
         error: ApiError,
@@ -84,7 +84,7 @@ pub enum Error {
     },
 
     /// An operation did not finish in time (a request timeout, or a waiter's maximum wait).
-    #[error("timed out after {}s: {what}", after.as_secs_f64())]
+    #[error("timed out after {}: {what}", for_people(*after))]
     Timeout {
         /// What timed out.
         what: String,
@@ -244,6 +244,16 @@ pub enum Error {
         /// The cap, in bytes.
         limit: usize,
     },
+}
+
+/// `d` rounded for people: `0.3s` and `2.0s` under ten seconds, whole seconds under a minute
+/// (`42s`), and humantime's words beyond (`1h 2m 3s`); never `2.005376586s`.
+pub(crate) fn for_people(d: Duration) -> String {
+    if d < Duration::from_secs(10) {
+        format!("{:.1}s", d.as_secs_f64())
+    } else {
+        humantime::format_duration(Duration::from_secs(d.as_secs())).to_string()
+    }
 }
 
 /// One field on which two create requests differ: its JSON pointer in the request body, and
@@ -442,6 +452,33 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 mod tests {
     use super::*;
 
+    #[test]
+    fn durations_are_rounded_for_people() {
+        let timeout = |after: Duration| {
+            Error::Timeout {
+                what: "waiting".into(),
+                after,
+            }
+            .to_string()
+        };
+        assert_eq!(
+            timeout(Duration::from_nanos(2_005_376_586)),
+            "timed out after 2.0s: waiting"
+        );
+        assert_eq!(
+            timeout(Duration::from_millis(300)),
+            "timed out after 0.3s: waiting"
+        );
+        assert_eq!(
+            timeout(Duration::from_millis(42_700)),
+            "timed out after 42s: waiting"
+        );
+        assert_eq!(
+            timeout(Duration::from_secs(3723)),
+            "timed out after 1h 2m 3s: waiting"
+        );
+    }
+
     fn api(status: u16) -> ApiError {
         ApiError {
             provider: ProviderKind::Runcrate,
@@ -513,7 +550,7 @@ mod tests {
         assert!(
             limited
                 .to_string()
-                .starts_with("rate limited (retry after 3s): ")
+                .starts_with("rate limited (retry after 3.0s): ")
         );
     }
 

@@ -378,7 +378,15 @@ fn no_match_lists_what_is_nearby() {
         &Constraints::default(),
     )
     .unwrap_err();
-    assert!(error.to_string().contains("any GPU"), "{error}");
+    // Said once, with the models to choose from (before: once per offering).
+    let Error::Validation(rule) = &error else {
+        panic!("{error:?}")
+    };
+    assert_eq!(rule.field, "gpu_model");
+    assert_eq!(
+        rule.rule,
+        "Together needs a GPU model; it offers H100_SXM, H200_SXM, L40_PCIE"
+    );
 }
 
 #[test]

@@ -99,7 +99,10 @@ pub(super) fn check_code(
                 operation,
                 status: u16::try_from(status).unwrap_or(u16::MAX),
                 code: Some(status.to_string()),
-                message: message.clone().or_else(|| detail.map(str::to_string)),
+                message: with_field_errors(
+                    message.clone().or_else(|| detail.map(str::to_string)),
+                    body.get("errors"),
+                ),
                 reason: None,
                 retry_hint: None,
                 body: serde_json::to_string(envelope).unwrap_or_default(),
@@ -118,13 +121,24 @@ impl ErrorEnvelope for types::E2eError {
     /// The message, with every field error the answer lists (`errors: {"image_version_id":
     /// ["Invalid image version."]}`): the field and its rule are what a person fixes.
     fn message(&self) -> Option<String> {
-        let message = self.message.clone().or_else(|| self.detail.clone());
-        let fields = self.errors.as_ref().map(field_errors).unwrap_or_default();
-        match (message, fields.is_empty()) {
-            (message, true) => message,
-            (None, false) => Some(fields.join("; ")),
-            (Some(message), false) => Some(format!("{message} ({})", fields.join("; "))),
-        }
+        with_field_errors(
+            self.message.clone().or_else(|| self.detail.clone()),
+            self.errors.as_ref(),
+        )
+    }
+}
+
+/// `message` with the field errors of `errors` after it, in parentheses (see
+/// [`field_errors`]).
+fn with_field_errors(
+    message: Option<String>,
+    errors: Option<&serde_json::Value>,
+) -> Option<String> {
+    let fields = errors.map(field_errors).unwrap_or_default();
+    match (message, fields.is_empty()) {
+        (message, true) => message,
+        (None, false) => Some(fields.join("; ")),
+        (Some(message), false) => Some(format!("{message} ({})", fields.join("; "))),
     }
 }
 

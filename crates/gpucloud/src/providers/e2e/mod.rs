@@ -391,7 +391,7 @@ impl Provider for E2eClusters {
         let ClusterSize::Nodes(target) = size else {
             return Err(invalid(
                 "no_of_nodes",
-                "E2E sizes clusters in nodes: use ClusterSize::Nodes",
+                "E2E sizes clusters in nodes: ask for a number of nodes (--nodes), not GPUs",
             ));
         };
         let current = ops::get(self, id).await?;

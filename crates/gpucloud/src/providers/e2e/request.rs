@@ -37,7 +37,7 @@ pub fn create_request(spec: &ClusterSpec) -> Result<types::CreateClusterRequest,
     let ClusterSize::Nodes(nodes) = spec.size else {
         return Err(invalid(
             "no_of_nodes",
-            "E2E sizes clusters in nodes: use ClusterSize::Nodes",
+            "E2E sizes clusters in nodes: ask for a number of nodes (--nodes), not GPUs",
         ));
     };
     if spec.gpu_model.is_some() {
@@ -96,10 +96,13 @@ pub fn create_request(spec: &ClusterSpec) -> Result<types::CreateClusterRequest,
     Ok(body)
 }
 
-/// The documented rules of a create body.
+/// The documented rules of a create body, every one checked: all the rules it breaks are one
+/// error (one field: that field and its rule; several: the fields, and each rule in turn), so
+/// a request is fixed in one go rather than one field per run.
 pub fn validate(body: &types::CreateClusterRequest) -> Result<(), Error> {
+    let mut broken: Vec<(&str, String)> = Vec::new();
     if body.name.trim().is_empty() {
-        return Err(invalid("name", "is required"));
+        broken.push(("name", "is required".into()));
     }
     for (field, id) in [
         ("image_version_id", body.image_version_id),
@@ -108,37 +111,47 @@ pub fn validate(body: &types::CreateClusterRequest) -> Result<(), Error> {
         ("security_group_id", body.security_group_id),
     ] {
         if id <= 0 {
-            return Err(invalid(
-                field,
-                format!("is required: a positive id (got {id})"),
-            ));
+            broken.push((field, format!("is required: a positive id (got {id})")));
         }
     }
     if body.no_of_nodes < 1 {
-        return Err(invalid(
+        broken.push((
             "no_of_nodes",
             format!("must be at least 1 (got {})", body.no_of_nodes),
         ));
     }
     if body.ssh_key_ids.is_empty() {
-        return Err(invalid(
-            "ssh_key_ids",
-            "is required: at least one SSH key id",
-        ));
+        broken.push(("ssh_key_ids", "is required: at least one SSH key id".into()));
     }
     let has_script = body
         .lifecycle_script
         .as_deref()
         .is_some_and(|s| !s.trim().is_empty());
     match (body.script_added, has_script) {
-        (Some(true), false) => Err(invalid(
+        (Some(true), false) => broken.push((
             "lifecycle_script",
-            "is required when script_added is true",
+            "is required when script_added is true".into(),
         )),
-        (Some(false) | None, true) => Err(invalid(
+        (Some(false) | None, true) => broken.push((
             "script_added",
-            "must be true when a lifecycle_script is given",
+            "must be true when a lifecycle_script is given".into(),
         )),
-        _ => Ok(()),
+        _ => {}
+    }
+    match broken.as_slice() {
+        [] => Ok(()),
+        [(field, rule)] => Err(invalid(field, rule.clone())),
+        several => Err(invalid(
+            &several
+                .iter()
+                .map(|(f, _)| *f)
+                .collect::<Vec<_>>()
+                .join(", "),
+            several
+                .iter()
+                .map(|(f, r)| format!("{f} {r}"))
+                .collect::<Vec<_>>()
+                .join("; "),
+        )),
     }
 }

@@ -41,7 +41,7 @@ pub fn create_request(spec: &ClusterSpec) -> Result<RuncrateCreate, Error> {
     let ClusterSize::Nodes(node_count) = spec.size else {
         return Err(invalid(
             "node_count",
-            "Runcrate sizes clusters in nodes: use ClusterSize::Nodes",
+            "Runcrate sizes clusters in nodes: ask for a number of nodes (--nodes), not GPUs",
         ));
     };
     if spec.gpu_model.is_some() {

@@ -25,7 +25,7 @@ pub fn create_request(spec: &ClusterSpec) -> Result<types::GpuClusterCreateReque
     let ClusterSize::Gpus(num_gpus) = spec.size else {
         return Err(invalid(
             "num_gpus",
-            "Together sizes clusters in GPUs: use ClusterSize::Gpus",
+            "Together sizes clusters in GPUs: ask for a number of GPUs (--gpus), not nodes",
             CREATE_DOC,
         ));
     };
@@ -222,7 +222,7 @@ pub(super) fn resize_gpus(size: ClusterSize) -> Result<i64, Error> {
         )),
         ClusterSize::Nodes(_) => Err(invalid(
             "num_gpus",
-            "Together sizes clusters in GPUs: use ClusterSize::Gpus",
+            "Together sizes clusters in GPUs: ask for a number of GPUs (--gpus), not nodes",
             CREATE_DOC,
         )),
     }

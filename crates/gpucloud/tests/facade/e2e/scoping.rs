@@ -129,3 +129,25 @@ async fn a_create_in_another_location_than_the_clients_is_refused() {
     assert!(rule.rule.contains("E2E_LOCATION=Chennai"), "{}", rule.rule);
     assert!(api.all().await.is_empty(), "nothing was sent");
 }
+
+/// Every rule a request breaks is said at once (before: one field per run).
+#[tokio::test]
+async fn every_missing_field_is_named_in_one_error() {
+    let api = Api::start().await;
+    let mut spec = e2e_spec();
+    spec.ssh_keys.clear();
+    if let Some(options) = spec.options.e2e.as_mut() {
+        options.security_group_id = 0;
+    }
+    let error = api.e2e().create(&spec).await.unwrap_err();
+    let Error::Validation(rule) = &error else {
+        panic!("{error:?}")
+    };
+    assert_eq!(rule.field, "security_group_id, ssh_key_ids");
+    assert_eq!(
+        rule.rule,
+        "security_group_id is required: a positive id (got 0); ssh_key_ids is required: at \
+         least one SSH key id"
+    );
+    assert!(api.all().await.is_empty());
+}
