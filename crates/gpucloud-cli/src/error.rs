@@ -31,7 +31,8 @@ pub mod code {
 pub enum CliError {
     /// Flags that clap cannot reject alone (an option of another provider).
     Usage(String),
-    /// A request file that cannot be read or parsed.
+    /// Input that cannot be used: a request file that cannot be read or parsed, a node or
+    /// field the cluster does not have. Nothing was sent (exit 3).
     Input(String),
     /// An error from the facade.
     Cloud(Error),

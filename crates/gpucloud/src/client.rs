@@ -190,6 +190,7 @@ impl ClusterClient {
     ) -> Result<Vec<Resolution>, Error> {
         let rules = self.provider().profile().catalog;
         crate::catalog::resolve::check_ceiling(self.provider(), constraints)?;
+        rules.check_size(spec)?;
         if !crate::catalog::consults_catalog(rules, spec, constraints) {
             return crate::catalog::resolve_each_region(rules, spec, &[], constraints);
         }

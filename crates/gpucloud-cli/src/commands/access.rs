@@ -63,6 +63,12 @@ pub async fn resize(ctx: &Context, args: &ResizeArgs) -> Result<(), CliError> {
 const MAX_KUBECONFIG_BYTES: usize = 1 << 20;
 
 pub async fn kubeconfig(ctx: &Context, args: &KubeconfigArgs) -> Result<(), CliError> {
+    if ctx.output().is_json() {
+        return Err(super::no_json(
+            "kubeconfig writes the kubeconfig itself (YAML, with the cluster's credentials): \
+             use -o FILE",
+        ));
+    }
     let client = ctx.cluster_client(&args.target, &args.id)?;
     let provider = client.provider();
     let cluster = client.get(&ClusterId::new(&args.id)).await?;
@@ -130,8 +136,9 @@ pub async fn ssh(ctx: &Context, args: &SshArgs) -> Result<(), CliError> {
     let client = ctx.cluster_client(&args.target, &args.id)?;
     let provider = client.provider();
     let cluster = client.get(&ClusterId::new(&args.id)).await?;
+    // A node that is not there is a mistake in the request (exit 3), as any invalid input.
     let node = pick_node(&cluster.nodes, args.node.as_deref())
-        .map_err(|why| CliError::Other(format!("{provider} cluster {}: {why}", cell(&args.id))))?;
+        .map_err(|why| CliError::Input(format!("{provider} cluster {}: {why}", cell(&args.id))))?;
     let command = ssh_command(node).ok_or_else(|| {
         CliError::Other(format!(
             "{provider} gives node {} no SSH command or address yet",

@@ -59,6 +59,15 @@ async fn dispatch(ctx: &Context, command: Command) -> Result<(), CliError> {
         #[cfg(feature = "sim")]
         Command::Demo(args) => demo::run(ctx, &args).await,
         Command::Schema(args) => schema::run(&args),
+        Command::Completions(_) if ctx.output().is_json() => Err(no_json(
+            "completions prints a shell script; there is no JSON form of it",
+        )),
         Command::Completions(args) => completions::run(&args),
     }
+}
+
+/// `--json` refused by a command whose result has no JSON form: every command prints JSON
+/// on stdout with `--json`, or says it cannot (exit 2), never ignores it.
+pub(crate) fn no_json(why: &str) -> CliError {
+    CliError::Usage(format!("--json: {why}"))
 }

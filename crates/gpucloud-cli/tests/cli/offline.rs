@@ -438,3 +438,114 @@ fn a_credential_too_short_to_keep_out_of_output_is_refused_by_name() {
         assert!(!run.stderr.contains("REDACTED"), "{}", run.stderr);
     }
 }
+
+/// Exit codes by category, as `gpucloud --help` documents them, for every command: a usage
+/// mistake is 2, an invalid request or a missing setting is 3 — the same mistake the same
+/// code whichever command or path meets it — and `--json` is printed or refused, never
+/// ignored.
+#[test]
+fn every_command_exits_by_category() {
+    let url = closed_port_url();
+    let p = ["-p", "together", "--base-url", url.as_str()];
+    fn with<'a>(args: &[&'a str], p: &[&'a str]) -> Vec<&'a str> {
+        args.iter().chain(p).copied().collect()
+    }
+    let commands: [&[&str]; 16] = [
+        &["clusters", "create"],
+        &["clusters", "get"],
+        &["clusters", "list"],
+        &["clusters", "delete"],
+        &["clusters", "wait"],
+        &["clusters", "resize"],
+        &["clusters", "kubeconfig"],
+        &["clusters", "ssh"],
+        &["clusters", "sweep"],
+        &["plan"],
+        &["ledger"],
+        &["catalog"],
+        &["schema"],
+        &["completions"],
+        &["sim"],
+        &["demo"],
+    ];
+    // A flag no command has: a usage error, exit 2, on every command.
+    for command in commands {
+        let args: Vec<&str> = command.iter().copied().chain(["--no-such-flag"]).collect();
+        gpucloud(&args, &no_env()).expect_code(2);
+    }
+    let cases: &[(Vec<&str>, i32, &[(&str, String)])] = &[
+        // No credentials: a configuration error, nothing sent.
+        (with(&["clusters", "get", "c-1"], &p), 3, &[]),
+        (with(&["clusters", "list"], &p), 3, &[]),
+        (with(&["clusters", "delete", "c-1"], &p), 3, &[]),
+        (with(&["clusters", "wait", "c-1"], &p), 3, &[]),
+        (
+            with(&["clusters", "resize", "c-1", "--gpus", "16"], &p),
+            3,
+            &[],
+        ),
+        (with(&["clusters", "kubeconfig", "c-1"], &p), 3, &[]),
+        (with(&["clusters", "ssh", "c-1"], &p), 3, &[]),
+        (vec!["catalog", "-p", "together"], 3, &[]),
+        (
+            with(
+                &["plan", "--name", "a", "--gpus", "16", "--gpu-model", "H100"],
+                &p,
+            ),
+            3,
+            &[],
+        ),
+        // A size Together never takes: invalid (3) from intent and from a resize alike.
+        (
+            with(
+                &["plan", "--name", "a", "--gpus", "12", "--gpu-model", "H100"],
+                &p,
+            ),
+            3,
+            FAKE,
+        ),
+        (
+            with(
+                &[
+                    "clusters",
+                    "create",
+                    "--name",
+                    "a",
+                    "--gpus",
+                    "12",
+                    "--gpu-model",
+                    "H100",
+                ],
+                &p,
+            ),
+            3,
+            FAKE,
+        ),
+        (
+            with(&["clusters", "resize", "c-1", "--gpus", "12"], &p),
+            3,
+            FAKE,
+        ),
+        // An id no provider issues: a usage error (the argument's own rule).
+        (with(&["clusters", "get", ".."], &p), 2, FAKE),
+        // --json where there is no JSON form: refused, never ignored.
+        (
+            vec!["--json", "clusters", "kubeconfig", "c-1", "-p", "together"],
+            2,
+            FAKE,
+        ),
+        (vec!["--json", "completions", "bash"], 2, &[]),
+    ];
+    for (args, code, env) in cases {
+        let env: Vec<(&str, String)> = if env.is_empty() {
+            no_env()
+        } else {
+            fake_credentials()
+        };
+        let run = gpucloud(args, &env);
+        run.expect_code(*code);
+    }
+}
+
+/// Marks a case that runs with (fake) credentials.
+const FAKE: &[(&str, String)] = &[("", String::new())];

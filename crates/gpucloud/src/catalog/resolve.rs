@@ -161,6 +161,7 @@ pub fn resolve_each_region(
 ) -> Result<Vec<Resolution>, Error> {
     let provider = rules.provider();
     check_ceiling(provider, constraints)?;
+    rules.check_size(spec)?;
     if !consults_catalog(rules, spec, constraints) {
         return Ok(vec![Resolution {
             spec: spec.clone(),

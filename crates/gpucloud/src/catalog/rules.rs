@@ -28,6 +28,13 @@ pub trait CatalogRules: fmt::Debug + Sync {
         Ok(())
     }
 
+    /// The provider's documented rule for the size asked for, checked before any offering:
+    /// a size the provider never takes is an invalid request (as it is for a resize), not
+    /// "no offering matches".
+    fn check_size(&self, _spec: &ClusterSpec) -> Result<(), crate::error::Error> {
+        Ok(())
+    }
+
     /// The provider's own admission rule for `offering`, checked after GPU model, region and
     /// stack, before billing, size and price (Runcrate's community hosts).
     fn admits(&self, _spec: &ClusterSpec, _offering: &Offering) -> Result<(), String> {

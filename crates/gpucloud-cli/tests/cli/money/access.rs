@@ -110,7 +110,7 @@ fn kubeconfig_is_written_private_and_ssh_prints_a_node_s_command() {
         Provider::Runcrate,
         &["clusters", "ssh", &runcrate, "--node", "9"],
     );
-    node.expect_code(1);
+    node.expect_code(3);
     assert!(node.stderr.contains("its nodes are 0: "), "{}", node.stderr);
 
     // `-- CMD ARGS` runs on a GPU worker (Together lists its control plane first), and the

@@ -101,6 +101,15 @@ impl CatalogRules for Rules {
         Err("Together needs a GPU model".into())
     }
 
+    /// A GPU count is a positive multiple of 8, as for a resize (nodes become GPUs through
+    /// the offering).
+    fn check_size(&self, spec: &ClusterSpec) -> Result<(), crate::error::Error> {
+        match spec.size {
+            ClusterSize::Gpus(_) => super::request::resize_gpus(spec.size).map(drop),
+            ClusterSize::Nodes(_) => Ok(()),
+        }
+    }
+
     fn completes(&self, spec: &ClusterSpec, offering: &Offering) -> Result<(), String> {
         match driver_for(spec, offering) {
             Some(_) => Ok(()),
