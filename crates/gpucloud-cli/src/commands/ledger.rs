@@ -356,6 +356,12 @@ async fn sweep_one(
     args: &SweepArgs,
     confirmed: bool,
 ) -> (&'static str, Option<String>) {
+    // On a terminal, each cluster as it is looked at and its delete as it goes; quiet
+    // elsewhere (the table or JSON at the end says it all).
+    let display = crate::output::stderr_is_terminal().then(|| {
+        tell!("{} {}: looking it up", client.provider(), cell(id));
+        crate::progress::ProgressDisplay::new(format!("{} {}: ", client.provider(), cell(id)), 1.0)
+    });
     let cluster = match client.get(id).await {
         Ok(cluster) => cluster,
         // Gone if the ledger took the 404 as proof: it does only from the endpoint and
@@ -402,7 +408,11 @@ async fn sweep_one(
         );
     }
     match client
-        .delete_and_wait(id, &wait_options(&args.wait), |_| {})
+        .delete_and_wait(id, &wait_options(&args.wait), |progress| {
+            if let Some(display) = &display {
+                display.update(progress);
+            }
+        })
         .await
     {
         Ok(deletion) if deletion.already_gone => ("gone", None),

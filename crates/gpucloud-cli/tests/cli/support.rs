@@ -297,3 +297,47 @@ fn normalization_hides_only_volatile_parts() {
         "[<ELAPSED>] ready 2/2 nodes after <SECS> (about <DURATION> simulated) H100_SXM [default: 5s]"
     );
 }
+
+/// Runs `gpucloud args…` on a terminal (`script` gives it one: stdin, stdout and stderr are
+/// a pseudo-terminal), typing `typed`; returns the exit code and everything shown. A ledger
+/// of its own unless `env` names one.
+pub fn on_a_terminal(args: &[&str], env: &[(&str, String)], typed: &str) -> (Option<i32>, String) {
+    use std::io::Write as _;
+    let ledger = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let ledger_file = ledger.path().join("ledger.sqlite3");
+    let command = std::iter::once(env!("CARGO_BIN_EXE_gpucloud"))
+        .chain(args.iter().copied())
+        .map(|word| {
+            shlex::try_quote(word)
+                .unwrap_or_else(|e| panic!("{e}"))
+                .into_owned()
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut child = std::process::Command::new("script")
+        .args(["-qefc", &command, "/dev/null"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_clear()
+        .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
+        .envs(
+            (!env.iter().any(|(k, _)| *k == "GPUCLOUD_LEDGER"))
+                .then_some(("GPUCLOUD_LEDGER", &ledger_file)),
+        )
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("script: {e}"));
+    child
+        .stdin
+        .take()
+        .map(|mut stdin| stdin.write_all(typed.as_bytes()))
+        .transpose()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let output = child.wait_with_output().unwrap_or_else(|e| panic!("{e}"));
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+    )
+}

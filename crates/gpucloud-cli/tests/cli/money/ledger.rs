@@ -284,3 +284,39 @@ fn a_ttl_is_kept_by_the_sweep_of_expired_clusters_which_deletes_and_verifies() {
     again.expect_code(0);
     assert!(again.stdout.starts_with("No cluster"), "{}", again.stdout);
 }
+
+/// A sweep on a terminal shows each cluster as it is looked at and its delete as it goes;
+/// elsewhere it is quiet until the table at the end (before, it printed nothing for its whole
+/// run, terminal or not).
+#[test]
+fn a_sweep_shows_its_progress_on_a_terminal_and_is_quiet_elsewhere() {
+    let bench = Bench::new();
+    let id = bench.create(Provider::Together, "swept");
+    let mut env = bench.env();
+    env.push(("TERM", "xterm".into()));
+    let (code, shown) = crate::support::on_a_terminal(
+        &[
+            "clusters",
+            "sweep",
+            "--older-than",
+            "0s",
+            "--delete",
+            "--yes",
+            "--interval",
+            "1s",
+        ],
+        &env,
+        "",
+    );
+    assert_eq!(code, Some(0), "{shown}");
+    assert!(
+        shown.contains(&format!("together {id}: looking it up")),
+        "{shown}"
+    );
+    // Piped: only the result.
+    let id = bench.create(Provider::Together, "swept-quietly");
+    let quiet = bench.run_plain(&SWEEP_DELETE);
+    quiet.expect_code(0);
+    assert!(!quiet.stderr.contains("looking it up"), "{}", quiet.stderr);
+    assert!(quiet.stdout.contains(&id), "{}", quiet.stdout);
+}
