@@ -83,47 +83,92 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Create, inspect, list, wait for and delete clusters.
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  gpucloud clusters create -p any --gpu-model H100 --gpus 16 --name t --ttl 8h\n  gpucloud clusters get -p together CLUSTER_ID\n  gpucloud clusters sweep --expired --delete"
+    )]
     Clusters(ClustersCommand),
     /// Show the exact create request (method, URL, headers, body) without sending it.
+    #[command(
+        after_help = "Examples:\n  gpucloud plan -p together --gpu-model H100 --gpus 16 --name train\n  gpucloud plan -p any --gpu-model H100 --gpus 16 --name t --max-price-per-hour 60\n  gpucloud --json plan -p e2e -f request.toml"
+    )]
     Plan(Box<PlanArgs>),
     /// Run the local simulator of the three providers' APIs in the foreground.
     #[cfg(feature = "sim")]
+    #[command(
+        after_help = "Examples:\n  gpucloud sim\n  gpucloud sim --port 8480 --time-scale 600"
+    )]
     Sim(SimArgs),
     /// Start an embedded simulator and run create → wait → get → delete on every provider.
     #[cfg(feature = "sim")]
+    #[command(after_help = "Examples:\n  gpucloud demo\n  gpucloud --json demo")]
     Demo(DemoArgs),
     /// Every cluster gpucloud created (from the local ledger): last known state, age, cost so
     /// far where a price is known. Reads the ledger only; sends nothing.
+    #[command(after_help = "Examples:\n  gpucloud ledger\n  gpucloud --json ledger --all")]
     Ledger(LedgerArgs),
     /// What the providers offer: regions, GPU models, node limits, prices and the catalog ids
     /// a create needs.
+    #[command(
+        after_help = "Examples:\n  gpucloud catalog -p all --gpu-model H100\n  gpucloud catalog -p together --gpus 16 --region us-central-8"
+    )]
     Catalog(CatalogArgs),
     /// Print the JSON Schema of request files, for editors and checks.
+    #[command(after_help = "Examples:\n  gpucloud schema request > request.schema.json")]
     Schema(SchemaArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell).
+    #[command(
+        after_help = "Examples:\n  gpucloud completions bash > ~/.bash_completion.d/gpucloud\n  gpucloud completions zsh > ~/.zfunc/_gpucloud"
+    )]
     Completions(CompletionsArgs),
 }
 
 #[derive(Debug, Subcommand)]
 pub enum ClustersCommand {
     /// Create a cluster from flags or from a request file.
+    #[command(
+        after_help = "Examples:\n  gpucloud clusters create -p together --gpu-model H100 --gpus 16 --name train --wait\n  gpucloud clusters create -p any --gpu-model H100 --gpus 16 --name train --ttl 8h --yes\n  gpucloud clusters create -p e2e -f request.toml --name train-2"
+    )]
     Create(Box<CreateArgs>),
     /// Show one cluster and its nodes.
+    #[command(
+        after_help = "Examples:\n  gpucloud clusters get -p together CLUSTER_ID\n  gpucloud --json clusters get -p e2e 101"
+    )]
     Get(IdArgs),
     /// List clusters (not documented by Runcrate).
+    #[command(
+        after_help = "Examples:\n  gpucloud clusters list -p together\n  gpucloud --json clusters list -p e2e"
+    )]
     List(TargetArgs),
     /// Delete a cluster (not documented by Runcrate); --wait verifies it is gone.
+    #[command(
+        after_help = "Examples:\n  gpucloud clusters delete -p together --wait CLUSTER_ID\n  gpucloud clusters delete -p e2e --wait -- 101"
+    )]
     Delete(DeleteArgs),
     /// Wait until a cluster is ready, showing its progress.
+    #[command(
+        after_help = "Examples:\n  gpucloud clusters wait -p together CLUSTER_ID\n  gpucloud clusters wait -p e2e 101 --timeout 30m --interval 10s"
+    )]
     Wait(WaitCommandArgs),
     /// Change a cluster's size (Together: GPUs; E2E: nodes; not documented by Runcrate).
+    #[command(
+        after_help = "Examples:\n  gpucloud clusters resize -p together CLUSTER_ID --gpus 32 --wait\n  gpucloud clusters resize -p e2e 101 --nodes 4 --wait"
+    )]
     Resize(ResizeArgs),
     /// Write (or print) a cluster's kubeconfig (Together).
+    #[command(
+        after_help = "Examples:\n  gpucloud clusters kubeconfig -p together CLUSTER_ID -o ~/.kube/train.yaml"
+    )]
     Kubeconfig(KubeconfigArgs),
-    /// Print (or run) the SSH command of a cluster's node.
+    /// Print (or run) the SSH command of a cluster's node (a GPU worker by default).
+    #[command(
+        after_help = "Examples:\n  gpucloud clusters ssh -p runcrate CLUSTER_ID\n  gpucloud clusters ssh -p together CLUSTER_ID --exec\n  gpucloud clusters ssh -p together CLUSTER_ID --node 1 -- nvidia-smi -L"
+    )]
     Ssh(SshArgs),
     /// Clusters gpucloud created that are still alive after a while; --delete deletes them.
+    #[command(
+        after_help = "Examples:\n  gpucloud clusters sweep --older-than 4h\n  gpucloud clusters sweep --expired --delete --yes"
+    )]
     Sweep(SweepArgs),
 }
 

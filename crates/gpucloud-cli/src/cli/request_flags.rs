@@ -52,10 +52,12 @@ pub struct RequestArgs {
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Request")]
 pub struct SpecFlags {
-    /// Size in GPUs (Together).
+    /// Size in GPUs. Together takes it as it is (a multiple of 8); resolved from a GPU model,
+    /// Runcrate and E2E take it as nodes of the chosen offering (GPUs ÷ GPUs per node).
     #[arg(long, value_name = "N", conflicts_with = "nodes")]
     pub gpus: Option<u32>,
-    /// Size in nodes (Runcrate, E2E).
+    /// Size in nodes. Runcrate and E2E take it as it is; resolved from a GPU model, Together
+    /// takes it as GPUs (nodes × the offering's GPUs per node).
     #[arg(long, value_name = "N")]
     pub nodes: Option<u32>,
     /// GPU model in the provider's words (Together: H100_SXM).

@@ -191,3 +191,64 @@ fn every_command_in_the_docs_names_real_subcommands_and_flags() {
     assert!(checked >= 5, "only {checked} commands found");
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// Every command's `--help` ends with examples (as `gh` does), and each example names flags
+/// its command has.
+#[test]
+fn every_command_has_examples_that_name_its_own_flags() {
+    let commands: [&[&str]; 17] = [
+        &["clusters"],
+        &["clusters", "create"],
+        &["clusters", "get"],
+        &["clusters", "list"],
+        &["clusters", "delete"],
+        &["clusters", "wait"],
+        &["clusters", "resize"],
+        &["clusters", "kubeconfig"],
+        &["clusters", "ssh"],
+        &["clusters", "sweep"],
+        &["plan"],
+        &["ledger"],
+        &["catalog"],
+        &["schema"],
+        &["completions"],
+        &["sim"],
+        &["demo"],
+    ];
+    let global = gpucloud(&["--help"], &[]).stdout;
+    for command in commands {
+        let args: Vec<&str> = command.iter().copied().chain(["--help"]).collect();
+        let help = gpucloud(&args, &[]);
+        help.expect_code(0);
+        let (_, examples) = help
+            .stdout
+            .split_once("Examples:\n")
+            .unwrap_or_else(|| panic!("{command:?} has no examples:\n{}", help.stdout));
+        let lines: Vec<&str> = examples
+            .lines()
+            .map(str::trim)
+            .filter(|l| l.starts_with("gpucloud "))
+            .collect();
+        assert!(!lines.is_empty(), "{command:?}: {examples}");
+        for line in lines {
+            for flag in line.split_whitespace().filter(|w| w.starts_with("--")) {
+                let target = command.iter().copied().filter(|w| line.contains(*w));
+                let sub: Vec<&str> = target.chain(["--help"]).collect();
+                let own = gpucloud(&sub, &[]).stdout;
+                // `clusters`' examples name its subcommands' flags.
+                let sub_help = line
+                    .split_whitespace()
+                    .skip(1)
+                    .take_while(|w| !w.starts_with('-'))
+                    .take(2)
+                    .chain(["--help"])
+                    .collect::<Vec<_>>();
+                let theirs = gpucloud(&sub_help, &[]).stdout;
+                assert!(
+                    own.contains(flag) || theirs.contains(flag) || global.contains(flag),
+                    "{command:?}: `{line}`: no {flag}"
+                );
+            }
+        }
+    }
+}
