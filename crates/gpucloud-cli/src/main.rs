@@ -35,6 +35,7 @@ macro_rules! tell {
 }
 
 mod cli;
+mod cluster_ref;
 mod commands;
 mod confirm;
 mod connect;

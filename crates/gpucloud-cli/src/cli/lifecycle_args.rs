@@ -7,14 +7,15 @@ use std::time::Duration;
 use clap::Args;
 use gpucloud::ProviderKind;
 
-use super::{TargetArgs, WaitArgs, bounds};
+use super::{ClusterTargetArgs, WaitArgs, bounds};
 
 #[derive(Debug, Args)]
 pub struct DeleteArgs {
     #[command(flatten)]
-    pub target: TargetArgs,
-    /// The cluster's id, as the provider issued it.
-    #[arg(value_parser = bounds::cluster_id)]
+    pub target: ClusterTargetArgs,
+    /// The cluster: its id as the provider issued it, or its name (looked up in the
+    /// ledger, then in the provider's list).
+    #[arg(value_name = "CLUSTER", value_parser = bounds::cluster_id)]
     pub id: String,
     /// Return only once the provider no longer has the cluster (a 404 or a deleted state),
     /// and say how long it took.
@@ -28,9 +29,10 @@ pub struct DeleteArgs {
 #[command(group(clap::ArgGroup::new("size").required(true).args(["gpus", "nodes"])))]
 pub struct ResizeArgs {
     #[command(flatten)]
-    pub target: TargetArgs,
-    /// The cluster's id, as the provider issued it.
-    #[arg(value_parser = bounds::cluster_id)]
+    pub target: ClusterTargetArgs,
+    /// The cluster: its id as the provider issued it, or its name (looked up in the
+    /// ledger, then in the provider's list).
+    #[arg(value_name = "CLUSTER", value_parser = bounds::cluster_id)]
     pub id: String,
     /// The new number of GPUs (Together: a positive multiple of 8).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
@@ -48,9 +50,10 @@ pub struct ResizeArgs {
 #[derive(Debug, Args)]
 pub struct KubeconfigArgs {
     #[command(flatten)]
-    pub target: TargetArgs,
-    /// The cluster's id, as the provider issued it.
-    #[arg(value_parser = bounds::cluster_id)]
+    pub target: ClusterTargetArgs,
+    /// The cluster: its id as the provider issued it, or its name (looked up in the
+    /// ledger, then in the provider's list).
+    #[arg(value_name = "CLUSTER", value_parser = bounds::cluster_id)]
     pub id: String,
     /// Write it to this file (created or replaced, readable by you only: mode 0600).
     #[arg(long, short = 'o', value_name = "FILE")]
@@ -63,9 +66,10 @@ pub struct KubeconfigArgs {
 #[derive(Debug, Args)]
 pub struct SshArgs {
     #[command(flatten)]
-    pub target: TargetArgs,
-    /// The cluster's id, as the provider issued it.
-    #[arg(value_parser = bounds::cluster_id)]
+    pub target: ClusterTargetArgs,
+    /// The cluster: its id as the provider issued it, or its name (looked up in the
+    /// ledger, then in the provider's list).
+    #[arg(value_name = "CLUSTER", value_parser = bounds::cluster_id)]
     pub id: String,
     /// The node: its id, or its position in `clusters get` (0 is the first). Default: the
     /// first GPU worker with an address (then any node with one).

@@ -217,21 +217,35 @@ pub struct TargetArgs {
     pub connection: ConnectionArgs,
 }
 
+/// The provider of an existing cluster: optional where the ledger (or a provider's list)
+/// names the cluster unambiguously.
+#[derive(Debug, Clone, Args)]
+pub struct ClusterTargetArgs {
+    /// The provider (optional when the cluster's id or name is known to one provider only:
+    /// the ledger, then each configured provider's list, is asked).
+    #[arg(long, short = 'p', value_enum)]
+    pub provider: Option<ProviderKind>,
+    #[command(flatten)]
+    pub connection: ConnectionArgs,
+}
+
 #[derive(Debug, Args)]
 pub struct IdArgs {
     #[command(flatten)]
-    pub target: TargetArgs,
-    /// The cluster's id, as the provider issued it.
-    #[arg(value_parser = bounds::cluster_id)]
+    pub target: ClusterTargetArgs,
+    /// The cluster: its id as the provider issued it, or its name (looked up in the ledger,
+    /// then in the provider's list).
+    #[arg(value_name = "CLUSTER", value_parser = bounds::cluster_id)]
     pub id: String,
 }
 
 #[derive(Debug, Args)]
 pub struct WaitCommandArgs {
     #[command(flatten)]
-    pub target: TargetArgs,
-    /// The cluster's id, as the provider issued it.
-    #[arg(value_parser = bounds::cluster_id)]
+    pub target: ClusterTargetArgs,
+    /// The cluster: its id as the provider issued it, or its name (looked up in the ledger,
+    /// then in the provider's list).
+    #[arg(value_name = "CLUSTER", value_parser = bounds::cluster_id)]
     pub id: String,
     #[command(flatten)]
     pub wait: WaitArgs,

@@ -3,7 +3,7 @@
 use std::io::Write as _;
 use std::path::Path;
 
-use gpucloud::{ClusterId, ClusterSize, Node, SizeReached};
+use gpucloud::{ClusterSize, Node, SizeReached};
 
 use super::wait::wait_with_progress;
 use crate::cli::{KubeconfigArgs, ResizeArgs, SshArgs};
@@ -24,8 +24,7 @@ pub async fn resize(ctx: &Context, args: &ResizeArgs) -> Result<(), CliError> {
             ));
         }
     };
-    let client = ctx.cluster_client(&args.target, &args.id)?;
-    let id = ClusterId::new(&args.id);
+    let (client, id) = crate::cluster_ref::resolve(ctx, &args.target, &args.id).await?;
     let mut cluster = client.resize(&id, size).await?;
     let out = ctx.output();
     if args.wait {
@@ -69,19 +68,19 @@ pub async fn kubeconfig(ctx: &Context, args: &KubeconfigArgs) -> Result<(), CliE
              use -o FILE",
         ));
     }
-    let client = ctx.cluster_client(&args.target, &args.id)?;
+    let (client, id) = crate::cluster_ref::resolve(ctx, &args.target, &args.id).await?;
     let provider = client.provider();
-    let cluster = client.get(&ClusterId::new(&args.id)).await?;
+    let cluster = client.get(&id).await?;
     let Some(config) = cluster.kubeconfig()? else {
         return Err(CliError::Other(format!(
             "{provider} cluster {} has no kubeconfig yet (it is set once the cluster is ready)",
-            cell(&args.id)
+            cell(&id)
         )));
     };
     if config.len() > MAX_KUBECONFIG_BYTES {
         return Err(CliError::Other(format!(
             "{provider}'s kubeconfig for {} is {} bytes, over the 1 MiB gpucloud accepts",
-            cell(&args.id),
+            cell(&id),
             config.len()
         )));
     }
@@ -90,7 +89,7 @@ pub async fn kubeconfig(ctx: &Context, args: &KubeconfigArgs) -> Result<(), CliE
             write_private(path, config.as_bytes())?;
             tell!(
                 "Wrote the kubeconfig of {provider} cluster {} to {} (mode 0600).",
-                cell(&args.id),
+                cell(&id),
                 cell(path.display())
             );
             Ok(())
@@ -133,12 +132,12 @@ fn write_private(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
 }
 
 pub async fn ssh(ctx: &Context, args: &SshArgs) -> Result<(), CliError> {
-    let client = ctx.cluster_client(&args.target, &args.id)?;
+    let (client, id) = crate::cluster_ref::resolve(ctx, &args.target, &args.id).await?;
     let provider = client.provider();
-    let cluster = client.get(&ClusterId::new(&args.id)).await?;
+    let cluster = client.get(&id).await?;
     // A node that is not there is a mistake in the request (exit 3), as any invalid input.
     let node = pick_node(&cluster.nodes, args.node.as_deref())
-        .map_err(|why| CliError::Input(format!("{provider} cluster {}: {why}", cell(&args.id))))?;
+        .map_err(|why| CliError::Input(format!("{provider} cluster {}: {why}", cell(&id))))?;
     let command = ssh_command(node).ok_or_else(|| {
         CliError::Other(format!(
             "{provider} gives node {} no SSH command or address yet",

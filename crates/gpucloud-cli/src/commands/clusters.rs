@@ -1,7 +1,7 @@
 //! `gpucloud clusters create|get|list|delete|wait`.
 
 use gpucloud::{
-    Cleanup, ClusterId, CreateAndWait, CreateAndWaitError, Created, ProviderKind, Ready, Timeline,
+    Cleanup, CreateAndWait, CreateAndWaitError, Created, ProviderKind, Ready, Timeline,
 };
 use serde::Serialize;
 
@@ -142,8 +142,8 @@ fn say_cleanup(provider: ProviderKind, failed: &CreateAndWaitError) {
 }
 
 async fn get(ctx: &Context, args: &IdArgs) -> Result<(), CliError> {
-    let client = ctx.cluster_client(&args.target, &args.id)?;
-    let cluster = client.get(&ClusterId::new(&args.id)).await?;
+    let (client, id) = crate::cluster_ref::resolve(ctx, &args.target, &args.id).await?;
+    let cluster = client.get(&id).await?;
     ctx.output().result(&cluster, output::cluster)
 }
 
@@ -170,28 +170,27 @@ struct Deleted<'a> {
 }
 
 async fn delete(ctx: &Context, args: &DeleteArgs) -> Result<(), CliError> {
-    let client = ctx.cluster_client(&args.target, &args.id)?;
+    let (client, id) = crate::cluster_ref::resolve(ctx, &args.target, &args.id).await?;
     let provider = client.provider();
-    let id = ClusterId::new(&args.id);
     if !args.wait {
         client.delete(&id).await?;
         let deleted = Deleted {
             provider,
-            id: &args.id,
+            id: id.as_str(),
             deleted: true,
             already_gone: None,
             took_secs: None,
             timeline: None,
         };
         return ctx.output().result(&deleted, |_| {
-            say!("Deleted {provider} cluster {}.", args.id);
+            say!("Deleted {provider} cluster {}.", cell(&id));
         });
     }
     let deletion = delete_with_progress(&client, &id, &args.wait_options).await?;
     if ctx.output().is_json() {
         return output::json(&Deleted {
             provider,
-            id: &args.id,
+            id: id.as_str(),
             deleted: true,
             already_gone: Some(deletion.already_gone),
             took_secs: Some(deletion.took.as_secs_f64()),
@@ -199,11 +198,11 @@ async fn delete(ctx: &Context, args: &DeleteArgs) -> Result<(), CliError> {
         });
     }
     if deletion.already_gone {
-        say!("{provider} cluster {} was already gone.", args.id);
+        say!("{provider} cluster {} was already gone.", cell(&id));
     } else {
         say!(
             "Deleted {provider} cluster {}: the provider confirmed it gone after {}.",
-            args.id,
+            cell(&id),
             elapsed(deletion.took)
         );
     }
@@ -211,10 +210,10 @@ async fn delete(ctx: &Context, args: &DeleteArgs) -> Result<(), CliError> {
 }
 
 async fn wait(ctx: &Context, args: &WaitCommandArgs) -> Result<(), CliError> {
-    let client = ctx.cluster_client(&args.target, &args.id)?;
+    let (client, id) = crate::cluster_ref::resolve(ctx, &args.target, &args.id).await?;
     let cluster = wait_with_progress(
         &client,
-        &ClusterId::new(&args.id),
+        &id,
         &args.wait,
         &Ready,
         ProgressDisplay::new("", 1.0),

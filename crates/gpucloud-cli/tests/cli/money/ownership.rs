@@ -205,3 +205,66 @@ fn an_e2e_refusal_names_the_field_and_the_rule() {
         run.stderr
     );
 }
+
+/// Names work where ids do, and `--provider` is needed only when the answer is ambiguous:
+/// the ledger is asked first, then each configured provider's list.
+#[test]
+fn a_cluster_is_found_by_its_name_on_whichever_provider_has_it() {
+    let bench = Bench::new();
+    let together = bench.create(Provider::Together, "by-name");
+    let got = bench.run_plain(&["--json", "clusters", "get", "by-name"]);
+    got.expect_code(0);
+    assert_eq!(json(&got)["id"], together.as_str());
+    assert_eq!(json(&got)["provider"], "together");
+
+    // The same name on a second provider: ambiguous, listed, nothing acted on.
+    let e2e = bench.create(Provider::E2e, "by-name");
+    let both = bench.run_plain(&["clusters", "delete", "by-name", "--wait"]);
+    both.expect_code(2);
+    assert!(
+        both.stderr
+            .contains(&format!("together {together} (by-name, in the ledger)"))
+            && both
+                .stderr
+                .contains(&format!("e2e {e2e} (by-name, in the ledger)")),
+        "{}",
+        both.stderr
+    );
+    let deletes = |bench: &Bench| {
+        bench
+            .sim
+            .sim()
+            .exchanges()
+            .iter()
+            .filter(|e| e.method == "DELETE")
+            .count()
+    };
+    assert_eq!(deletes(&bench), 0);
+    // --provider says which.
+    let one = bench.run(Provider::E2e, &["clusters", "delete", "by-name", "--wait"]);
+    one.expect_code(0);
+    assert_eq!(deletes(&bench), 1);
+
+    // A name only a provider's list knows (made without the ledger).
+    let mut args: Vec<String> = vec!["--no-ledger".into(), "--json".into()];
+    args.extend(create_args(Provider::Together, "listed-only"));
+    args.extend(["--provider".into(), "together".into()]);
+    let made = gpucloud(
+        &args.iter().map(String::as_str).collect::<Vec<_>>(),
+        &bench.env(),
+    );
+    made.expect_code(0);
+    let listed = json(&made)["cluster"]["id"].as_str().unwrap().to_string();
+    let got = bench.run_plain(&["--json", "clusters", "get", "listed-only"]);
+    got.expect_code(0);
+    assert_eq!(json(&got)["id"], listed.as_str());
+
+    // Known nowhere, and no provider to take it as an id of.
+    let nowhere = bench.run_plain(&["clusters", "get", "no-such-cluster"]);
+    nowhere.expect_code(2);
+    assert!(
+        nowhere.stderr.contains("give --provider"),
+        "{}",
+        nowhere.stderr
+    );
+}
