@@ -1,10 +1,10 @@
 //! A cluster named on the command line by its id or its name, with `--provider` optional:
 //! which provider and which id it is, and the client that reaches it.
 //!
-//! The ledger is asked first (an id it recorded, then a name of a cluster that may be alive),
-//! then the list of each provider that has one and is configured. One answer is taken; none
-//! with a `--provider` means the text is an id as the provider issued it; several are an
-//! error that lists them, so nothing acts on the wrong cluster.
+//! The ledger is asked first (an id it recorded, then a name of a cluster that may be alive);
+//! without `--provider`, then the list of each provider that has one and is configured. One
+//! answer is taken; none with a `--provider` means the text is that provider's id, as it
+//! issued it; several are an error that lists them, so nothing acts on the wrong cluster.
 
 use gpucloud::{ClusterClient, ClusterId, ProviderKind};
 
@@ -35,7 +35,9 @@ pub async fn resolve(
         None => ProviderKind::ALL.to_vec(),
     };
     let mut candidates = in_ledger(ctx, &providers, given)?;
-    if candidates.is_empty() {
+    // With --provider, text the ledger does not know is that provider's id, sent as it is
+    // (no list first: a command on an id costs what it always did).
+    if candidates.is_empty() && target.provider.is_none() {
         candidates = in_lists(ctx, target, &providers, given).await;
     }
     candidates.dedup_by(|a, b| a.provider == b.provider && a.id == b.id);

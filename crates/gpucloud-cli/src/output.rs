@@ -249,10 +249,13 @@ pub fn clusters(clusters: &[Cluster]) {
         say!("No clusters.");
         return;
     }
-    let mut list = table(&["id", "name", "state", "phase", "nodes", "gpus", "created"]);
+    let mut list = table(&[
+        "provider", "id", "name", "state", "phase", "nodes", "gpus", "created",
+    ]);
     for c in clusters {
         let (reachable, known) = node_counts(c);
         list.add_row([
+            c.provider.to_string(),
             cell(&c.id),
             cell(&c.name),
             state_of(c),

@@ -14,7 +14,7 @@ pub struct DeleteArgs {
     #[command(flatten)]
     pub target: ClusterTargetArgs,
     /// The cluster: its id as the provider issued it, or its name (looked up in the
-    /// ledger, then in the provider's list).
+    /// ledger and, without --provider, in the providers' lists).
     #[arg(value_name = "CLUSTER", value_parser = bounds::cluster_id)]
     pub id: String,
     /// Return only once the provider no longer has the cluster (a 404 or a deleted state),
@@ -31,7 +31,7 @@ pub struct ResizeArgs {
     #[command(flatten)]
     pub target: ClusterTargetArgs,
     /// The cluster: its id as the provider issued it, or its name (looked up in the
-    /// ledger, then in the provider's list).
+    /// ledger and, without --provider, in the providers' lists).
     #[arg(value_name = "CLUSTER", value_parser = bounds::cluster_id)]
     pub id: String,
     /// The new number of GPUs (Together: a positive multiple of 8).
@@ -52,7 +52,7 @@ pub struct KubeconfigArgs {
     #[command(flatten)]
     pub target: ClusterTargetArgs,
     /// The cluster: its id as the provider issued it, or its name (looked up in the
-    /// ledger, then in the provider's list).
+    /// ledger and, without --provider, in the providers' lists).
     #[arg(value_name = "CLUSTER", value_parser = bounds::cluster_id)]
     pub id: String,
     /// Write it to this file (created or replaced, readable by you only: mode 0600).
@@ -68,7 +68,7 @@ pub struct SshArgs {
     #[command(flatten)]
     pub target: ClusterTargetArgs,
     /// The cluster: its id as the provider issued it, or its name (looked up in the
-    /// ledger, then in the provider's list).
+    /// ledger and, without --provider, in the providers' lists).
     #[arg(value_name = "CLUSTER", value_parser = bounds::cluster_id)]
     pub id: String,
     /// The node: its id, or its position in `clusters get` (0 is the first). Default: the

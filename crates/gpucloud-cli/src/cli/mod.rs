@@ -135,11 +135,12 @@ pub enum ClustersCommand {
         after_help = "Examples:\n  gpucloud clusters get -p together CLUSTER_ID\n  gpucloud --json clusters get -p e2e 101"
     )]
     Get(IdArgs),
-    /// List clusters (not documented by Runcrate).
+    /// List the clusters of every configured provider (-p narrows to one); Runcrate documents
+    /// no list, and `gpucloud ledger` shows what gpucloud made there.
     #[command(
-        after_help = "Examples:\n  gpucloud clusters list -p together\n  gpucloud --json clusters list -p e2e"
+        after_help = "Examples:\n  gpucloud clusters list\n  gpucloud clusters list -p together\n  gpucloud --json clusters list -p e2e"
     )]
-    List(TargetArgs),
+    List(ClusterTargetArgs),
     /// Delete a cluster (not documented by Runcrate); --wait verifies it is gone.
     #[command(
         after_help = "Examples:\n  gpucloud clusters delete -p together --wait CLUSTER_ID\n  gpucloud clusters delete -p e2e --wait -- 101"
@@ -222,7 +223,8 @@ pub struct TargetArgs {
 #[derive(Debug, Clone, Args)]
 pub struct ClusterTargetArgs {
     /// The provider (optional when the cluster's id or name is known to one provider only:
-    /// the ledger, then each configured provider's list, is asked).
+    /// the ledger, then each configured provider's list, is asked). With it, a cluster the
+    /// ledger does not know is taken by its id.
     #[arg(long, short = 'p', value_enum)]
     pub provider: Option<ProviderKind>,
     #[command(flatten)]
@@ -233,8 +235,8 @@ pub struct ClusterTargetArgs {
 pub struct IdArgs {
     #[command(flatten)]
     pub target: ClusterTargetArgs,
-    /// The cluster: its id as the provider issued it, or its name (looked up in the ledger,
-    /// then in the provider's list).
+    /// The cluster: its id as the provider issued it, or its name (looked up in the ledger and,
+    /// without --provider, in the providers' lists).
     #[arg(value_name = "CLUSTER", value_parser = bounds::cluster_id)]
     pub id: String,
 }
@@ -243,8 +245,8 @@ pub struct IdArgs {
 pub struct WaitCommandArgs {
     #[command(flatten)]
     pub target: ClusterTargetArgs,
-    /// The cluster: its id as the provider issued it, or its name (looked up in the ledger,
-    /// then in the provider's list).
+    /// The cluster: its id as the provider issued it, or its name (looked up in the ledger and,
+    /// without --provider, in the providers' lists).
     #[arg(value_name = "CLUSTER", value_parser = bounds::cluster_id)]
     pub id: String,
     #[command(flatten)]

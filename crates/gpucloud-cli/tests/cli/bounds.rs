@@ -153,7 +153,7 @@ fn cluster_ids_are_checked_before_any_request() {
                 ],
                 &fake_credentials(),
             );
-            refused(&run, 2, &["'<ID>'", rule]);
+            refused(&run, 2, &["'<CLUSTER>'", rule]);
             // The raw id never reaches the terminal.
             assert!(!run.stderr.contains('\u{1b}'), "{:?}", run.stderr);
         }

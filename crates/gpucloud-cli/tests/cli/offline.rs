@@ -473,27 +473,28 @@ fn every_command_exits_by_category() {
         let args: Vec<&str> = command.iter().copied().chain(["--no-such-flag"]).collect();
         gpucloud(&args, &no_env()).expect_code(2);
     }
-    let cases: &[(Vec<&str>, i32, &[(&str, String)])] = &[
+    // (arguments, exit code, whether the run has (fake) credentials)
+    let cases: &[(Vec<&str>, i32, bool)] = &[
         // No credentials: a configuration error, nothing sent.
-        (with(&["clusters", "get", "c-1"], &p), 3, &[]),
-        (with(&["clusters", "list"], &p), 3, &[]),
-        (with(&["clusters", "delete", "c-1"], &p), 3, &[]),
-        (with(&["clusters", "wait", "c-1"], &p), 3, &[]),
+        (with(&["clusters", "get", "c-1"], &p), 3, false),
+        (with(&["clusters", "list"], &p), 3, false),
+        (with(&["clusters", "delete", "c-1"], &p), 3, false),
+        (with(&["clusters", "wait", "c-1"], &p), 3, false),
         (
             with(&["clusters", "resize", "c-1", "--gpus", "16"], &p),
             3,
-            &[],
+            false,
         ),
-        (with(&["clusters", "kubeconfig", "c-1"], &p), 3, &[]),
-        (with(&["clusters", "ssh", "c-1"], &p), 3, &[]),
-        (vec!["catalog", "-p", "together"], 3, &[]),
+        (with(&["clusters", "kubeconfig", "c-1"], &p), 3, false),
+        (with(&["clusters", "ssh", "c-1"], &p), 3, false),
+        (vec!["catalog", "-p", "together"], 3, false),
         (
             with(
                 &["plan", "--name", "a", "--gpus", "16", "--gpu-model", "H100"],
                 &p,
             ),
             3,
-            &[],
+            false,
         ),
         // A size Together never takes: invalid (3) from intent and from a resize alike.
         (
@@ -502,7 +503,7 @@ fn every_command_exits_by_category() {
                 &p,
             ),
             3,
-            FAKE,
+            true,
         ),
         (
             with(
@@ -519,33 +520,30 @@ fn every_command_exits_by_category() {
                 &p,
             ),
             3,
-            FAKE,
+            true,
         ),
         (
             with(&["clusters", "resize", "c-1", "--gpus", "12"], &p),
             3,
-            FAKE,
+            true,
         ),
         // An id no provider issues: a usage error (the argument's own rule).
-        (with(&["clusters", "get", ".."], &p), 2, FAKE),
+        (with(&["clusters", "get", ".."], &p), 2, true),
         // --json where there is no JSON form: refused, never ignored.
         (
             vec!["--json", "clusters", "kubeconfig", "c-1", "-p", "together"],
             2,
-            FAKE,
+            true,
         ),
-        (vec!["--json", "completions", "bash"], 2, &[]),
+        (vec!["--json", "completions", "bash"], 2, false),
     ];
-    for (args, code, env) in cases {
-        let env: Vec<(&str, String)> = if env.is_empty() {
-            no_env()
-        } else {
+    for (args, code, credentials) in cases {
+        let env = if *credentials {
             fake_credentials()
+        } else {
+            no_env()
         };
         let run = gpucloud(args, &env);
         run.expect_code(*code);
     }
 }
-
-/// Marks a case that runs with (fake) credentials.
-const FAKE: &[(&str, String)] = &[("", String::new())];

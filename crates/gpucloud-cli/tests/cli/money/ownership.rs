@@ -268,3 +268,60 @@ fn a_cluster_is_found_by_its_name_on_whichever_provider_has_it() {
         nowhere.stderr
     );
 }
+
+/// One list across every configured provider, each cluster with its provider; a provider
+/// passed over (no list, no credentials) is said, never left out silently; -p narrows.
+#[test]
+fn clusters_list_spans_every_configured_provider() {
+    let bench = Bench::new();
+    let together = bench.create(Provider::Together, "everywhere");
+    let e2e = bench.create(Provider::E2e, "everywhere");
+    let all = bench.run_plain(&["--json", "clusters", "list"]);
+    all.expect_code(0);
+    let listed: Vec<(String, String)> = json(&all)
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["provider"].as_str().unwrap().to_string(),
+                c["id"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert!(
+        listed.contains(&("together".into(), together.clone())),
+        "{listed:?}"
+    );
+    assert!(listed.contains(&("e2e".into(), e2e.clone())), "{listed:?}");
+    assert!(
+        all.stderr.contains("runcrate: passed over"),
+        "{}",
+        all.stderr
+    );
+
+    let table = bench.run_plain(&["clusters", "list"]);
+    table.expect_code(0);
+    assert!(table.stdout.starts_with("PROVIDER"), "{}", table.stdout);
+
+    let mut env = bench.env();
+    env.retain(|(k, _)| *k != "E2E_API_KEY");
+    let without = gpucloud(&["--json", "clusters", "list"], &env);
+    without.expect_code(0);
+    assert!(
+        without
+            .stderr
+            .contains("e2e: passed over: configuration: E2E_API_KEY"),
+        "{}",
+        without.stderr
+    );
+    assert!(
+        !without.stdout.contains(&format!("\"{e2e}\"")),
+        "{}",
+        without.stdout
+    );
+
+    let narrowed = bench.run(Provider::E2e, &["--json", "clusters", "list"]);
+    narrowed.expect_code(0);
+    assert_eq!(json(&narrowed).as_array().unwrap().len(), 1);
+}
