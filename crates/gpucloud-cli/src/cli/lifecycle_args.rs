@@ -114,6 +114,11 @@ pub struct LedgerArgs {
     /// Also show creates that made nothing, and clusters known to be gone.
     #[arg(long)]
     pub all: bool,
+    /// Ask each provider for the current state of every cluster that may be alive first
+    /// (one get each, through the endpoint and account that created it), and record it;
+    /// without it, the ledger shows the last state a command saw and sends nothing.
+    #[arg(long)]
+    pub refresh: bool,
 }
 
 #[derive(Debug, Args)]

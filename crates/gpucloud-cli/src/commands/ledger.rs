@@ -47,6 +47,82 @@ fn row(entry: &ClusterEntry, now: DateTime<Utc>) -> Row<'_> {
     }
 }
 
+/// The error a refresh that could not read every cluster ends with (none when it could).
+fn unrefreshed_error(unrefreshed: usize) -> Result<(), CliError> {
+    match unrefreshed {
+        0 => Ok(()),
+        n => Err(CliError::Other(format!(
+            "{n} clusters could not be refreshed: their state is the last one recorded"
+        ))),
+    }
+}
+
+/// One get of every cluster the ledger says may be alive, through a client of its own origin
+/// (the get records what it saw, or that it is gone). A provider without credentials, or a
+/// cluster that could not be read, is said on stderr and left as it was recorded; returns how
+/// many were, so that the run fails after the table instead of passing in silence.
+async fn refresh(
+    ctx: &Context,
+    ledger: &std::sync::Arc<gpucloud_ledger::Ledger>,
+) -> Result<usize, CliError> {
+    let mut unrefreshed = 0;
+    let entries: Vec<ClusterEntry> = ledger
+        .clusters()
+        .map_err(|e| CliError::Other(format!("reading the ledger: {e}")))?
+        .into_iter()
+        .filter(ClusterEntry::may_be_alive)
+        .collect();
+    for entry in entries {
+        let Some(id) = &entry.cluster_id else {
+            continue;
+        };
+        let target = TargetArgs {
+            provider: entry.provider,
+            connection: ConnectionArgs::defaults(std::time::Duration::from_secs(30)),
+        };
+        let client = match ctx.connect(&target, Some(ledger)) {
+            Ok(client) => client,
+            Err(error) => {
+                tell!(
+                    "{} {}: not refreshed: {}",
+                    entry.provider,
+                    cell(id),
+                    one_line(&error)
+                );
+                continue;
+            }
+        };
+        let here = match (entry.origin.as_deref(), entry.scope.as_deref()) {
+            (Some(origin), Some(scope)) if origin != client.settings().origin => {
+                Some(client.for_scope(scope)).filter(|c| c.settings().origin == origin)
+            }
+            (Some(origin), None) if origin != client.settings().origin => None,
+            _ => Some(client),
+        };
+        let Some(here) = here else {
+            tell!(
+                "{} {}: not refreshed: created through another endpoint or account",
+                entry.provider,
+                cell(id)
+            );
+            unrefreshed += 1;
+            continue;
+        };
+        if let Err(error) = here.get(id).await
+            && !matches!(error, Error::NotFound(_))
+        {
+            tell!(
+                "{} {}: not refreshed: {}",
+                entry.provider,
+                cell(id),
+                one_line(&error)
+            );
+            unrefreshed += 1;
+        }
+    }
+    Ok(unrefreshed)
+}
+
 /// What the ledger knows of an entry's state, in a word or two, and how it came to be ours
 /// where not by our create.
 fn state(entry: &ClusterEntry) -> String {
@@ -90,11 +166,16 @@ fn age(entry: &ClusterEntry, now: DateTime<Utc>) -> String {
     elapsed((now - entry.created_at).to_std().unwrap_or_default())
 }
 
-pub fn show(ctx: &Context, args: &LedgerArgs) -> Result<(), CliError> {
+pub async fn show(ctx: &Context, args: &LedgerArgs) -> Result<(), CliError> {
     let Some(ledger) = ctx.readable_ledger()? else {
         return Err(CliError::Usage(
             "--no-ledger: there is no ledger to show".into(),
         ));
+    };
+    let unrefreshed = if args.refresh {
+        refresh(ctx, &ledger).await?
+    } else {
+        0
     };
     let now = Utc::now();
     let entries: Vec<_> = ledger
@@ -104,7 +185,8 @@ pub fn show(ctx: &Context, args: &LedgerArgs) -> Result<(), CliError> {
         .filter(|e| args.all || e.may_be_alive() || e.state.is_unresolved())
         .collect();
     if ctx.output().is_json() {
-        return output::json(&entries.iter().map(|e| row(e, now)).collect::<Vec<_>>());
+        output::json(&entries.iter().map(|e| row(e, now)).collect::<Vec<_>>())?;
+        return unrefreshed_error(unrefreshed);
     }
     if entries.is_empty() {
         say!(
@@ -112,7 +194,7 @@ pub fn show(ctx: &Context, args: &LedgerArgs) -> Result<(), CliError> {
             if args.all { "" } else { "that may be alive " },
             cell(ledger.location())
         );
-        return Ok(());
+        return unrefreshed_error(unrefreshed);
     }
     let mut list = table(&[
         "provider",
@@ -139,7 +221,7 @@ pub fn show(ctx: &Context, args: &LedgerArgs) -> Result<(), CliError> {
         ]);
     }
     say!("{}", render(&mut list));
-    Ok(())
+    unrefreshed_error(unrefreshed)
 }
 
 /// `clusters sweep --json`: one per cluster looked at.

@@ -51,7 +51,7 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
 async fn dispatch(ctx: &Context, command: Command) -> Result<(), CliError> {
     match command {
         Command::Clusters(command) => clusters::run(ctx, command).await,
-        Command::Ledger(args) => ledger::show(ctx, &args),
+        Command::Ledger(args) => ledger::show(ctx, &args).await,
         Command::Catalog(args) => catalog::run(ctx, &args).await,
         Command::Plan(args) => plan::run(ctx, &args).await,
         #[cfg(feature = "sim")]

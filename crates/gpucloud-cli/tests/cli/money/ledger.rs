@@ -320,3 +320,45 @@ fn a_sweep_shows_its_progress_on_a_terminal_and_is_quiet_elsewhere() {
     assert!(!quiet.stderr.contains("looking it up"), "{}", quiet.stderr);
     assert!(quiet.stdout.contains(&id), "{}", quiet.stdout);
 }
+
+/// `gpucloud ledger` shows the last state a command saw; `--refresh` asks the providers first
+/// (one get each) and shows the state now.
+#[test]
+fn ledger_refresh_shows_the_state_now() {
+    let bench = Bench::new();
+    let id = bench.create(Provider::Together, "refreshed");
+    let before = bench.ledger_json(false);
+    let state = |entries: &[serde_json::Value]| {
+        entries
+            .iter()
+            .find(|e| e["cluster_id"] == id.as_str())
+            .map(|e| e["last_seen"]["state"].clone())
+    };
+    assert_eq!(state(&before), Some(serde_json::json!("provisioning")));
+    bench
+        .sim
+        .sim()
+        .clock()
+        .advance(std::time::Duration::from_secs(3 * 3600));
+    let gets = |bench: &Bench| {
+        bench
+            .sim
+            .sim()
+            .exchanges()
+            .iter()
+            .filter(|e| e.operation.as_deref() == Some("get_cluster"))
+            .count()
+    };
+    let sent = gets(&bench);
+    // Without --refresh: nothing sent, the last state seen.
+    assert_eq!(
+        state(&bench.ledger_json(false)),
+        Some(serde_json::json!("provisioning"))
+    );
+    assert_eq!(gets(&bench), sent);
+    let run = bench.run_plain(&["--json", "ledger", "--refresh"]);
+    run.expect_code(0);
+    let now = json(&run).as_array().cloned().unwrap_or_default();
+    assert_eq!(state(&now), Some(serde_json::json!("ready")), "{now:?}");
+    assert_eq!(gets(&bench), sent + 1);
+}
