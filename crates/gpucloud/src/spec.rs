@@ -16,10 +16,13 @@ pub use crate::providers::e2e::{E2eOptions, E2eSfsMount};
 pub use crate::providers::runcrate::RuncrateOptions;
 pub use crate::providers::together::TogetherOptions;
 
-/// A cluster to create.
+/// A cluster to create: [`ClusterSpec::new`] and the `with_*` builders (the type is
+/// `#[non_exhaustive]`, so a field added later breaks no caller; the fields stay readable and
+/// settable).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
+#[non_exhaustive]
 pub struct ClusterSpec {
     /// The cluster's name. Creates are reconciled by name on providers without idempotency
     /// keys, so use a name unique within the account.
@@ -126,6 +129,12 @@ impl ClusterSpec {
     /// Adopts a live cluster of this name that gpucloud did not create (see [`Self::adopt`]).
     pub fn with_adopt(mut self, adopt: bool) -> Self {
         self.adopt = adopt;
+        self
+    }
+
+    /// Sets the size.
+    pub fn with_size(mut self, size: ClusterSize) -> Self {
+        self.size = size;
         self
     }
 

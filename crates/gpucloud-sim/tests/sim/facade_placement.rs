@@ -646,11 +646,7 @@ async fn a_name_taken_in_one_region_by_the_same_request_in_another_is_found_ther
 
     // Another request under the name is refused in every region, and no other provider is
     // tried: the name is taken, and a second cluster of it elsewhere would be a double.
-    let bigger = intent(Provider::Together, "roaming");
-    let bigger = ClusterSpec {
-        size: ClusterSize::Gpus(32),
-        ..bigger
-    };
+    let bigger = intent(Provider::Together, "roaming").with_size(ClusterSize::Gpus(32));
     let refused = Placement::new([together(bigger), e2e()])
         .create()
         .await

@@ -1,7 +1,7 @@
 //! Error mapping: each refusal becomes its typed `Error` with the provider's message, code and
 //! raw body, returned at once; an invalid spec sends nothing.
 
-use gpucloud::{ClusterId, ClusterSize, ClusterSpec, Error};
+use gpucloud::{ClusterId, ClusterSize, Error};
 use serde_json::json;
 
 use super::{CLUSTERS, ID, envelope, mount_create, mount_get, mount_list};
@@ -64,10 +64,7 @@ async fn create_grpc_gateway_error_shape_is_mapped() {
 #[tokio::test]
 async fn create_invalid_spec_sends_nothing() {
     let api = Api::start().await;
-    let bad = ClusterSpec {
-        size: ClusterSize::Gpus(12),
-        ..together_spec()
-    };
+    let bad = together_spec().with_size(ClusterSize::Gpus(12));
 
     let error = api.together().create(&bad).await.unwrap_err();
 
