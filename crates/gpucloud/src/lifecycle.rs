@@ -183,6 +183,16 @@ impl ClusterClient {
         self.wait_or_clean_up(created, options, on_progress).await
     }
 
+    /// [`Self::create_and_wait`] with the default options and no progress callback: the
+    /// cluster `spec` describes, ready, or the error with what was done about the cluster.
+    pub async fn create_ready(
+        &self,
+        spec: &ClusterSpec,
+    ) -> Result<CreatedReady, CreateAndWaitError> {
+        self.create_and_wait(spec, &CreateAndWait::default(), |_| {})
+            .await
+    }
+
     /// The second half of [`Self::create_and_wait`], for a caller that shows the create's
     /// result before waiting: waits until `created`'s cluster is ready, and deletes it (or
     /// keeps it) as `options` say when it is not.

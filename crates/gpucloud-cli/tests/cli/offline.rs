@@ -547,3 +547,57 @@ fn every_command_exits_by_category() {
         run.expect_code(*code);
     }
 }
+
+/// Errors that say why, once, in words a person uses: `any` in a list is explained, a size
+/// in the wrong unit names the flag to use (not a Rust type), and a catalog that could not be
+/// read is not "no offering matches".
+#[test]
+fn errors_say_why_in_words_once() {
+    let run = gpucloud(
+        &["plan", "-p", "any,together", "--name", "a", "--gpus", "16"],
+        &fake_credentials(),
+    );
+    run.expect_code(2);
+    assert!(
+        run.stderr
+            .contains("\"any\" stands alone (it means every provider); to choose some, name them"),
+        "{}",
+        run.stderr
+    );
+    let url = closed_port_url();
+    let run = gpucloud(
+        &[
+            "clusters",
+            "resize",
+            "-p",
+            "e2e",
+            "--base-url",
+            &url,
+            "101",
+            "--gpus",
+            "16",
+        ],
+        &fake_credentials(),
+    );
+    run.expect_code(3);
+    assert!(
+        run.stderr
+            .contains("ask for a number of nodes (--nodes), not GPUs"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("ClusterSize"), "{}", run.stderr);
+    let run = gpucloud(&["catalog", "-p", "all"], &no_env());
+    run.expect_code(3);
+    assert!(
+        !run.stdout.contains("No offering matches"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        run.stderr.matches("E2E_API_KEY").count(),
+        1,
+        "{}",
+        run.stderr
+    );
+}

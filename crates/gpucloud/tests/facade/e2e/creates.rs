@@ -145,3 +145,37 @@ async fn create_after_a_504_and_an_empty_list_posts_again() {
     assert_eq!(api.sleeps(), settle_window_pauses());
     api.assert_all_matched();
 }
+
+/// A failed or deleting cluster of the name is never the create's result, adopted or not.
+#[tokio::test]
+async fn a_failed_or_deleting_cluster_of_the_name_is_never_taken() {
+    for status in ["Failed", "Deleting"] {
+        let api = Api::start().await;
+        e2e_list_ends_after_page_1(&api, CLUSTERS).await;
+        mount(
+            &api,
+            "GET",
+            CLUSTERS,
+            json_response(200, &list_page(vec![e2e_cluster(ID, NAME, status)])),
+        )
+        .await;
+        for adopt in [false, true] {
+            let error = api
+                .e2e()
+                .create(&e2e_spec().with_adopt(adopt))
+                .await
+                .unwrap_err();
+            assert!(
+                matches!(
+                    error,
+                    gpucloud::Error::NameTaken {
+                        adoptable: false,
+                        ..
+                    }
+                ),
+                "{status}: {error:?}"
+            );
+        }
+        assert_eq!(api.count("POST", CLUSTERS).await, 0, "{status}");
+    }
+}
