@@ -328,24 +328,22 @@ impl Placement {
                 .peekable();
             while let Some(resolution) = regions.next() {
                 let region = region_of(&resolution);
-                match candidate.client.create_resolved(&resolution).await {
-                    Ok(created) => {
-                        if let Some(ceiling) = &self.constraints.max_price_per_hour
-                            && let Some(error) =
-                                crate::answered_price::check(&candidate.client, &created, ceiling)
-                                    .await
+                let created = candidate.client.create_resolved(&resolution).await;
+                // A price over the ceiling in the answer fails like any error that ends the
+                // placement (the cluster, if this create started it, is already deleted).
+                let created = match (created, &self.constraints.max_price_per_hour) {
+                    (Ok(created), Some(ceiling)) => {
+                        match crate::answered_price::check(&candidate.client, &created, ceiling)
+                            .await
                         {
-                            attempts.push(Attempt::new(
-                                provider,
-                                region,
-                                AttemptOutcome::Failed {
-                                    kind: error.kind(),
-                                    reason: error.to_string(),
-                                },
-                            ));
-                            attempts.extend(not_tried(provider, regions, plans));
-                            return Err(PlacementError { attempts, error });
+                            Some(error) => Err(error),
+                            None => Ok(created),
                         }
+                    }
+                    (created, _) => created,
+                };
+                match created {
+                    Ok(created) => {
                         attempts.push(Attempt::new(provider, region, AttemptOutcome::Created));
                         attempts.extend(not_tried(provider, regions, plans));
                         return Ok(Placed {
