@@ -301,6 +301,7 @@ fn normalization_hides_only_volatile_parts() {
 /// Runs `gpucloud args…` on a terminal (`script` gives it one: stdin, stdout and stderr are
 /// a pseudo-terminal), typing `typed`; returns the exit code and everything shown. A ledger
 /// of its own unless `env` names one.
+#[cfg(feature = "sim")]
 pub fn on_a_terminal(args: &[&str], env: &[(&str, String)], typed: &str) -> (Option<i32>, String) {
     use std::io::Write as _;
     let ledger = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
