@@ -185,7 +185,11 @@ async fn max_resends_zero_never_sends_a_second_post() {
     ))
     .unwrap();
 
-    let error = client.create(&together_spec()).await.unwrap_err();
+    // Bounded in real time: re-sends that never reach their limit must fail here, not hang.
+    let error = tokio::time::timeout(Duration::from_secs(30), client.create(&together_spec()))
+        .await
+        .expect("a create whose POSTs keep failing ends")
+        .unwrap_err();
 
     assert_eq!(error.status(), Some(500));
     assert!(error.is_ambiguous());
