@@ -103,24 +103,20 @@ impl Context {
                     && e.cluster_id.as_ref().is_some_and(|c| c.as_str() == id)
             })
             .collect();
-        let origins: Vec<&str> = entries.iter().filter_map(|e| e.origin.as_deref()).collect();
-        let reaches = |c: &ClusterClient| origins.contains(&c.settings().origin.as_str());
-        if origins.is_empty() || reaches(&client) {
+        let Some(first) = entries.first() else {
             return Ok(client);
-        }
-        if let Some(moved) = entries
+        };
+        if let Some(reaching) = entries
             .iter()
-            .filter_map(|e| e.scope.as_deref())
-            .map(|scope| client.for_scope(scope))
-            .find(|moved| reaches(moved))
+            .find_map(|e| crate::ledger::client_for(&client, e))
         {
-            return Ok(moved);
+            return Ok(reaching);
         }
         Err(CliError::Usage(format!(
             "cluster {} was created through {}, and this run reaches {}: run with the settings \
              it was created with (the same id here would be another cluster)",
             crate::sanitize::cell(id),
-            crate::sanitize::cell(origins[0]),
+            crate::sanitize::cell(first.origin.as_deref().unwrap_or_default()),
             crate::sanitize::cell(&client.settings().origin)
         )))
     }

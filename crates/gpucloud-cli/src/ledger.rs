@@ -124,3 +124,21 @@ pub async fn resolve_earlier(ledger: &Ledger, client: &ClusterClient) {
         }
     }
 }
+
+/// The client that reaches `entry`'s cluster: `client` itself when the create was sent
+/// through its origin (or recorded none), else `client` moved to the create's scope (E2E's
+/// location) if that is where it was sent; `None` when neither is (another endpoint or
+/// account, where the same id would be another cluster).
+pub fn client_for(
+    client: &ClusterClient,
+    entry: &gpucloud_ledger::ClusterEntry,
+) -> Option<ClusterClient> {
+    let Some(origin) = entry.origin.as_deref() else {
+        return Some(client.clone());
+    };
+    if origin == client.settings().origin {
+        return Some(client.clone());
+    }
+    let moved = client.for_scope(entry.scope.as_deref()?);
+    (moved.settings().origin == origin).then_some(moved)
+}

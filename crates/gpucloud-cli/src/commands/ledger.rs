@@ -92,14 +92,7 @@ async fn refresh(
                 continue;
             }
         };
-        let here = match (entry.origin.as_deref(), entry.scope.as_deref()) {
-            (Some(origin), Some(scope)) if origin != client.settings().origin => {
-                Some(client.for_scope(scope)).filter(|c| c.settings().origin == origin)
-            }
-            (Some(origin), None) if origin != client.settings().origin => None,
-            _ => Some(client),
-        };
-        let Some(here) = here else {
+        let Some(here) = crate::ledger::client_for(&client, &entry) else {
             tell!(
                 "{} {}: not refreshed: created through another endpoint or account",
                 entry.provider,
@@ -323,14 +316,7 @@ pub async fn sweep(ctx: &Context, args: &SweepArgs) -> Result<(), CliError> {
             // The same id at another endpoint or account is another cluster: looked up only
             // through a client of the cluster's own scope (E2E's location), never through
             // this one, and never passed over in silence either.
-            let here = match (entry.origin.as_deref(), entry.scope.as_deref()) {
-                (Some(origin), _) if origin == client.settings().origin => Some(client.clone()),
-                (Some(origin), Some(scope)) => {
-                    Some(client.for_scope(scope)).filter(|c| c.settings().origin == origin)
-                }
-                (Some(_), None) => None,
-                (None, _) => Some(client.clone()),
-            };
+            let here = crate::ledger::client_for(&client, &entry);
             let (action, detail) = match &here {
                 None => (
                     "error",
