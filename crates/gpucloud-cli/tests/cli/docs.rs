@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use regex::Regex;
 
-use crate::support::gpucloud;
+use crate::support::{COMMANDS, gpucloud};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -196,27 +196,8 @@ fn every_command_in_the_docs_names_real_subcommands_and_flags() {
 /// its command has.
 #[test]
 fn every_command_has_examples_that_name_its_own_flags() {
-    let commands: [&[&str]; 17] = [
-        &["clusters"],
-        &["clusters", "create"],
-        &["clusters", "get"],
-        &["clusters", "list"],
-        &["clusters", "delete"],
-        &["clusters", "wait"],
-        &["clusters", "resize"],
-        &["clusters", "kubeconfig"],
-        &["clusters", "ssh"],
-        &["clusters", "sweep"],
-        &["plan"],
-        &["ledger"],
-        &["catalog"],
-        &["schema"],
-        &["completions"],
-        &["sim"],
-        &["demo"],
-    ];
     let global = gpucloud(&["--help"], &[]).stdout;
-    for command in commands {
+    for command in COMMANDS {
         let args: Vec<&str> = command.iter().copied().chain(["--help"]).collect();
         let help = gpucloud(&args, &[]);
         help.expect_code(0);

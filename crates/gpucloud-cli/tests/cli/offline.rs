@@ -2,7 +2,7 @@
 
 use std::net::TcpListener;
 
-use crate::support::{fake_credentials, gpucloud};
+use crate::support::{COMMANDS, fake_credentials, gpucloud};
 
 fn no_env() -> Vec<(&'static str, String)> {
     Vec::new()
@@ -450,26 +450,8 @@ fn every_command_exits_by_category() {
     fn with<'a>(args: &[&'a str], p: &[&'a str]) -> Vec<&'a str> {
         args.iter().chain(p).copied().collect()
     }
-    let commands: [&[&str]; 16] = [
-        &["clusters", "create"],
-        &["clusters", "get"],
-        &["clusters", "list"],
-        &["clusters", "delete"],
-        &["clusters", "wait"],
-        &["clusters", "resize"],
-        &["clusters", "kubeconfig"],
-        &["clusters", "ssh"],
-        &["clusters", "sweep"],
-        &["plan"],
-        &["ledger"],
-        &["catalog"],
-        &["schema"],
-        &["completions"],
-        &["sim"],
-        &["demo"],
-    ];
     // A flag no command has: a usage error, exit 2, on every command.
-    for command in commands {
+    for command in COMMANDS {
         let args: Vec<&str> = command.iter().copied().chain(["--no-such-flag"]).collect();
         gpucloud(&args, &no_env()).expect_code(2);
     }

@@ -342,3 +342,24 @@ pub fn on_a_terminal(args: &[&str], env: &[(&str, String)], typed: &str) -> (Opt
         String::from_utf8_lossy(&output.stdout).into_owned(),
     )
 }
+
+/// Every command of the binary (the simulator's included), as its words.
+pub const COMMANDS: [&[&str]; 17] = [
+    &["clusters"],
+    &["clusters", "create"],
+    &["clusters", "get"],
+    &["clusters", "list"],
+    &["clusters", "delete"],
+    &["clusters", "wait"],
+    &["clusters", "resize"],
+    &["clusters", "kubeconfig"],
+    &["clusters", "ssh"],
+    &["clusters", "sweep"],
+    &["plan"],
+    &["ledger"],
+    &["catalog"],
+    &["schema"],
+    &["completions"],
+    &["sim"],
+    &["demo"],
+];
