@@ -18,10 +18,7 @@ fn spec() -> ClusterSpec {
     ClusterSpec::new("train-prism-1", ClusterSize::Gpus(16))
         .with_gpu_model("H100_SXM")
         .with_region("us-central-8")
-        .with_options(TogetherOptions {
-            nvidia_version_id: Some("nv-550-12.4".into()),
-            ..Default::default()
-        })
+        .with_options(TogetherOptions::default().with_nvidia_version_id("nv-550-12.4"))
 }
 
 #[tokio::test]

@@ -69,7 +69,7 @@ const REGISTRIES: &[(&str, usize, &str)] = &[
     ),
     (
         "crates/gpucloud-cli/src/commands/demo.rs",
-        7,
+        6,
         "the demo's script: the providers it fails over between and what the simulated E2E \
          account needs in a request",
     ),

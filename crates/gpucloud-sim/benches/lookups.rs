@@ -26,10 +26,7 @@ fn client(sim: &RunningSim, max_age: Duration) -> ClusterClient {
     ClusterClient::together(
         TogetherConfig::new(credentials::TOGETHER_API_KEY)
             .with_base_url(sim.base_url(Provider::Together))
-            .with_reconcile_policy(ReconcilePolicy {
-                name_lookup_max_age: max_age,
-                ..ReconcilePolicy::default()
-            }),
+            .with_reconcile_policy(ReconcilePolicy::default().with_name_lookup_max_age(max_age)),
     )
     .unwrap_or_else(|e| panic!("{e}"))
 }
@@ -38,10 +35,9 @@ fn spec(name: String) -> ClusterSpec {
     ClusterSpec::new(name, ClusterSize::Gpus(8))
         .with_gpu_model("H100_SXM")
         .with_region("us-central-8")
-        .with_options(gpucloud::TogetherOptions {
-            nvidia_version_id: Some("cuda-12.8-driver-570".into()),
-            ..gpucloud::TogetherOptions::default()
-        })
+        .with_options(
+            gpucloud::TogetherOptions::default().with_nvidia_version_id("cuda-12.8-driver-570"),
+        )
 }
 
 /// `count` creates named `{prefix}-{i}` through `client`, `CONCURRENCY` at a time.

@@ -63,10 +63,9 @@ fn client(sim: &RunningSim, provider: Provider) -> ClusterClient {
 fn intent(provider: Provider) -> ClusterSpec {
     let spec = ClusterSpec::new(name(), ClusterSize::Gpus(16)).with_gpu_model("H100");
     match provider {
-        Provider::E2e => spec.with_ssh_keys(["101"]).with_options(E2eOptions {
-            security_group_id: 1,
-            ..E2eOptions::default()
-        }),
+        Provider::E2e => spec
+            .with_ssh_keys(["101"])
+            .with_options(E2eOptions::default().with_security_group_id(1)),
         _ => spec,
     }
 }
@@ -75,18 +74,13 @@ fn explicit() -> ClusterSpec {
     ClusterSpec::new(name(), ClusterSize::Gpus(16))
         .with_gpu_model("H100_SXM")
         .with_region("us-central-8")
-        .with_options(TogetherOptions {
-            nvidia_version_id: Some("cuda-12.8-driver-570".into()),
-            ..TogetherOptions::default()
-        })
+        .with_options(TogetherOptions::default().with_nvidia_version_id("cuda-12.8-driver-570"))
 }
 
 fn placement(sim: &RunningSim) -> Placement {
     Placement::new(
-        [Provider::Together, Provider::Runcrate, Provider::E2e].map(|p| Candidate {
-            client: client(sim, p),
-            spec: intent(p),
-        }),
+        [Provider::Together, Provider::Runcrate, Provider::E2e]
+            .map(|p| Candidate::new(client(sim, p), intent(p))),
     )
 }
 

@@ -17,13 +17,12 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let client = ClusterClient::e2e(E2eConfig::from_env()?)?;
     let spec = ClusterSpec::new(name.clone(), ClusterSize::Nodes(2))
         .with_ssh_keys([ssh_key.clone()])
-        .with_options(E2eOptions {
-            image_version_id: image.parse()?,
-            sku_id: sku.parse()?,
-            sku_item_price_id: price.parse()?,
-            security_group_id: group.parse()?,
-            ..Default::default()
-        });
+        .with_options(
+            E2eOptions::default()
+                .with_sku(sku.parse()?, price.parse()?)
+                .with_image_version_id(image.parse()?)
+                .with_security_group_id(group.parse()?),
+        );
 
     println!("{}", client.plan(&spec).await?);
     let created = client.create(&spec).await?;

@@ -22,10 +22,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let client = ClusterClient::runcrate(RuncrateConfig::from_env()?)?;
     let spec = ClusterSpec::new(name, ClusterSize::Nodes(2))
         .with_stack(SoftwareStack::Slurm)
-        .with_options(RuncrateOptions {
-            offer_id,
-            idempotency_key: std::env::var("IDEMPOTENCY_KEY").ok(),
-            ..Default::default()
+        .with_options(match std::env::var("IDEMPOTENCY_KEY") {
+            Ok(key) => RuncrateOptions::for_offer(offer_id).with_idempotency_key(key),
+            Err(_) => RuncrateOptions::for_offer(offer_id),
         });
 
     println!("{}", client.plan(&spec).await?);

@@ -14,16 +14,17 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let name = args.next().unwrap_or_else(|| "gpucloud-example".into());
     let region = args.next().unwrap_or_else(|| "us-central-8".into());
-    let nvidia_version_id = args.next();
+    // Without a driver id, the create picks the region's newest from the catalog.
+    let options = match args.next() {
+        Some(id) => TogetherOptions::default().with_nvidia_version_id(id),
+        None => TogetherOptions::default(),
+    };
 
     let client = ClusterClient::together(TogetherConfig::from_env()?)?;
     let spec = ClusterSpec::new(name, ClusterSize::Gpus(8))
         .with_gpu_model("H100_SXM")
         .with_region(region)
-        .with_options(TogetherOptions {
-            nvidia_version_id,
-            ..Default::default()
-        });
+        .with_options(options);
 
     println!("{}", client.plan(&spec).await?);
     let created = client.create(&spec).await?;

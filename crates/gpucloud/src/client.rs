@@ -26,10 +26,7 @@ use crate::waiter::{
 /// let spec = ClusterSpec::new("train-42", ClusterSize::Gpus(16))
 ///     .with_gpu_model("H100_SXM")
 ///     .with_region("us-central-8")
-///     .with_options(gpucloud::TogetherOptions {
-///         nvidia_version_id: Some("cuda-12.8-driver-570".into()),
-///         ..Default::default()
-///     });
+///     .with_options(gpucloud::TogetherOptions::default().with_nvidia_version_id("cuda-12.8-driver-570"));
 /// println!("{}", client.plan(&spec).await?);
 /// let created = client.create(&spec).await?;
 /// let ready = client

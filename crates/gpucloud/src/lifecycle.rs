@@ -30,6 +30,7 @@ pub struct Deletion {
 
 /// What [`ClusterClient::create_and_wait`] does when the wait does not end in a ready cluster.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct CreateAndWait {
     /// How long and how often to wait for the cluster to be ready.
     pub wait: WaitOptions,
@@ -53,6 +54,36 @@ impl Default for CreateAndWait {
                 ..WaitOptions::default()
             },
         }
+    }
+}
+
+impl CreateAndWait {
+    /// How long and how often to wait for the cluster to be ready.
+    #[must_use]
+    pub fn with_wait(mut self, wait: WaitOptions) -> Self {
+        self.wait = wait;
+        self
+    }
+
+    /// Whether to delete (and verify the delete of) a cluster that ends in a failed state.
+    #[must_use]
+    pub fn with_delete_on_failure(mut self, delete: bool) -> Self {
+        self.delete_on_failure = delete;
+        self
+    }
+
+    /// Whether to delete a cluster that is not ready when the wait times out.
+    #[must_use]
+    pub fn with_delete_on_timeout(mut self, delete: bool) -> Self {
+        self.delete_on_timeout = delete;
+        self
+    }
+
+    /// How long and how often to wait for a cleanup delete to finish.
+    #[must_use]
+    pub fn with_delete_wait(mut self, wait: WaitOptions) -> Self {
+        self.delete_wait = wait;
+        self
     }
 }
 
@@ -252,5 +283,43 @@ impl ClusterClient {
             cleanup: Some(cleanup),
             timeline: Some(timeline),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_wait_builders_set_their_fields_and_only_those() {
+        let wait = WaitOptions::up_to(Duration::from_secs(60))
+            .with_intervals(Duration::from_secs(1), Duration::from_secs(8));
+        let expected = WaitOptions {
+            max_wait: Duration::from_secs(60),
+            initial_interval: Duration::from_secs(1),
+            max_interval: Duration::from_secs(8),
+        };
+        assert_eq!(wait, expected);
+        assert_eq!(
+            WaitOptions::default().with_max_wait(Duration::from_secs(7)),
+            WaitOptions {
+                max_wait: Duration::from_secs(7),
+                ..WaitOptions::default()
+            }
+        );
+
+        let short = WaitOptions::up_to(Duration::from_secs(5));
+        let built = CreateAndWait::default()
+            .with_wait(wait.clone())
+            .with_delete_on_failure(false)
+            .with_delete_on_timeout(true)
+            .with_delete_wait(short.clone());
+        let expected = CreateAndWait {
+            wait,
+            delete_on_failure: false,
+            delete_on_timeout: true,
+            delete_wait: short,
+        };
+        assert_eq!(built, expected);
     }
 }

@@ -26,11 +26,19 @@ use crate::spec::ClusterSpec;
 
 /// One place a placement may create the cluster.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Candidate {
     /// The provider's client.
     pub client: ClusterClient,
     /// The request for it (several providers' options may ride along; each reads its own).
     pub spec: ClusterSpec,
+}
+
+impl Candidate {
+    /// `spec` created through `client`.
+    pub fn new(client: ClusterClient, spec: ClusterSpec) -> Self {
+        Self { client, spec }
+    }
 }
 
 /// The order candidates are tried in.

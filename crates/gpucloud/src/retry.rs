@@ -18,6 +18,7 @@ use crate::random::Random;
 
 /// How often and how patiently to retry.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct RetryPolicy {
     /// Attempts in all, the first included (1 = never retry).
     pub max_attempts: u32,
@@ -47,6 +48,28 @@ impl RetryPolicy {
             max_attempts: 1,
             ..Self::default()
         }
+    }
+
+    /// Attempts in all, the first included (1 = never retry).
+    #[must_use]
+    pub fn with_max_attempts(mut self, attempts: u32) -> Self {
+        self.max_attempts = attempts;
+        self
+    }
+
+    /// Back off from at most `initial` before the first retry, doubling up to `max`.
+    #[must_use]
+    pub fn with_backoff(mut self, initial: Duration, max: Duration) -> Self {
+        self.initial_backoff = initial;
+        self.max_backoff = max;
+        self
+    }
+
+    /// The longest `Retry-After` to wait for; a longer one ends the retries.
+    #[must_use]
+    pub fn with_max_retry_after(mut self, max: Duration) -> Self {
+        self.max_retry_after = max;
+        self
     }
 
     /// The wait before retry number `retry` (1-based): the provider's `Retry-After` when given,
@@ -148,6 +171,7 @@ impl RetryPolicy {
 /// (429, a refused connection) is retried by the [`RetryPolicy`]; any other 4xx is never
 /// re-sent.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ReconcilePolicy {
     /// How long to keep looking for the cluster before a re-send.
     pub settle_window: Duration,
@@ -174,6 +198,38 @@ impl Default for ReconcilePolicy {
             max_resends: 1,
             name_lookup_max_age: Duration::from_secs(5),
         }
+    }
+}
+
+impl ReconcilePolicy {
+    /// Look for the cluster for `window` before a re-send.
+    #[must_use]
+    pub fn with_settle_window(mut self, window: Duration) -> Self {
+        self.settle_window = window;
+        self
+    }
+
+    /// Pause `initial` after the first look-up, doubling up to `max`.
+    #[must_use]
+    pub fn with_intervals(mut self, initial: Duration, max: Duration) -> Self {
+        self.initial_interval = initial;
+        self.max_interval = max;
+        self
+    }
+
+    /// Re-sends after an ambiguous failure, per logical create (0 = never re-send).
+    #[must_use]
+    pub fn with_max_resends(mut self, resends: u32) -> Self {
+        self.max_resends = resends;
+        self
+    }
+
+    /// How old a shared list may be for the look-up by name before a create
+    /// (`Duration::ZERO` lists before every create).
+    #[must_use]
+    pub fn with_name_lookup_max_age(mut self, max_age: Duration) -> Self {
+        self.name_lookup_max_age = max_age;
+        self
     }
 }
 
@@ -424,5 +480,34 @@ mod tests {
             retry_after: None,
         };
         assert_eq!(limited.retry_kind(), Some(RetryKind::Throttling));
+    }
+
+    #[test]
+    fn the_policy_builders_set_their_fields_and_only_those() {
+        let retry = RetryPolicy::default()
+            .with_max_attempts(7)
+            .with_backoff(Duration::from_millis(10), Duration::from_secs(3))
+            .with_max_retry_after(Duration::from_secs(9));
+        let expected = RetryPolicy {
+            max_attempts: 7,
+            initial_backoff: Duration::from_millis(10),
+            max_backoff: Duration::from_secs(3),
+            max_retry_after: Duration::from_secs(9),
+        };
+        assert_eq!(retry, expected);
+
+        let reconcile = ReconcilePolicy::default()
+            .with_settle_window(Duration::from_secs(11))
+            .with_intervals(Duration::from_secs(1), Duration::from_secs(4))
+            .with_max_resends(3)
+            .with_name_lookup_max_age(Duration::ZERO);
+        let expected = ReconcilePolicy {
+            settle_window: Duration::from_secs(11),
+            initial_interval: Duration::from_secs(1),
+            max_interval: Duration::from_secs(4),
+            max_resends: 3,
+            name_lookup_max_age: Duration::ZERO,
+        };
+        assert_eq!(reconcile, expected);
     }
 }

@@ -82,12 +82,10 @@ async fn create(ctx: &Context, args: &CreateArgs) -> Result<(), CliError> {
             output::cluster(&created.cluster);
         });
     }
-    let options = CreateAndWait {
-        wait: wait_options(&args.wait_options),
-        delete_on_failure: !args.keep_on_failure,
-        delete_on_timeout: args.delete_on_timeout,
-        delete_wait: CreateAndWait::default().delete_wait,
-    };
+    let options = CreateAndWait::default()
+        .with_wait(wait_options(&args.wait_options))
+        .with_delete_on_failure(!args.keep_on_failure)
+        .with_delete_on_timeout(args.delete_on_timeout);
     match ready_or_clean_up(&client, created, &options).await {
         Ok(ready) => {
             // The cluster as the wait left it (ready, its nodes addressed), not as the create

@@ -93,12 +93,7 @@ async fn failover(sim: &RunningSim, out: Output) -> Result<(), Error> {
     // Every provider, in `ProviderKind::ALL`'s order: Together, Runcrate, E2E.
     let candidates = ProviderKind::ALL
         .into_iter()
-        .map(|provider| {
-            Ok(Candidate {
-                client: client(sim, provider)?,
-                spec: spec(provider, name),
-            })
-        })
+        .map(|provider| Ok(Candidate::new(client(sim, provider)?, spec(provider, name))))
         .collect::<Result<Vec<_>, Error>>()?;
     let placed = Placement::new(candidates).create().await;
     sim.capacity().reset();
@@ -164,10 +159,7 @@ fn spec(provider: ProviderKind, name: &str) -> ClusterSpec {
         ProviderKind::E2e => spec
             .with_stack(SoftwareStack::Slurm)
             .with_ssh_keys(["1"])
-            .with_options(E2eOptions {
-                security_group_id: 1,
-                ..E2eOptions::default()
-            }),
+            .with_options(E2eOptions::default().with_security_group_id(1)),
     }
 }
 

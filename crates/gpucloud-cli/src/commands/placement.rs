@@ -64,9 +64,8 @@ fn clients(
 }
 
 fn placement(target: &PlacementTargetArgs, spec: &ClusterSpec, clients: &Clients) -> Placement {
-    let mut placement = Placement::new(clients.candidates.iter().map(|(_, client)| Candidate {
-        client: crate::connect::for_spec(client.clone(), spec),
-        spec: spec.clone(),
+    let mut placement = Placement::new(clients.candidates.iter().map(|(_, client)| {
+        Candidate::new(crate::connect::for_spec(client.clone(), spec), spec.clone())
     }));
     if target.cheapest_first {
         placement = placement.cheapest_first();

@@ -13,11 +13,8 @@ use crate::progress::ProgressDisplay;
 
 /// The facade's wait options from the flags.
 pub fn wait_options(args: &WaitArgs) -> WaitOptions {
-    WaitOptions {
-        max_wait: args.timeout,
-        initial_interval: args.interval,
-        max_interval: args.max_interval.max(args.interval),
-    }
+    WaitOptions::up_to(args.timeout)
+        .with_intervals(args.interval, args.max_interval.max(args.interval))
 }
 
 /// Waits until `id` is what `goal` accepts (ready, a size), showing progress on stderr and,

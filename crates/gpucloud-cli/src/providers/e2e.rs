@@ -55,14 +55,16 @@ impl E2eFlags {
         };
         // An unset catalog id stays 0: resolved from the catalog. The security group is the
         // account's, not the catalog's: 0 is refused by the facade's rules.
-        Ok(E2eOptions {
-            image_version_id: self.image_version_id.unwrap_or_default(),
-            sku_id: self.sku_id.unwrap_or_default(),
-            sku_item_price_id: self.sku_item_price_id.unwrap_or_default(),
-            security_group_id: self.security_group_id.unwrap_or_default(),
-            lifecycle_script,
-            sfs_mounts: self.sfs_mounts.clone(),
-        })
+        let mut options = E2eOptions::default()
+            .with_image_version_id(self.image_version_id.unwrap_or_default())
+            .with_sku(
+                self.sku_id.unwrap_or_default(),
+                self.sku_item_price_id.unwrap_or_default(),
+            )
+            .with_security_group_id(self.security_group_id.unwrap_or_default());
+        options.lifecycle_script = lifecycle_script;
+        options.sfs_mounts.clone_from(&self.sfs_mounts);
+        Ok(options)
     }
 }
 
@@ -75,11 +77,7 @@ fn parse_sfs_mount(raw: &str) -> Result<E2eSfsMount, String> {
     let id = id
         .parse::<i64>()
         .map_err(|_| format!("SFS id {id:?} is not an integer"))?;
-    Ok(E2eSfsMount {
-        id,
-        name: name.to_string(),
-        mount_path: mount_path.to_string(),
-    })
+    Ok(E2eSfsMount::new(id, name, mount_path))
 }
 
 #[cfg(test)]

@@ -37,12 +37,11 @@ impl RuncrateFlags {
 
     /// The Runcrate options these flags give.
     pub fn options(&self) -> RuncrateOptions {
-        RuncrateOptions {
-            // Unset: resolved from the catalog (GPU model, size, stack).
-            offer_id: self.offer_id.clone().unwrap_or_default(),
-            include_community: self.include_community.then_some(true),
-            idempotency_key: self.idempotency_key.clone(),
-            environment: self.environment.clone(),
-        }
+        // Unset: resolved from the catalog (GPU model, size, stack).
+        let mut options = RuncrateOptions::for_offer(self.offer_id.clone().unwrap_or_default());
+        options.include_community = self.include_community.then_some(true);
+        options.idempotency_key.clone_from(&self.idempotency_key);
+        options.environment.clone_from(&self.environment);
+        options
     }
 }

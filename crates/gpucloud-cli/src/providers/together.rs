@@ -79,20 +79,24 @@ impl TogetherFlags {
 
     /// The Together options these flags give.
     pub fn options(&self) -> TogetherOptions {
-        TogetherOptions {
-            slurm_shm_size_gib: self.slurm_shm_size_gib,
-            auto_scale: self.auto_scale_max_gpus.is_some(),
-            auto_scale_max_gpus: self.auto_scale_max_gpus,
-            nvidia_version_id: self.nvidia_version_id.clone(),
-            cuda_version: self.cuda_version.clone(),
-            nvidia_driver_version: self.nvidia_driver_version.clone(),
-            capacity_pool_id: self.capacity_pool_id.clone(),
-            num_capacity_pool_gpus: self.num_capacity_pool_gpus,
-            num_preemptible_gpus: self.num_preemptible_gpus,
-            num_reserved_gpus: self.num_reserved_gpus,
-            project_id: self.project_id.clone(),
-            install_traefik: self.install_traefik,
-            slurm_image: self.slurm_image.clone(),
-        }
+        let mut options = TogetherOptions::default();
+        options.slurm_shm_size_gib = self.slurm_shm_size_gib;
+        options.auto_scale = self.auto_scale_max_gpus.is_some();
+        options.auto_scale_max_gpus = self.auto_scale_max_gpus;
+        options
+            .nvidia_version_id
+            .clone_from(&self.nvidia_version_id);
+        options.cuda_version.clone_from(&self.cuda_version);
+        options
+            .nvidia_driver_version
+            .clone_from(&self.nvidia_driver_version);
+        options.capacity_pool_id.clone_from(&self.capacity_pool_id);
+        options.num_capacity_pool_gpus = self.num_capacity_pool_gpus;
+        options.num_preemptible_gpus = self.num_preemptible_gpus;
+        options.num_reserved_gpus = self.num_reserved_gpus;
+        options.project_id.clone_from(&self.project_id);
+        options.install_traefik = self.install_traefik;
+        options.slurm_image.clone_from(&self.slurm_image);
+        options
     }
 }

@@ -127,10 +127,7 @@ async fn failures_are_recorded_as_ambiguous_or_not() {
             .with_base_url(sim.base_url(Provider::Together))
             .with_clock(Arc::new(SimTime(sim.clock())))
             .with_journal(ledger.clone())
-            .with_reconcile_policy(ReconcilePolicy {
-                max_resends: 0,
-                ..ReconcilePolicy::default()
-            }),
+            .with_reconcile_policy(ReconcilePolicy::default().with_max_resends(0)),
     )
     .unwrap();
     let lost = together

@@ -60,10 +60,7 @@ async fn create_through(provider: Provider, fault: FaultKind) {
             clock: sim.clock(),
             real_pause: Duration::from_millis(150),
         });
-        settings.retry = RetryPolicy {
-            max_attempts: 10,
-            ..RetryPolicy::default()
-        };
+        settings.retry = RetryPolicy::default().with_max_attempts(10);
     }
     let client = client_with(&sim, provider, settings);
     sim.faults()

@@ -20,10 +20,9 @@ use gpucloud_sim::{CapacityFilter, Fault, FaultKind, Provider};
 fn intent(provider: Provider, name: &str) -> ClusterSpec {
     let spec = ClusterSpec::new(name, ClusterSize::Gpus(16)).with_gpu_model("H100");
     match provider {
-        Provider::E2e => spec.with_ssh_keys(["101"]).with_options(E2eOptions {
-            security_group_id: 1,
-            ..E2eOptions::default()
-        }),
+        Provider::E2e => spec
+            .with_ssh_keys(["101"])
+            .with_options(E2eOptions::default().with_security_group_id(1)),
         _ => spec,
     }
 }
@@ -36,10 +35,7 @@ fn candidates(
 ) -> Vec<Candidate> {
     providers
         .iter()
-        .map(|p| Candidate {
-            client: client(sim, *p),
-            spec: intent(*p, name),
-        })
+        .map(|p| Candidate::new(client(sim, *p), intent(*p, name)))
         .collect()
 }
 
@@ -325,10 +321,10 @@ async fn an_ambiguous_failure_at_the_first_candidate_never_makes_a_second_cluste
 async fn a_candidate_that_cannot_honour_a_field_is_skipped_with_the_reason() {
     let sim = sim().await;
     // SSH keys: Together takes none at create time.
-    let placement = Placement::new([Provider::Together, Provider::E2e].map(|p| Candidate {
-        client: client(&sim, p),
-        spec: intent(Provider::E2e, "keys"),
-    }));
+    let placement = Placement::new(
+        [Provider::Together, Provider::E2e]
+            .map(|p| Candidate::new(client(&sim, p), intent(Provider::E2e, "keys"))),
+    );
     let placed = placement.create().await.unwrap();
     assert_eq!(placed.provider, ProviderKind::E2e);
     let AttemptOutcome::Skipped { kind, reason } = &placed.attempts[0].outcome else {
@@ -389,9 +385,11 @@ async fn a_provider_that_cannot_delete_is_a_candidate_only_when_allowed() {
 #[tokio::test]
 async fn a_region_without_capacity_fails_over_to_the_next_region_of_the_same_provider() {
     let sim = sim().await;
-    let together = || Candidate {
-        client: client(&sim, Provider::Together),
-        spec: intent(Provider::Together, "regional"),
+    let together = || {
+        Candidate::new(
+            client(&sim, Provider::Together),
+            intent(Provider::Together, "regional"),
+        )
     };
     let plans = Placement::new([together()]).plan().await;
     let first = plans[0].resolution.as_ref().unwrap();
@@ -413,10 +411,10 @@ async fn a_region_without_capacity_fails_over_to_the_next_region_of_the_same_pro
 
     let placed = Placement::new([
         together(),
-        Candidate {
-            client: client(&sim, Provider::E2e),
-            spec: intent(Provider::E2e, "regional"),
-        },
+        Candidate::new(
+            client(&sim, Provider::E2e),
+            intent(Provider::E2e, "regional"),
+        ),
     ])
     .create()
     .await
@@ -466,10 +464,10 @@ async fn a_region_without_capacity_fails_over_to_the_next_region_of_the_same_pro
     assert_eq!(named(&sim, Provider::E2e, "regional"), 0);
 
     // A pinned region is the only one tried.
-    let pinned = Placement::new([Candidate {
-        client: client(&sim, Provider::Together),
-        spec: intent(Provider::Together, "pinned").with_region(&first_region),
-    }])
+    let pinned = Placement::new([Candidate::new(
+        client(&sim, Provider::Together),
+        intent(Provider::Together, "pinned").with_region(&first_region),
+    )])
     .create()
     .await
     .unwrap_err();
@@ -593,18 +591,22 @@ impl gpucloud::journal::Journal for Remembering {
 async fn a_name_taken_in_one_region_by_the_same_request_in_another_is_found_there() {
     let sim = sim().await;
     let journal = std::sync::Arc::new(Remembering::default());
-    let together = |spec: ClusterSpec| Candidate {
-        client: gpucloud::ClusterClient::together(
-            gpucloud::TogetherConfig::new(gpucloud_sim::credentials::TOGETHER_API_KEY)
-                .with_base_url(sim.base_url(Provider::Together))
-                .with_journal(journal.clone()),
+    let together = |spec: ClusterSpec| {
+        Candidate::new(
+            gpucloud::ClusterClient::together(
+                gpucloud::TogetherConfig::new(gpucloud_sim::credentials::TOGETHER_API_KEY)
+                    .with_base_url(sim.base_url(Provider::Together))
+                    .with_journal(journal.clone()),
+            )
+            .unwrap(),
+            spec,
         )
-        .unwrap(),
-        spec,
     };
-    let e2e = || Candidate {
-        client: client(&sim, Provider::E2e),
-        spec: intent(Provider::E2e, "roaming"),
+    let e2e = || {
+        Candidate::new(
+            client(&sim, Provider::E2e),
+            intent(Provider::E2e, "roaming"),
+        )
     };
     let first_region = Placement::new([together(intent(Provider::Together, "roaming"))])
         .plan()

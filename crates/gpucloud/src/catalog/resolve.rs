@@ -54,6 +54,7 @@ impl Resolution {
 
 /// What a resolution may not exceed.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Constraints {
     /// Skip offerings whose price for the whole cluster is above this. An offering priced in
     /// another currency cannot be compared and is skipped too, and so is one that states no
@@ -66,6 +67,22 @@ pub struct Constraints {
 }
 
 impl Constraints {
+    /// Skip offerings above `ceiling` for the whole cluster, or whose price cannot be
+    /// checked against it.
+    #[must_use]
+    pub fn with_max_price_per_hour(mut self, ceiling: PriceCeiling) -> Self {
+        self.max_price_per_hour = Some(ceiling);
+        self
+    }
+
+    /// With a ceiling, also take offerings that state no price (the ceiling is then not
+    /// checked for them).
+    #[must_use]
+    pub fn with_allow_unpriced(mut self, allow: bool) -> Self {
+        self.allow_unpriced = allow;
+        self
+    }
+
     /// Whether an offering's price must be known: a ceiling is set, and unpriced offerings
     /// are not allowed. A request that names every id is then still looked up in the
     /// catalog, for the price of the offering it names.
@@ -86,11 +103,23 @@ pub fn consults_catalog(
 
 /// A price per hour and its currency.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct PriceCeiling {
     /// The amount per hour, for the whole cluster.
     pub amount: f64,
     /// ISO 4217 code (`USD`).
     pub currency: String,
+}
+
+impl PriceCeiling {
+    /// `amount` per hour in `currency` (an ISO 4217 code, `USD`). A ceiling that is not a
+    /// finite amount of at least 0 is refused when it is used.
+    pub fn new(amount: f64, currency: impl Into<String>) -> Self {
+        Self {
+            amount,
+            currency: currency.into(),
+        }
+    }
 }
 
 /// A price ceiling must be a finite amount of at least 0: NaN would make every comparison

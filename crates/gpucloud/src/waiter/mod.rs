@@ -17,6 +17,7 @@ pub use timeline::{MAX_PHASES, PhaseSpan, Timeline, TimelineSource};
 
 /// How patiently to wait.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct WaitOptions {
     /// Give up after this long ([`Error::Timeout`]).
     pub max_wait: Duration,
@@ -35,6 +36,31 @@ impl Default for WaitOptions {
             initial_interval: Duration::from_secs(5),
             max_interval: Duration::from_secs(60),
         }
+    }
+}
+
+impl WaitOptions {
+    /// The default pacing, giving up after `max_wait`.
+    pub fn up_to(max_wait: Duration) -> Self {
+        Self {
+            max_wait,
+            ..Self::default()
+        }
+    }
+
+    /// Give up after `max_wait`.
+    #[must_use]
+    pub fn with_max_wait(mut self, max_wait: Duration) -> Self {
+        self.max_wait = max_wait;
+        self
+    }
+
+    /// Poll first after `initial`, then back off up to every `max`.
+    #[must_use]
+    pub fn with_intervals(mut self, initial: Duration, max: Duration) -> Self {
+        self.initial_interval = initial;
+        self.max_interval = max;
+        self
     }
 }
 

@@ -83,11 +83,7 @@ async fn creates_and_deletes_are_recorded_before_and_after() {
     let client =
         ClusterClient::runcrate(api.runcrate_config().with_journal(journal.clone())).unwrap();
     let spec = gpucloud::ClusterSpec::new("train", gpucloud::ClusterSize::Nodes(2)).with_options(
-        gpucloud::RuncrateOptions {
-            offer_id: "offer-h100x8".into(),
-            idempotency_key: Some("key-42".into()),
-            ..Default::default()
-        },
+        gpucloud::RuncrateOptions::for_offer("offer-h100x8").with_idempotency_key("key-42"),
     );
 
     let created = client.create(&spec).await.unwrap();
@@ -143,10 +139,7 @@ async fn an_ambiguous_failure_is_recorded_as_such() {
     let client = ClusterClient::together(
         api.together_config()
             .with_journal(journal.clone())
-            .with_reconcile_policy(gpucloud::ReconcilePolicy {
-                max_resends: 0,
-                ..Default::default()
-            }),
+            .with_reconcile_policy(gpucloud::ReconcilePolicy::default().with_max_resends(0)),
     )
     .unwrap();
 

@@ -31,11 +31,8 @@ fn gone() -> ResponseTemplate {
 }
 
 fn quick() -> WaitOptions {
-    WaitOptions {
-        max_wait: Duration::from_secs(60),
-        initial_interval: Duration::from_secs(5),
-        max_interval: Duration::from_secs(10),
-    }
+    WaitOptions::up_to(Duration::from_secs(60))
+        .with_intervals(Duration::from_secs(5), Duration::from_secs(10))
 }
 
 #[tokio::test]
@@ -148,10 +145,7 @@ async fn a_cluster_that_fails_while_waited_for_is_deleted_and_the_delete_verifie
         .together()
         .create_and_wait(
             &together_spec(),
-            &CreateAndWait {
-                wait: quick(),
-                ..Default::default()
-            },
+            &CreateAndWait::default().with_wait(quick()),
             |_| {},
         )
         .await
@@ -207,11 +201,9 @@ async fn a_timeout_keeps_the_cluster_unless_asked_and_names_it() {
             json_response(200, &json!({"cluster_id": "c-1"})),
         )
         .await;
-        let options = CreateAndWait {
-            wait: quick(),
-            delete_on_timeout,
-            ..Default::default()
-        };
+        let options = CreateAndWait::default()
+            .with_wait(quick())
+            .with_delete_on_timeout(delete_on_timeout);
 
         let failure = api
             .together()
@@ -296,11 +288,9 @@ async fn a_failed_cluster_is_kept_when_asked_and_a_failed_delete_is_reported() {
             json_response(403, &json!({"error": {"message": "not allowed"}})),
         )
         .await;
-        let options = CreateAndWait {
-            wait: quick(),
-            delete_on_failure,
-            ..Default::default()
-        };
+        let options = CreateAndWait::default()
+            .with_wait(quick())
+            .with_delete_on_failure(delete_on_failure);
 
         let failure = api
             .together()

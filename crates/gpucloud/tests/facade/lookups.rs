@@ -27,10 +27,7 @@ async fn together(api: &Api, max_age: Duration) -> ClusterClient {
     .await;
     ClusterClient::together(
         api.together_config()
-            .with_reconcile_policy(ReconcilePolicy {
-                name_lookup_max_age: max_age,
-                ..ReconcilePolicy::default()
-            }),
+            .with_reconcile_policy(ReconcilePolicy::default().with_name_lookup_max_age(max_age)),
     )
     .unwrap()
 }

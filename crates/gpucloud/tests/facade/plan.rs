@@ -106,12 +106,12 @@ async fn together_plan_is_the_create_request() {
 async fn runcrate_plan_shows_the_idempotency_key_and_environment() {
     let api = Api::start().await;
     let client = api.runcrate();
-    let spec = ClusterSpec::new("train", ClusterSize::Nodes(4)).with_options(RuncrateOptions {
-        offer_id: "offer-h100x8".into(),
-        include_community: Some(false),
-        idempotency_key: Some("plan-key-1".into()),
-        environment: Some("staging env".into()),
-    });
+    let spec = ClusterSpec::new("train", ClusterSize::Nodes(4)).with_options(
+        RuncrateOptions::for_offer("offer-h100x8")
+            .with_community(false)
+            .with_idempotency_key("plan-key-1")
+            .with_environment("staging env"),
+    );
 
     let plan = client.plan(&spec).await.unwrap();
 
@@ -162,10 +162,8 @@ async fn runcrate_plan_shows_the_idempotency_key_and_environment() {
 #[tokio::test]
 async fn runcrate_plan_without_a_key_shows_a_fresh_uuid() {
     let api = Api::start().await;
-    let spec = ClusterSpec::new("train", ClusterSize::Nodes(2)).with_options(RuncrateOptions {
-        offer_id: "o".into(),
-        ..Default::default()
-    });
+    let spec = ClusterSpec::new("train", ClusterSize::Nodes(2))
+        .with_options(RuncrateOptions::for_offer("o"));
 
     let plan = api.runcrate().plan(&spec).await.unwrap();
 
@@ -181,18 +179,14 @@ async fn e2e_plan_redacts_the_apikey_in_the_url() {
     let client = api.e2e();
     let spec = ClusterSpec::new("train-e2e", ClusterSize::Nodes(2))
         .with_ssh_keys(["1001", "1002"])
-        .with_options(E2eOptions {
-            image_version_id: 2,
-            sku_id: 139,
-            sku_item_price_id: 645,
-            security_group_id: 1001,
-            lifecycle_script: Some("#!/bin/sh\necho hi".into()),
-            sfs_mounts: vec![gpucloud::E2eSfsMount {
-                id: 5,
-                name: "data".into(),
-                mount_path: "/mnt/data".into(),
-            }],
-        });
+        .with_options(
+            E2eOptions::default()
+                .with_sku(139, 645)
+                .with_image_version_id(2)
+                .with_security_group_id(1001)
+                .with_lifecycle_script("#!/bin/sh\necho hi")
+                .with_sfs_mount(gpucloud::E2eSfsMount::new(5, "data", "/mnt/data")),
+        );
 
     let plan = client.plan(&spec).await.unwrap();
 
@@ -273,13 +267,12 @@ async fn e2e_plan_uses_the_spec_location_and_active_iam() {
     let spec = ClusterSpec::new("x", ClusterSize::Nodes(1))
         .with_region("chennai")
         .with_ssh_keys(["1"])
-        .with_options(E2eOptions {
-            image_version_id: 1,
-            sku_id: 1,
-            sku_item_price_id: 1,
-            security_group_id: 1,
-            ..Default::default()
-        });
+        .with_options(
+            E2eOptions::default()
+                .with_sku(1, 1)
+                .with_image_version_id(1)
+                .with_security_group_id(1),
+        );
 
     let plan = client.plan(&spec).await.unwrap();
 
@@ -301,23 +294,18 @@ async fn an_invalid_spec_has_no_plan() {
         .with_gpu_model("H100_SXM")
         .with_region("us-central-8")
         .with_ssh_keys(["ssh-ed25519 AAAA"])
-        .with_options(gpucloud::TogetherOptions {
-            nvidia_version_id: Some("cuda-12.8-driver-570".into()),
-            ..Default::default()
-        });
+        .with_options(
+            gpucloud::TogetherOptions::default().with_nvidia_version_id("cuda-12.8-driver-570"),
+        );
     let runcrate = ClusterSpec::new("train", ClusterSize::Nodes(2))
         .with_billing(gpucloud::Billing::Reserved { days: 30 })
-        .with_options(gpucloud::RuncrateOptions {
-            offer_id: "offer-1".into(),
-            ..Default::default()
-        });
-    let e2e = ClusterSpec::new("train", ClusterSize::Gpus(16)).with_options(gpucloud::E2eOptions {
-        image_version_id: 2,
-        sku_id: 201,
-        sku_item_price_id: 811,
-        security_group_id: 1,
-        ..Default::default()
-    });
+        .with_options(gpucloud::RuncrateOptions::for_offer("offer-1"));
+    let e2e = ClusterSpec::new("train", ClusterSize::Gpus(16)).with_options(
+        gpucloud::E2eOptions::default()
+            .with_sku(201, 811)
+            .with_image_version_id(2)
+            .with_security_group_id(1),
+    );
 
     for (client, spec) in [
         (api.together(), together),

@@ -173,11 +173,8 @@ async fn never_ready_times_out_at_max_wait() {
         )],
     )
     .await;
-    let options = WaitOptions {
-        max_wait: Duration::from_secs(300),
-        initial_interval: Duration::from_secs(10),
-        max_interval: Duration::from_secs(60),
-    };
+    let options = WaitOptions::up_to(Duration::from_secs(300))
+        .with_intervals(Duration::from_secs(10), Duration::from_secs(60));
     let mut progress = 0;
 
     let error = api

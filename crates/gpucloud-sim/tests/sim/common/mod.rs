@@ -296,26 +296,20 @@ pub mod facade {
             Provider::Together => ClusterSpec::new(name, ClusterSize::Gpus(16))
                 .with_gpu_model("H100_SXM")
                 .with_region("us-central-8")
-                .with_options(TogetherOptions {
-                    nvidia_version_id: Some("cuda-12.8-driver-570".into()),
-                    ..TogetherOptions::default()
-                }),
+                .with_options(
+                    TogetherOptions::default().with_nvidia_version_id("cuda-12.8-driver-570"),
+                ),
             Provider::Runcrate => ClusterSpec::new(name, ClusterSize::Nodes(2))
                 .with_stack(SoftwareStack::Slurm)
-                .with_options(RuncrateOptions {
-                    offer_id: "offer-h100-sxm-8x".into(),
-                    ..RuncrateOptions::default()
-                }),
+                .with_options(RuncrateOptions::for_offer("offer-h100-sxm-8x")),
             Provider::E2e => ClusterSpec::new(name, ClusterSize::Nodes(2))
                 .with_ssh_keys(["1001"])
-                .with_options(E2eOptions {
-                    image_version_id: 2,
-                    sku_id: 201,
-                    sku_item_price_id: 811,
-                    security_group_id: 77,
-                    lifecycle_script: None,
-                    sfs_mounts: Vec::new(),
-                }),
+                .with_options(
+                    E2eOptions::default()
+                        .with_sku(201, 811)
+                        .with_image_version_id(2)
+                        .with_security_group_id(77),
+                ),
         }
     }
 

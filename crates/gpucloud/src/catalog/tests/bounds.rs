@@ -387,3 +387,24 @@ fn a_number_may_be_stated_as_text() {
         "a key whose text is no number is passed over"
     );
 }
+
+#[test]
+fn the_constraint_builders_set_their_fields() {
+    let constraints = Constraints::default()
+        .with_max_price_per_hour(PriceCeiling::new(30.5, "EUR"))
+        .with_allow_unpriced(true);
+    let expected = Constraints {
+        max_price_per_hour: Some(PriceCeiling {
+            amount: 30.5,
+            currency: "EUR".into(),
+        }),
+        allow_unpriced: true,
+    };
+    assert_eq!(constraints, expected);
+    assert!(!constraints.needs_price());
+    assert!(
+        Constraints::default()
+            .with_max_price_per_hour(PriceCeiling::new(1.0, "USD"))
+            .needs_price()
+    );
+}

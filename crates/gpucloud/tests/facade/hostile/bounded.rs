@@ -113,10 +113,7 @@ async fn an_empty_retry_budget_stops_retrying_across_calls() {
     // Room for two retries (5 tokens each) in all, whatever the policy allows per call.
     let client = ClusterClient::together(
         api.together_config()
-            .with_retry_policy(RetryPolicy {
-                max_attempts: 10,
-                ..RetryPolicy::default()
-            })
+            .with_retry_policy(RetryPolicy::default().with_max_attempts(10))
             .with_retry_budget(RetryBudget::new(10)),
     )
     .unwrap();

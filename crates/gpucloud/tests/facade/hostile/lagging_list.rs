@@ -177,12 +177,10 @@ async fn max_resends_zero_never_sends_a_second_post() {
         created: together_cluster("c-2", "train-42", "WaitingForControlPlaneNodes", &[]),
     };
     mount(&api, &provider, "/compute/clusters").await;
-    let client = gpucloud::ClusterClient::together(api.together_config().with_reconcile_policy(
-        gpucloud::ReconcilePolicy {
-            max_resends: 0,
-            ..Default::default()
-        },
-    ))
+    let client = gpucloud::ClusterClient::together(
+        api.together_config()
+            .with_reconcile_policy(gpucloud::ReconcilePolicy::default().with_max_resends(0)),
+    )
     .unwrap();
 
     // Bounded in real time: re-sends that never reach their limit must fail here, not hang.

@@ -166,13 +166,11 @@ async fn runcrate_a_negative_rate_is_no_price() {
 async fn a_price_ceiling_that_is_not_a_finite_amount_is_refused() {
     let api = Api::start().await;
     for amount in [f64::NAN, f64::INFINITY, -1.0] {
-        let plans = gpucloud::Placement::new([gpucloud::Candidate {
-            client: api.together(),
-            spec: together_spec(),
-        }])
-        .with_max_price_per_hour(amount, "USD")
-        .plan()
-        .await;
+        let plans =
+            gpucloud::Placement::new([gpucloud::Candidate::new(api.together(), together_spec())])
+                .with_max_price_per_hour(amount, "USD")
+                .plan()
+                .await;
         let Err(Error::Validation(rule)) = &plans[0].resolution else {
             panic!("{amount}: {:?}", plans[0].resolution)
         };

@@ -16,11 +16,9 @@ const ID: &str = "3c90c3cc-0d44-4b50-8888-8dd25736052a";
 const NAME: &str = "train";
 
 fn spec(key: Option<&str>) -> ClusterSpec {
-    ClusterSpec::new(NAME, ClusterSize::Nodes(2)).with_options(RuncrateOptions {
-        offer_id: "offer-h100x8-iad".into(),
-        idempotency_key: key.map(str::to_string),
-        ..Default::default()
-    })
+    let mut options = RuncrateOptions::for_offer("offer-h100x8-iad");
+    options.idempotency_key = key.map(str::to_string);
+    ClusterSpec::new(NAME, ClusterSize::Nodes(2)).with_options(options)
 }
 
 fn expected_body() -> Value {

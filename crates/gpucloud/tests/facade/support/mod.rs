@@ -312,32 +312,25 @@ pub fn together_spec() -> ClusterSpec {
     ClusterSpec::new("train-42", ClusterSize::Gpus(16))
         .with_gpu_model("H100_SXM")
         .with_region("us-central-8")
-        .with_options(TogetherOptions {
-            nvidia_version_id: Some("cuda-12.8-driver-570".into()),
-            ..Default::default()
-        })
+        .with_options(TogetherOptions::default().with_nvidia_version_id("cuda-12.8-driver-570"))
 }
 
 /// A valid Runcrate create: `train`, two nodes of `offer-1`.
 pub fn runcrate_spec() -> ClusterSpec {
-    ClusterSpec::new("train", ClusterSize::Nodes(2)).with_options(RuncrateOptions {
-        offer_id: "offer-1".into(),
-        ..Default::default()
-    })
+    ClusterSpec::new("train", ClusterSize::Nodes(2))
+        .with_options(RuncrateOptions::for_offer("offer-1"))
 }
 
 /// A valid E2E create: `train-e2e`, two nodes of SKU 139 with one SSH key.
 pub fn e2e_spec() -> ClusterSpec {
     ClusterSpec::new("train-e2e", ClusterSize::Nodes(2))
         .with_ssh_keys(["1001"])
-        .with_options(E2eOptions {
-            image_version_id: 2,
-            sku_id: 139,
-            sku_item_price_id: 645,
-            security_group_id: 1001,
-            lifecycle_script: None,
-            sfs_mounts: Vec::new(),
-        })
+        .with_options(
+            E2eOptions::default()
+                .with_sku(139, 645)
+                .with_image_version_id(2)
+                .with_security_group_id(1001),
+        )
 }
 
 /// The query parameters of a request.

@@ -193,10 +193,7 @@ async fn get_persistent_503_stops_after_max_attempts() {
 async fn get_uses_the_configured_retry_policy() {
     let api = Api::start().await;
     mount_get(&api, json_response(503, &envelope("unavailable"))).await;
-    let policy = RetryPolicy {
-        max_attempts: 2,
-        ..RetryPolicy::default()
-    };
+    let policy = RetryPolicy::default().with_max_attempts(2);
     let client = ClusterClient::together(api.together_config().with_retry_policy(policy)).unwrap();
 
     client.get(&ClusterId::new(ID)).await.unwrap_err();
