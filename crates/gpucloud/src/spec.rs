@@ -269,6 +269,7 @@ macro_rules! provider_options {
         #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
         #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
         #[serde(default, deny_unknown_fields)]
+        #[non_exhaustive]
         pub struct ProviderOptions {
             $(
                 #[doc = $doc]
