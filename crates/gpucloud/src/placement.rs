@@ -72,7 +72,9 @@ pub struct Attempt {
     /// The region tried, where the resolved request names one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub region: Option<String>,
-    /// What happened.
+    /// What happened (in JSON, its fields beside `provider` and `region`: `outcome`, and
+    /// `kind` and `reason` where there is one).
+    #[serde(flatten)]
     pub outcome: AttemptOutcome,
 }
 

@@ -1,8 +1,11 @@
 //! `gpucloud clusters create|get|list|delete|wait`.
 
+use chrono::{DateTime, Utc};
 use gpucloud::{
-    Cleanup, CreateAndWait, CreateAndWaitError, Created, ProviderKind, Ready, Timeline,
+    Attempt, Cleanup, ClusterId, CreateAndWait, CreateAndWaitError, Created, ProviderKind, Ready,
+    Timeline,
 };
+use gpucloud_ledger::Ledger;
 use serde::Serialize;
 
 use super::wait::{delete_with_progress, ready_or_clean_up, wait_options, wait_with_progress};
@@ -60,26 +63,38 @@ async fn create(ctx: &Context, args: &CreateArgs) -> Result<(), CliError> {
     }
     let stakes = ctx.at_stake();
     stakes.creating(&spec.name);
-    let (client, created) = match args.target.single().filter(pinned) {
+    let (client, created, placement) = match args.target.single().filter(pinned) {
         Some(target) => {
             let client = crate::connect::for_spec(ctx.connect(&target, ledger.as_ref())?, &spec);
             if let Some(ledger) = &ledger {
                 resolve_earlier(ledger, &client).await;
             }
             let created = client.create(&spec).await?;
-            (client, created)
+            (client, created, None)
         }
-        None => super::placement::create(ctx, &args.target, &spec, ledger).await?,
+        None => {
+            let placed = super::placement::create(ctx, &args.target, &spec, ledger.clone()).await?;
+            (placed.client, placed.created, Some(placed.attempts))
+        }
     };
     stakes.created(&spec.name, client.provider(), created.cluster.id.as_str());
     let out = ctx.output();
+    let deadline = ledger
+        .as_deref()
+        .filter(|_| !out.is_human())
+        .and_then(|ledger| deadline_of(ledger, client.provider(), &created.cluster.id));
     if out.is_human() {
         output::created_headline(&created);
     }
     if !args.wait {
-        return out.result(&created, |created| {
+        let report = CreateReport {
+            created: &created,
+            placement: placement.as_deref(),
+            deadline,
+        };
+        return out.result(&report, |report| {
             say!();
-            output::cluster(&created.cluster);
+            output::cluster(&report.created.cluster);
         });
     }
     let options = CreateAndWait::default()
@@ -90,13 +105,16 @@ async fn create(ctx: &Context, args: &CreateArgs) -> Result<(), CliError> {
         Ok(ready) => {
             // The cluster as the wait left it (ready, its nodes addressed), not as the create
             // answered: scripts read addresses from it.
-            let waited = Created {
-                cluster: ready.cluster,
-                ..ready.created
+            let mut waited = ready.created;
+            waited.cluster = ready.cluster;
+            let report = CreateReport {
+                created: &waited,
+                placement: placement.as_deref(),
+                deadline,
             };
-            out.result(&waited, |waited| {
+            out.result(&report, |report| {
                 say!();
-                output::cluster(&waited.cluster);
+                output::cluster(&report.created.cluster);
             })
         }
         Err(failed) => {
@@ -108,6 +126,36 @@ async fn create(ctx: &Context, args: &CreateArgs) -> Result<(), CliError> {
             }
             say_cleanup(client.provider(), &failed);
             Err(CliError::Cloud(failed.error))
+        }
+    }
+}
+
+/// What `clusters create --json` prints: the create's result (`cluster`, `outcome` and
+/// `attempts`, the POSTs sent), what happened at each place a placement tried (`placement`,
+/// when one ran), and the deadline the ledger holds for the cluster (`deadline`, from
+/// `--ttl`).
+#[derive(Serialize)]
+struct CreateReport<'a> {
+    #[serde(flatten)]
+    created: &'a Created,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    placement: Option<&'a [Attempt]>,
+    deadline: Option<DateTime<Utc>>,
+}
+
+/// The deadline the ledger holds for `provider`'s cluster `id` (the latest create that
+/// named it). A ledger that cannot be read says so on stderr; the create is done, so this
+/// does not fail it.
+fn deadline_of(ledger: &Ledger, provider: ProviderKind, id: &ClusterId) -> Option<DateTime<Utc>> {
+    match ledger.clusters() {
+        Ok(entries) => entries
+            .into_iter()
+            .filter(|e| e.provider == provider && e.cluster_id.as_ref() == Some(id))
+            .max_by_key(|e| e.created_at)
+            .and_then(|e| e.deadline),
+        Err(error) => {
+            tell!("warning: could not read the cluster's deadline back from the ledger: {error}");
+            None
         }
     }
 }

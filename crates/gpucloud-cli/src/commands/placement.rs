@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use gpucloud::placement::CandidatePlan;
 use gpucloud::{
-    AttemptOutcome, Candidate, ClusterClient, ClusterSpec, Created, ErrorKind, Placement,
+    Attempt, AttemptOutcome, Candidate, ClusterClient, ClusterSpec, Created, ErrorKind, Placement,
     ProviderKind,
 };
 use gpucloud_ledger::Ledger;
@@ -82,13 +82,21 @@ fn placement(target: &PlacementTargetArgs, spec: &ClusterSpec, clients: &Clients
     placement
 }
 
+/// A placement's cluster: the client of the provider that made it, what its create said, and
+/// what happened at each place tried.
+pub struct PlacedHere {
+    pub client: ClusterClient,
+    pub created: Created,
+    pub attempts: Vec<Attempt>,
+}
+
 /// Creates through a placement; says on stderr what happened at each provider.
 pub async fn create(
     ctx: &Context,
     target: &PlacementTargetArgs,
     spec: &ClusterSpec,
     ledger: Option<Arc<Ledger>>,
-) -> Result<(ClusterClient, Created), CliError> {
+) -> Result<PlacedHere, CliError> {
     let clients = clients(ctx, target, ledger.as_ref())?;
     for (provider, why) in &clients.left_out {
         tell!("{provider}: left out: {why}");
@@ -125,7 +133,11 @@ pub async fn create(
                 .find(|(p, _)| *p == placed.provider)
                 .map(|(_, c)| c)
                 .ok_or_else(|| CliError::Other("the winning provider has no client".into()))?;
-            Ok((client, placed.created))
+            Ok(PlacedHere {
+                client,
+                created: placed.created,
+                attempts: placed.attempts,
+            })
         }
         Err(failed) => Err(CliError::Placement(Box::new(failed))),
     }

@@ -233,3 +233,34 @@ fn every_command_has_examples_that_name_its_own_flags() {
         }
     }
 }
+
+#[test]
+fn the_json_output_section_documents_every_command() {
+    let text = std::fs::read_to_string(root().join("docs/cli.md")).unwrap_or_default();
+    let section = text
+        .split_once("## JSON output")
+        .map(|(_, section)| section)
+        .unwrap_or_default();
+    let rows: Vec<&str> = section.lines().filter(|l| l.starts_with("| `")).collect();
+    // `clusters` alone only lists its subcommands.
+    for command in crate::support::COMMANDS
+        .iter()
+        .filter(|c| **c != ["clusters"])
+    {
+        let (first, rest) = command.split_first().unwrap_or((&"", &[]));
+        let documented = rows.iter().any(|row| {
+            let cell = row.split('|').nth(1).unwrap_or_default();
+            match rest.first() {
+                // `clusters get`, `wait`, `resize` share a row: the subcommand may stand alone.
+                Some(sub) => {
+                    cell.contains(&format!("`{first} {sub}")) || cell.contains(&format!("`{sub}`"))
+                }
+                None => cell.contains(&format!("`{first}")),
+            }
+        });
+        assert!(
+            documented,
+            "docs/cli.md's JSON output has no row for {command:?}"
+        );
+    }
+}

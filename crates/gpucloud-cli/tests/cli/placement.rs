@@ -381,7 +381,16 @@ fn a_create_that_pins_no_region_tries_each_region_of_the_provider_in_turn() {
             0,
         )
         .unwrap_or_else(|e| panic!("{e:?}"));
-    let args = ["--gpu-model", "H100", "--gpus", "16", "--name", "regional"];
+    let args = [
+        "--gpu-model",
+        "H100",
+        "--gpus",
+        "16",
+        "--name",
+        "regional",
+        "--ttl",
+        "2h",
+    ];
     let plan = gpucloud(
         &[&["plan", "-p", "together,e2e"][..], &args].concat(),
         &env(&sim),
@@ -429,8 +438,33 @@ fn a_create_that_pins_no_region_tries_each_region_of_the_provider_in_turn() {
         "{}",
         run.stderr
     );
-    let cluster = &json(&run)["cluster"];
+    let report = json(&run);
+    let cluster = &report["cluster"];
     assert_eq!(cluster["provider"], "together", "{}", run.stdout);
+    // The same attempts in the JSON, each with its region and what happened there.
+    let tried = report["placement"].as_array().cloned().unwrap_or_default();
+    assert_eq!(tried[0]["provider"], "together", "{}", run.stdout);
+    assert_eq!(tried[0]["region"], "eu-north-1", "{}", run.stdout);
+    assert_eq!(tried[0]["outcome"], "refused", "{}", run.stdout);
+    assert_eq!(tried[0]["kind"], "no_capacity", "{}", run.stdout);
+    assert_eq!(tried[1]["outcome"], "created", "{}", run.stdout);
+    assert!(
+        tried[1]["region"]
+            .as_str()
+            .is_some_and(|r| r.starts_with("us-") && cluster["raw"]["region"] == r),
+        "{}",
+        run.stdout
+    );
+    // The deadline the ledger holds: the create's time plus the ttl.
+    let deadline = report["deadline"]
+        .as_str()
+        .and_then(|d| chrono::DateTime::parse_from_rfc3339(d).ok())
+        .unwrap_or_else(|| panic!("no deadline: {}", run.stdout));
+    let left = deadline.signed_duration_since(chrono::Utc::now());
+    assert!(
+        (7_100..=7_200).contains(&left.num_seconds()),
+        "{left:?} left"
+    );
     let clusters = sim.sim().clusters(Provider::Together);
     let made: Vec<_> = clusters.iter().filter(|c| c.name == "regional").collect();
     assert_eq!(made.len(), 1);
