@@ -448,3 +448,19 @@ fn no_match(
         nearby,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gpus_become_whole_nodes_and_a_node_of_no_gpus_is_refused_not_divided_by() {
+        assert_eq!(nodes_for(ClusterSize::Gpus(16), Some(8)), Ok(2));
+        assert_eq!(nodes_for(ClusterSize::Nodes(3), None), Ok(3));
+        // Decoding reads a count of 0 as none; a 0 that gets here is refused all the same.
+        assert!(nodes_for(ClusterSize::Gpus(16), Some(0)).is_err());
+        assert!(nodes_for(ClusterSize::Gpus(0), Some(8)).is_err());
+        assert!(nodes_for(ClusterSize::Gpus(12), Some(8)).is_err());
+        assert!(nodes_for(ClusterSize::Gpus(8), None).is_err());
+    }
+}
