@@ -143,7 +143,9 @@ async fn an_ambiguous_failure_is_recorded_as_such() {
     )
     .unwrap();
 
-    let error = client.create(&together_spec()).await.unwrap_err();
+    let error = create_ends(client.create(&together_spec()))
+        .await
+        .unwrap_err();
 
     assert!(error.is_ambiguous());
     assert_eq!(

@@ -43,7 +43,7 @@ async fn e2e_log_lines_show_neither_apikey_nor_token() {
         .await;
 
     let get = client.get(&ClusterId::new("101")).await.unwrap_err();
-    let create = client.create(&e2e_spec()).await.unwrap_err();
+    let create = create_ends(client.create(&e2e_spec())).await.unwrap_err();
     let delete = client.delete(&ClusterId::new("101")).await.unwrap_err();
     let dead = ClusterClient::e2e(api.e2e_config().with_base_url(DEAD_URL)).unwrap();
     let transport = dead.get(&ClusterId::new("101")).await.unwrap_err();

@@ -365,3 +365,12 @@ pub fn settle_window_pauses() -> Vec<Duration> {
         .map(Duration::from_secs)
         .collect()
 }
+
+/// `create`, failing the test if it has not ended within 30 s of real time. A create whose
+/// POSTs keep failing ambiguously ends once its re-sends reach their limit; a count that
+/// never reaches it would send for ever, and must fail the test that sees it, not hang it.
+pub async fn create_ends<T>(create: impl std::future::Future<Output = T>) -> T {
+    tokio::time::timeout(Duration::from_secs(30), create)
+        .await
+        .unwrap_or_else(|_| panic!("a create whose POSTs keep failing did not end in 30 s"))
+}
