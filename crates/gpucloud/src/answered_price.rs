@@ -5,62 +5,94 @@
 //! for: a cluster this create started is deleted at once, the delete verified, and the
 //! placement fails saying why.
 
+use serde::Serialize;
+
 use crate::catalog::PriceCeiling;
 use crate::client::ClusterClient;
 use crate::cluster::Created;
 use crate::error::Error;
 use crate::lifecycle::CreateAndWait;
 
+/// What a placement's price ceiling made of the cluster's own price, once it existed.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "result")]
+#[non_exhaustive]
+pub enum PriceCheck {
+    /// No ceiling was set.
+    NoCeiling,
+    /// The cluster's own price (its answer's, or the first read's after it) fits the ceiling.
+    Fits {
+        /// Per hour, for the whole cluster.
+        per_hour: f64,
+        /// Its currency.
+        currency: String,
+    },
+    /// The cluster's own price could not be compared with the ceiling (the answer and the
+    /// read after it state none, or a price in another currency, or the read failed): only
+    /// the catalog's price, which fit, was checked.
+    Unchecked {
+        /// Why.
+        reason: String,
+    },
+}
+
 /// How far over the ceiling a stated price may be and still fit: half a cent, for prices
 /// rounded to cents on the way.
 const ROUNDING: f64 = 0.005;
 
-/// `None` when `created`'s stated price fits `ceiling` (or nothing can be compared: see
-/// below); else [`Error::PriceAboveCeiling`], after deleting a cluster this create started.
+/// [`PriceCheck::Fits`] when `created`'s stated price fits `ceiling`, or
+/// [`PriceCheck::Unchecked`] when nothing can be compared (see below); else
+/// [`Error::PriceAboveCeiling`], after deleting a cluster this create started.
 ///
 /// An answer that states no price is followed by one get (the first read after the create);
-/// a price still unknown then, or stated in another currency, is not compared, with a
-/// warning: the catalog's price was checked, and deleting a cluster over a read that failed
-/// would be worse.
+/// a price still unknown then, or stated in another currency, is not compared, and the
+/// result says so: the catalog's price was checked, and deleting a cluster over a read that
+/// failed would be worse.
 pub(crate) async fn check(
     client: &ClusterClient,
     created: &Created,
     ceiling: &PriceCeiling,
-) -> Option<Error> {
+) -> Result<PriceCheck, Error> {
     let cluster = &created.cluster;
+    let unchecked = |reason: String| {
+        tracing::warn!(cluster = %cluster.id, %reason, "the cluster's own price is not checked");
+        Ok(PriceCheck::Unchecked { reason })
+    };
     let price = match &cluster.price {
-        Some(price) => Some(price.clone()),
+        Some(price) => price.clone(),
         None => match client.get(&cluster.id).await {
-            Ok(read) => read.price,
+            Ok(read) => match read.price {
+                Some(price) => price,
+                None => {
+                    return unchecked(
+                        "neither the create's answer nor the read after it states a price".into(),
+                    );
+                }
+            },
             Err(error) => {
-                tracing::warn!(
-                    cluster = %cluster.id,
-                    %error,
-                    "the first read after the create failed: its price is not checked"
-                );
-                None
+                return unchecked(format!(
+                    "the read after the create failed ({error}), and its answer states no price"
+                ));
             }
         },
     };
-    let price = price?;
     if !price.currency.eq_ignore_ascii_case(&ceiling.currency) {
-        tracing::warn!(
-            cluster = %cluster.id,
-            currency = %price.currency,
-            "the cluster's price is in another currency than the ceiling: not compared"
-        );
-        return None;
+        return unchecked(format!(
+            "it is priced in {}, the ceiling in {}",
+            price.currency, ceiling.currency
+        ));
     }
     if !price.per_hour.is_finite() || price.per_hour < 0.0 {
-        tracing::warn!(
-            cluster = %cluster.id,
-            per_hour = price.per_hour,
-            "the cluster states a price no bill could have: not compared with the ceiling"
-        );
-        return None;
+        return unchecked(format!(
+            "it states a price no bill could have ({})",
+            price.per_hour
+        ));
     }
     if price.per_hour - ceiling.amount <= ROUNDING {
-        return None;
+        return Ok(PriceCheck::Fits {
+            per_hour: price.per_hour,
+            currency: price.currency,
+        });
     }
     let (deleted, delete_error) = if created.outcome.started_here() {
         let wait = CreateAndWait::default().delete_wait;
@@ -71,7 +103,7 @@ pub(crate) async fn check(
     } else {
         (false, None)
     };
-    Some(Error::PriceAboveCeiling {
+    Err(Error::PriceAboveCeiling {
         provider: cluster.provider,
         cluster: cluster.id.clone(),
         per_hour: price.per_hour,

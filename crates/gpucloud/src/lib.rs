@@ -61,7 +61,9 @@ pub use error::{
 };
 pub use lifecycle::{Cleanup, CreateAndWait, CreateAndWaitError, CreatedReady, Deletion};
 pub use pacing::Pacing;
-pub use placement::{Attempt, AttemptOutcome, Candidate, Placed, Placement, PlacementError};
+pub use placement::{
+    Attempt, AttemptOutcome, Candidate, Placed, Placement, PlacementError, PriceCheck,
+};
 pub use plan::PlannedRequest;
 pub use providers::e2e::E2eConfig;
 pub use providers::profile::{CreateSafetyKind, FailedStart, Kubeconfig, Profile, Resize};

@@ -17,6 +17,7 @@ use std::fmt;
 
 use serde::Serialize;
 
+pub use crate::answered_price::PriceCheck;
 use crate::catalog::resolve::no_resolution;
 use crate::catalog::{Constraints, PriceCeiling, Resolution};
 use crate::client::ClusterClient;
@@ -139,6 +140,8 @@ pub struct Placed {
     pub resolution: Resolution,
     /// Every candidate, in the order tried, with its outcome.
     pub attempts: Vec<Attempt>,
+    /// What the price ceiling made of the cluster's own price.
+    pub price_check: PriceCheck,
 }
 
 /// A placement that got no cluster.
@@ -343,17 +346,14 @@ impl Placement {
                 // placement (the cluster, if this create started it, is already deleted).
                 let created = match (created, &self.constraints.max_price_per_hour) {
                     (Ok(created), Some(ceiling)) => {
-                        match crate::answered_price::check(&candidate.client, &created, ceiling)
+                        crate::answered_price::check(&candidate.client, &created, ceiling)
                             .await
-                        {
-                            Some(error) => Err(error),
-                            None => Ok(created),
-                        }
+                            .map(|check| (created, check))
                     }
-                    (created, _) => created,
+                    (created, _) => created.map(|created| (created, PriceCheck::NoCeiling)),
                 };
                 match created {
-                    Ok(created) => {
+                    Ok((created, price_check)) => {
                         attempts.push(Attempt::new(provider, region, AttemptOutcome::Created));
                         attempts.extend(not_tried(provider, regions, plans));
                         return Ok(Placed {
@@ -361,6 +361,7 @@ impl Placement {
                             created,
                             resolution,
                             attempts,
+                            price_check,
                         });
                     }
                     Err(error) if !error.is_ambiguous() && refused(&error) => {

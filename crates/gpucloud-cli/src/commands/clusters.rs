@@ -2,8 +2,8 @@
 
 use chrono::{DateTime, Utc};
 use gpucloud::{
-    Attempt, Cleanup, ClusterId, CreateAndWait, CreateAndWaitError, Created, ProviderKind, Ready,
-    Timeline,
+    Attempt, Cleanup, ClusterId, CreateAndWait, CreateAndWaitError, Created, PriceCheck,
+    ProviderKind, Ready, Timeline,
 };
 use gpucloud_ledger::Ledger;
 use serde::Serialize;
@@ -63,18 +63,23 @@ async fn create(ctx: &Context, args: &CreateArgs) -> Result<(), CliError> {
     }
     let stakes = ctx.at_stake();
     stakes.creating(&spec.name);
-    let (client, created, placement) = match args.target.single().filter(pinned) {
+    let (client, created, placement, price_check) = match args.target.single().filter(pinned) {
         Some(target) => {
             let client = crate::connect::for_spec(ctx.connect(&target, ledger.as_ref())?, &spec);
             if let Some(ledger) = &ledger {
                 resolve_earlier(ledger, &client).await;
             }
             let created = client.create(&spec).await?;
-            (client, created, None)
+            (client, created, None, None)
         }
         None => {
             let placed = super::placement::create(ctx, &args.target, &spec, ledger.clone()).await?;
-            (placed.client, placed.created, Some(placed.attempts))
+            (
+                placed.client,
+                placed.created,
+                Some(placed.attempts),
+                Some(placed.price_check),
+            )
         }
     };
     stakes.created(&spec.name, client.provider(), created.cluster.id.as_str());
@@ -90,6 +95,7 @@ async fn create(ctx: &Context, args: &CreateArgs) -> Result<(), CliError> {
         let report = CreateReport {
             created: &created,
             placement: placement.as_deref(),
+            price_check: price_check.as_ref(),
             deadline,
         };
         return out.result(&report, |report| {
@@ -110,6 +116,7 @@ async fn create(ctx: &Context, args: &CreateArgs) -> Result<(), CliError> {
             let report = CreateReport {
                 created: &waited,
                 placement: placement.as_deref(),
+                price_check: price_check.as_ref(),
                 deadline,
             };
             out.result(&report, |report| {
@@ -131,15 +138,17 @@ async fn create(ctx: &Context, args: &CreateArgs) -> Result<(), CliError> {
 }
 
 /// What `clusters create --json` prints: the create's result (`cluster`, `outcome` and
-/// `attempts`, the POSTs sent), what happened at each place a placement tried (`placement`,
-/// when one ran), and the deadline the ledger holds for the cluster (`deadline`, from
-/// `--ttl`).
+/// `attempts`, the POSTs sent), what happened at each place a placement tried and what its
+/// price ceiling made of the cluster's own price (`placement` and `price_check`, when one
+/// ran), and the deadline the ledger holds for the cluster (`deadline`, from `--ttl`).
 #[derive(Serialize)]
 struct CreateReport<'a> {
     #[serde(flatten)]
     created: &'a Created,
     #[serde(skip_serializing_if = "Option::is_none")]
     placement: Option<&'a [Attempt]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    price_check: Option<&'a PriceCheck>,
     deadline: Option<DateTime<Utc>>,
 }
 

@@ -7,7 +7,7 @@ use std::time::Duration;
 use gpucloud::placement::CandidatePlan;
 use gpucloud::{
     Attempt, AttemptOutcome, Candidate, ClusterClient, ClusterSpec, Created, ErrorKind, Placement,
-    ProviderKind,
+    PriceCheck, ProviderKind,
 };
 use gpucloud_ledger::Ledger;
 use serde::Serialize;
@@ -88,6 +88,7 @@ pub struct PlacedHere {
     pub client: ClusterClient,
     pub created: Created,
     pub attempts: Vec<Attempt>,
+    pub price_check: PriceCheck,
 }
 
 /// Creates through a placement; says on stderr what happened at each provider.
@@ -125,6 +126,17 @@ pub async fn create(
         };
         tell!("{}: {line}", attempt.place());
     }
+    if let Ok(placed) = &result
+        && let PriceCheck::Unchecked { reason } = &placed.price_check
+    {
+        tell!(
+            "warning: {} cluster {}: its own price could not be checked against the ceiling \
+             ({}); the catalog's price for it was within it",
+            placed.provider,
+            cell(placed.created.cluster.id.as_str()),
+            one_line_text(reason)
+        );
+    }
     match result {
         Ok(placed) => {
             let client = clients
@@ -137,6 +149,7 @@ pub async fn create(
                 client,
                 created: placed.created,
                 attempts: placed.attempts,
+                price_check: placed.price_check,
             })
         }
         Err(failed) => Err(CliError::Placement(Box::new(failed))),

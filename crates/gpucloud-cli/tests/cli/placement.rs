@@ -338,9 +338,20 @@ fn a_price_ceiling_that_cannot_be_checked_refuses_unless_unpriced_offerings_are_
         "{}",
         plan.stderr
     );
-    // Asked for, an unpriced offering is taken.
-    create("uncapped", &["--allow-unpriced"]).expect_code(0);
+    // Asked for, an unpriced offering is taken, and the run says the ceiling was not
+    // checked for it, on stderr and in the JSON.
+    let uncapped = create("uncapped", &["--allow-unpriced", "--json"]);
+    uncapped.expect_code(0);
     assert_eq!(named("uncapped"), 1);
+    assert!(
+        uncapped.stderr.contains(
+            "its own price could not be checked against the ceiling (neither the create's \
+             answer nor the read after it states a price)"
+        ),
+        "{}",
+        uncapped.stderr
+    );
+    assert_eq!(json(&uncapped)["price_check"]["result"], "unchecked");
 }
 
 #[test]

@@ -11,7 +11,7 @@ use common::facade::{client, named, requests};
 use common::*;
 use gpucloud::{
     AttemptOutcome, Candidate, ClusterSize, ClusterSpec, ClusterState, CreateAndWait,
-    CreateOutcome, E2eOptions, Error, ErrorKind, Placement, ProviderKind,
+    CreateOutcome, E2eOptions, Error, ErrorKind, Placement, PriceCheck, ProviderKind,
 };
 use gpucloud_sim::{CapacityFilter, Fault, FaultKind, Provider};
 
@@ -784,4 +784,43 @@ async fn cheapest_first_never_compares_prices_across_currencies() {
     assert_eq!(order, [ProviderKind::E2e, ProviderKind::Runcrate]);
     assert!(plans.iter().all(|p| p.resolution.is_ok()), "{plans:?}");
     finish(sim).await;
+}
+
+#[tokio::test]
+async fn a_placed_cluster_says_what_the_ceiling_made_of_its_own_price() {
+    let sim = sim().await;
+    // E2E's catalog and its answer agree: 2 nodes × 2040 INR/h.
+    let placed = Placement::new(candidates(&sim, &[Provider::E2e], "fits"))
+        .with_max_price_per_hour(5000.0, "INR")
+        .create()
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        placed.price_check,
+        PriceCheck::Fits {
+            per_hour: 4080.0,
+            currency: "INR".into()
+        }
+    );
+
+    // Together states no price anywhere: taken only with unpriced offerings allowed, and
+    // then said to be unchecked, after the one read that could have stated it.
+    let placed = Placement::new(candidates(&sim, &[Provider::Together], "unpriced"))
+        .with_max_price_per_hour(30.0, "USD")
+        .allow_unpriced()
+        .create()
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let PriceCheck::Unchecked { reason } = &placed.price_check else {
+        panic!("{:?}", placed.price_check)
+    };
+    assert!(reason.contains("states a price"), "{reason}");
+    assert_eq!(requests(&sim, Provider::Together, "get_cluster"), 1);
+
+    let placed = Placement::new(candidates(&sim, &[Provider::Together], "free"))
+        .create()
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(placed.price_check, PriceCheck::NoCeiling);
+    assert_eq!(requests(&sim, Provider::Together, "get_cluster"), 1);
 }
