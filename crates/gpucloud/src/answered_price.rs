@@ -113,3 +113,77 @@ pub(crate) async fn check(
         delete_error,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cluster::{Cluster, ClusterId, ClusterState, CreateOutcome, Price, ProviderCluster};
+    use crate::{ProviderKind, TogetherConfig};
+
+    /// A created cluster stating `per_hour` USD. Nothing is sent for a stated price that is
+    /// compared or refused as impossible, so the client's endpoint is never reached.
+    fn stating(per_hour: f64) -> (ClusterClient, Created) {
+        let client = ClusterClient::together(
+            TogetherConfig::new("test-key-0000").with_base_url("http://127.0.0.1:9"),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let raw = serde_json::from_value(serde_json::json!({"cluster_id": "c-1"}))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let cluster = Cluster {
+            id: ClusterId::new("c-1"),
+            name: "train".into(),
+            provider: ProviderKind::Together,
+            state: ClusterState::Provisioning,
+            phase: None,
+            nodes: Vec::new(),
+            gpu_count: Some(8),
+            created_at: None,
+            ready_at: None,
+            price: Some(Price {
+                per_hour,
+                currency: "USD".into(),
+            }),
+            raw: ProviderCluster::Together(Box::new(raw)),
+        };
+        let created = Created {
+            cluster,
+            outcome: CreateOutcome::AlreadyExisted,
+            attempts: 0,
+        };
+        (client, created)
+    }
+
+    #[tokio::test]
+    async fn a_price_no_bill_could_have_is_unchecked_and_a_free_one_fits() {
+        let ceiling = PriceCeiling::new(10.0, "usd");
+        for impossible in [-1.0, f64::NAN, f64::INFINITY] {
+            let (client, created) = stating(impossible);
+            let check = check(&client, &created, &ceiling).await;
+            assert!(
+                matches!(&check, Ok(PriceCheck::Unchecked { reason }) if reason.contains("no bill")),
+                "{impossible}: {check:?}"
+            );
+        }
+        for fitting in [0.0, 10.0, 10.004] {
+            let (client, created) = stating(fitting);
+            let check = check(&client, &created, &ceiling).await;
+            assert_eq!(
+                check.ok(),
+                Some(PriceCheck::Fits {
+                    per_hour: fitting,
+                    currency: "USD".into()
+                }),
+                "{fitting}"
+            );
+        }
+        // Over by more than the rounding: an error, and a cluster this create did not start
+        // is not deleted (nothing is sent).
+        let (client, created) = stating(10.01);
+        let Err(Error::PriceAboveCeiling { deleted, .. }) =
+            check(&client, &created, &ceiling).await
+        else {
+            panic!("10.01 over 10")
+        };
+        assert!(!deleted);
+    }
+}
