@@ -7,7 +7,8 @@
 use std::time::Duration;
 
 use gpucloud::journal::{
-    Claim, CreateIntent, CreateRecord, IntentId, Journal, JournalError, Settlement, Unsettled,
+    Claim, CreateIntent, CreateRecord, IntentId, Journal, JournalError, ListedAt, ListedName,
+    Settlement, Unsettled,
 };
 use gpucloud::{Cluster, ClusterId, CreateOutcome, Error, ProviderKind};
 
@@ -195,6 +196,18 @@ impl Journal for Ledger {
     ) -> Result<(), JournalError> {
         self.record_gone(provider, id, Some(origin))
             .map_err(|e| self.journal_error(e))
+    }
+
+    fn names_listed(
+        &self,
+        at: ListedAt<'_>,
+        max_age: Duration,
+    ) -> Result<Option<Vec<ListedName>>, JournalError> {
+        Ledger::names_listed(self, at, max_age).map_err(|e| self.journal_error(e))
+    }
+
+    fn record_names(&self, at: ListedAt<'_>, names: &[ListedName]) -> Result<(), JournalError> {
+        Ledger::record_names(self, at, names).map_err(|e| self.journal_error(e))
     }
 
     fn unsettled(&self, provider: ProviderKind) -> Result<Vec<Unsettled>, JournalError> {

@@ -4,6 +4,7 @@ mod claim;
 mod entry;
 mod error;
 mod journal;
+mod names;
 mod observe;
 mod options;
 mod owner;

@@ -213,6 +213,32 @@ UPDATE create_intents SET provenance = 'found'
 WHERE outcome = 'already_existed' AND idempotency_key IS NULL
 ",
     },
+    Migration {
+        version: 9,
+        description: "the names of the last list of each account and scope, so that the \
+                      look-ups by name before creates of separate processes share one list \
+                      for a few seconds",
+        sql: "
+CREATE TABLE name_lists (
+    provider     TEXT    NOT NULL,
+    origin       TEXT    NOT NULL,
+    scope        TEXT    NOT NULL,
+    listed_at_ms INTEGER NOT NULL,
+    names_json   TEXT    NOT NULL,
+    PRIMARY KEY (provider, origin, scope)
+) STRICT;
+",
+        postgres: "
+CREATE TABLE name_lists (
+    provider     TEXT   NOT NULL,
+    origin       TEXT   NOT NULL,
+    scope        TEXT   NOT NULL,
+    listed_at_ms BIGINT NOT NULL,
+    names_json   TEXT   NOT NULL,
+    PRIMARY KEY (provider, origin, scope)
+)
+",
+    },
 ];
 
 /// The schema version this build writes.

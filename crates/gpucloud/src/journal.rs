@@ -192,6 +192,28 @@ pub struct Unsettled {
     pub origin: Option<String>,
 }
 
+/// Where a list of the account was taken: the provider, the client's origin
+/// ([`crate::ClientSettings::origin`]: endpoint and credentials) and the scope a name is
+/// unique in (for E2E, its project and location).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ListedAt<'a> {
+    /// The provider.
+    pub provider: ProviderKind,
+    /// The client's origin.
+    pub origin: &'a str,
+    /// The scope, as the client names it.
+    pub scope: &'a str,
+}
+
+/// One cluster of a list of the account: its name and id.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListedName {
+    /// The cluster's name.
+    pub name: String,
+    /// Its id.
+    pub id: ClusterId,
+}
+
 /// What a look-up found for an [`Unsettled`] create.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Settlement {
@@ -312,6 +334,26 @@ pub trait Journal: fmt::Debug + Send + Sync {
         Ok(Vec::new())
     }
 
+    /// The names of the account at `at` as a client sharing this journal listed them at most
+    /// `max_age` ago (by the journal's clock), for the look-up by name before a create: the
+    /// creates of several processes within `max_age` of each other share one list. `None`
+    /// when there is no such list. Default: none, for a journal shared with no one.
+    fn names_listed(
+        &self,
+        at: ListedAt<'_>,
+        max_age: Duration,
+    ) -> Result<Option<Vec<ListedName>>, JournalError> {
+        let _ = (at, max_age);
+        Ok(None)
+    }
+
+    /// Keeps the names of a list of the account at `at` just taken, for
+    /// [`Self::names_listed`]. Default: nothing.
+    fn record_names(&self, at: ListedAt<'_>, names: &[ListedName]) -> Result<(), JournalError> {
+        let _ = (at, names);
+        Ok(())
+    }
+
     /// Records what a look-up found for an [`Unsettled`] create; `Ok(false)` when it was
     /// settled already (by the create's own outcome, or another process's look-up), which
     /// wins. Default: an error, since only a journal that lists unsettled creates is asked.
@@ -392,6 +434,16 @@ impl Journal for OffWorker<'_> {
     }
     fn settle(&self, intent: IntentId, settlement: &Settlement) -> Result<bool, JournalError> {
         off_worker(|| self.0.settle(intent, settlement))
+    }
+    fn names_listed(
+        &self,
+        at: ListedAt<'_>,
+        max_age: Duration,
+    ) -> Result<Option<Vec<ListedName>>, JournalError> {
+        off_worker(|| self.0.names_listed(at, max_age))
+    }
+    fn record_names(&self, at: ListedAt<'_>, names: &[ListedName]) -> Result<(), JournalError> {
+        off_worker(|| self.0.record_names(at, names))
     }
 }
 

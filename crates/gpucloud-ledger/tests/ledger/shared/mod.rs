@@ -11,6 +11,7 @@
 mod backend;
 mod children;
 mod claims;
+mod lists;
 mod outage;
 mod races;
 mod takeover;

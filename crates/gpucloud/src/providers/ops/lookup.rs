@@ -8,14 +8,22 @@
 //! someone else made in between can be missed, as it can between any list and the POST that
 //! follows it; the look-ups after an ambiguous failure, which look for this create's own
 //! cluster, are always fresh.
+//!
+//! With a journal, the names of each list are kept in it too ([`Journal::record_names`]), so
+//! that separate processes sharing the journal (a shell loop of `gpucloud clusters create`, a
+//! team's PostgreSQL ledger) share a list within the same max age: a create that finds one
+//! lists nothing, and reads the cluster of its name by id, if the list has one. Clusters made
+//! since by a process sharing the journal are the journal's claims on their names, which a
+//! create meets before it looks anything up.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{Provider, list};
+use super::{Provider, get, list};
 use crate::cluster::{Cluster, ClusterId};
 use crate::error::Error;
+use crate::journal::{Journal as _, ListedAt, ListedName};
 
 /// A list and when (on the client's clock) it was taken.
 type Kept = (Duration, Vec<Cluster>);
@@ -59,7 +67,22 @@ impl NameLookups {
             .get(&key)
             .is_some_and(|(at, _)| clock.now().saturating_sub(*at) < max_age);
         if !fresh {
+            if let Some(names) = shared_names(provider, &key, max_age) {
+                let Some(listed) = names.into_iter().find(|n| n.name == name) else {
+                    return Ok(None);
+                };
+                return Ok(match get(provider, &listed.id).await {
+                    Ok(cluster) if cluster.name == name => Some(Found {
+                        made_here: state.made.contains(&(key, cluster.id.clone())),
+                        cluster,
+                    }),
+                    // Gone (or renamed) since the list was taken.
+                    Ok(_) | Err(Error::NotFound(_)) => None,
+                    Err(error) => return Err(error),
+                });
+            }
             let clusters = list(provider, scope).await?;
+            share_names(provider, &key, &clusters, max_age);
             state.kept.insert(key.clone(), (clock.now(), clusters));
         }
         let cluster = state
@@ -81,5 +104,58 @@ impl NameLookups {
             clusters.push(cluster.clone());
         }
         state.made.insert((key, cluster.id.clone()));
+    }
+}
+
+/// The names of a list of `scope` that a process sharing the client's journal took within
+/// `max_age`. A journal that cannot be read is a warning: the account is listed instead.
+fn shared_names<P: Provider>(
+    provider: &P,
+    scope: &str,
+    max_age: Duration,
+) -> Option<Vec<ListedName>> {
+    if max_age.is_zero() {
+        return None;
+    }
+    let settings = provider.settings();
+    let journal = settings.journal()?;
+    let at = ListedAt {
+        provider: P::KIND,
+        origin: &settings.origin,
+        scope,
+    };
+    match journal.names_listed(at, max_age) {
+        Ok(names) => names,
+        Err(error) => {
+            tracing::warn!(%error, "the journal's shared list could not be read: listing");
+            None
+        }
+    }
+}
+
+/// Keeps the names of `clusters`, just listed in `scope`, in the client's journal for the
+/// processes that share it. One that cannot be kept is a warning: the list was taken.
+fn share_names<P: Provider>(provider: &P, scope: &str, clusters: &[Cluster], max_age: Duration) {
+    let settings = provider.settings();
+    let Some(journal) = settings.journal() else {
+        return;
+    };
+    if max_age.is_zero() {
+        return;
+    }
+    let names: Vec<ListedName> = clusters
+        .iter()
+        .map(|c| ListedName {
+            name: c.name.clone(),
+            id: c.id.clone(),
+        })
+        .collect();
+    let at = ListedAt {
+        provider: P::KIND,
+        origin: &settings.origin,
+        scope,
+    };
+    if let Err(error) = journal.record_names(at, &names) {
+        tracing::warn!(%error, "the list could not be kept in the journal for other processes");
     }
 }
