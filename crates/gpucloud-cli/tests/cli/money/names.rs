@@ -106,3 +106,33 @@ fn name_with_a_request_file_replaces_the_files_name() {
 fn as_strs(args: &[String]) -> Vec<&str> {
     args.iter().map(String::as_str).collect()
 }
+
+/// A shell loop of creates shares one look-up by name: each run is its own process, and the
+/// list of the account the first one took is kept in the ledger for the others (5 s).
+#[test]
+fn a_loop_of_creates_lists_the_account_once() {
+    let bench = Bench::new();
+    let lists = |provider: Provider| {
+        bench
+            .sim
+            .sim()
+            .exchanges()
+            .iter()
+            .filter(|e| {
+                e.provider == Some(provider) && e.operation.as_deref() == Some("list_clusters")
+            })
+            .count()
+    };
+    for provider in [Provider::Together, Provider::E2e] {
+        bench.create(provider, "loop-0");
+        let listed = lists(provider);
+        assert!(listed > 0, "{provider:?}");
+        for i in 1..4 {
+            bench.create(provider, &format!("loop-{i}"));
+        }
+        assert_eq!(lists(provider), listed, "{provider:?}");
+        for i in 0..4 {
+            assert_eq!(bench.clusters_named(provider, &format!("loop-{i}")), 1);
+        }
+    }
+}
