@@ -117,14 +117,8 @@ fn shared_names<P: Provider>(
     if max_age.is_zero() {
         return None;
     }
-    let settings = provider.settings();
-    let journal = settings.journal()?;
-    let at = ListedAt {
-        provider: P::KIND,
-        origin: &settings.origin,
-        scope,
-    };
-    match journal.names_listed(at, max_age) {
+    let journal = provider.settings().journal()?;
+    match journal.names_listed(listed_at(provider, scope), max_age) {
         Ok(names) => names,
         Err(error) => {
             tracing::warn!(%error, "the journal's shared list could not be read: listing");
@@ -136,8 +130,7 @@ fn shared_names<P: Provider>(
 /// Keeps the names of `clusters`, just listed in `scope`, in the client's journal for the
 /// processes that share it. One that cannot be kept is a warning: the list was taken.
 fn share_names<P: Provider>(provider: &P, scope: &str, clusters: &[Cluster], max_age: Duration) {
-    let settings = provider.settings();
-    let Some(journal) = settings.journal() else {
+    let Some(journal) = provider.settings().journal() else {
         return;
     };
     if max_age.is_zero() {
@@ -150,12 +143,17 @@ fn share_names<P: Provider>(provider: &P, scope: &str, clusters: &[Cluster], max
             id: c.id.clone(),
         })
         .collect();
-    let at = ListedAt {
-        provider: P::KIND,
-        origin: &settings.origin,
-        scope,
-    };
-    if let Err(error) = journal.record_names(at, &names) {
+    if let Err(error) = journal.record_names(listed_at(provider, scope), &names) {
         tracing::warn!(%error, "the list could not be kept in the journal for other processes");
+    }
+}
+
+/// Where a list of `scope` through `provider`'s client is taken: its provider, origin and
+/// scope.
+fn listed_at<'a, P: Provider>(provider: &'a P, scope: &'a str) -> ListedAt<'a> {
+    ListedAt {
+        provider: P::KIND,
+        origin: &provider.settings().origin,
+        scope,
     }
 }
