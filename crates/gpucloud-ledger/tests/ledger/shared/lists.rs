@@ -152,3 +152,31 @@ fn a_kept_list_serves_only_its_provider_origin_and_scope_and_only_while_young() 
         );
     }
 }
+
+/// A kept list is only a pointer: the cluster its name points at is read, and one that no
+/// longer has that name (or that a tampered file names wrongly) is not the name's cluster.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_kept_name_whose_cluster_has_another_name_is_not_that_names_cluster() {
+    let (_dir, path) = crate::support::ledger_path();
+    let location = path.display().to_string();
+    let sim = sim().await;
+    let provider = Provider::Together;
+    let process = || {
+        let ledger = gpucloud_ledger::Ledger::open_location(&location, &super::backend::options());
+        client(&sim, provider, Some(Arc::new(ledger.unwrap())))
+    };
+    let made = process().create(&spec(provider, "a")).await.unwrap();
+    // The kept list now says "ghost" is cluster a.
+    let file = rusqlite::Connection::open(&path).unwrap();
+    let pointed = serde_json::json!([["ghost", made.cluster.id.as_str()]]).to_string();
+    let changed = file
+        .execute("UPDATE name_lists SET names_json = ?1", [&pointed])
+        .unwrap();
+    assert_eq!(changed, 1);
+
+    let ghost = process().create(&spec(provider, "ghost")).await.unwrap();
+    assert_eq!(ghost.outcome, gpucloud::CreateOutcome::Created);
+    assert_ne!(ghost.cluster.id, made.cluster.id);
+    assert_eq!(ghost.cluster.name, "ghost");
+    sim.shutdown().await;
+}
