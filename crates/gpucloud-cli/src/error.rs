@@ -2,11 +2,14 @@
 //!
 //! Every failure is printed as one line on stderr (`error: …`) and mapped to a documented exit
 //! code, so a script can tell "fix your input" from "the provider said no" from "try later".
+//! With `--json`, a failure is also one JSON document on stdout ([`CliError::print_document`]):
+//! the error's kind and exit code, what a placement tried, and a cluster left behind.
 
 use std::fmt;
 use std::process::ExitCode;
 
-use gpucloud::{Error, ErrorKind};
+use gpucloud::{Attempt, Error, ErrorKind, ProviderKind};
+use serde::Serialize;
 
 use crate::sanitize;
 
@@ -38,6 +41,9 @@ pub enum CliError {
     Cloud(Error),
     /// A placement over several providers that created nothing.
     Placement(Box<gpucloud::PlacementError>),
+    /// A create whose cluster was made but never became ready (`create --wait`): the wait's
+    /// error, and what became of the cluster.
+    WaitFailed(Box<WaitFailed>),
     /// A plan in which no candidate could be created (each skipped, with why): what the same
     /// `create` would fail with, so a CI gate on `plan` fails the same way.
     NothingToCreate(String),
@@ -62,6 +68,7 @@ impl CliError {
             Self::Input(_) => code::INVALID,
             Self::Cloud(error) => cloud_exit_code(error),
             Self::Placement(failed) => cloud_exit_code(&failed.error),
+            Self::WaitFailed(failed) => cloud_exit_code(&failed.error),
             Self::NothingToCreate(_) | Self::StillBilling(_) => code::PROVIDER,
             Self::Interrupted(signal) => signal.exit_code(),
             Self::Declined => code::OTHER,
@@ -77,12 +84,7 @@ impl CliError {
         if !matches!(self, Self::Remote(_)) {
             tell!("error: {self}");
         }
-        let cloud = match self {
-            Self::Cloud(error) => Some(error),
-            Self::Placement(failed) => Some(&failed.error),
-            _ => None,
-        };
-        match cloud {
+        match self.cloud() {
             Some(Error::NameInUse {
                 differences,
                 cluster,
@@ -112,6 +114,109 @@ impl CliError {
         }
         ExitCode::from(self.exit_code())
     }
+
+    /// The facade's error behind this failure, if it is one.
+    fn cloud(&self) -> Option<&Error> {
+        match self {
+            Self::Cloud(error) => Some(error),
+            Self::Placement(failed) => Some(&failed.error),
+            Self::WaitFailed(failed) => Some(&failed.error),
+            _ => None,
+        }
+    }
+
+    /// What kind of failure this is, as the JSON failure document names it: the facade's
+    /// [`ErrorKind::as_str`] for its errors, the command line's own category otherwise.
+    pub fn kind(&self) -> &'static str {
+        if let Some(error) = self.cloud() {
+            return error.kind().as_str();
+        }
+        match self {
+            Self::Usage(_) => "usage",
+            Self::Input(_) => "invalid_input",
+            Self::NothingToCreate(_) => "nothing_to_create",
+            Self::StillBilling(_) => "still_billing",
+            Self::Declined => "declined",
+            Self::Interrupted(_) => "interrupted",
+            Self::Remote(_) => "remote_command",
+            Self::Cloud(_) | Self::Placement(_) | Self::WaitFailed(_) | Self::Other(_) => "other",
+        }
+    }
+
+    /// With `--json`: the failure as one JSON document on stdout, unless the command already
+    /// printed its own (a plan whose every candidate was skipped, a sweep that left clusters
+    /// billing, an interrupted run), so that stdout is always exactly one document. A failed
+    /// placement's attempts and a cluster a failed wait left behind are in it, as a script
+    /// needs them to know why nothing was made or what still bills.
+    pub fn print_document(&self) {
+        if crate::output::printed_a_document() {
+            return;
+        }
+        let (placement, cluster) = match self {
+            Self::Placement(failed) => (Some(failed.attempts.as_slice()), None),
+            Self::WaitFailed(failed) => (failed.placement.as_deref(), Some(&failed.cluster)),
+            _ => (None, None),
+        };
+        let document = FailureDocument {
+            error: FailureSummary {
+                message: self.to_string(),
+                kind: self.kind(),
+                exit_code: self.exit_code(),
+            },
+            placement,
+            cluster,
+        };
+        if let Err(error) = crate::output::json(&document) {
+            tell!("error: {error}");
+        }
+    }
+}
+
+/// A cluster made by a create whose wait failed, with what became of it.
+#[derive(Debug)]
+pub struct WaitFailed {
+    /// Why the wait failed (the cluster failed, or the wait timed out).
+    pub error: Error,
+    /// What happened at each place a placement tried, when one ran.
+    pub placement: Option<Vec<Attempt>>,
+    /// The cluster, and whether it may still be billing.
+    pub cluster: LeftBehind,
+}
+
+/// A cluster a failed command leaves behind, as its JSON failure document shows it.
+#[derive(Debug, Serialize)]
+pub struct LeftBehind {
+    /// Its provider.
+    pub provider: ProviderKind,
+    /// Its id.
+    pub id: String,
+    /// What was done about it: `deleted` (and the provider confirmed it gone), `released`
+    /// (a failed start the provider released itself), `delete_failed` or `kept`.
+    pub cleanup: &'static str,
+    /// Whether it may still be billing (`delete_failed` or `kept`).
+    pub may_be_billing: bool,
+    /// How to stop it, when it may be billing: the command that deletes it, or where the
+    /// provider's console stops it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub how_to_stop: Option<String>,
+}
+
+/// What `--json` prints on stdout for a failed command.
+#[derive(Serialize)]
+struct FailureDocument<'a> {
+    error: FailureSummary,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    placement: Option<&'a [Attempt]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cluster: Option<&'a LeftBehind>,
+}
+
+/// The failure itself: its one-line message, its kind and the exit code it ends with.
+#[derive(Serialize)]
+struct FailureSummary {
+    message: String,
+    kind: &'static str,
+    exit_code: u8,
 }
 
 /// The fields on which this request differs from the one that made `cluster`, side by side.
@@ -217,6 +322,7 @@ impl fmt::Display for CliError {
             Self::Declined => f.write_str("not confirmed: nothing was sent"),
             Self::Remote(status) => write!(f, "the command on the node exited with {status}"),
             Self::Placement(failed) => f.write_str(&flatten(&failed.to_string())),
+            Self::WaitFailed(failed) => f.write_str(&one_line(&failed.error)),
         }
     }
 }

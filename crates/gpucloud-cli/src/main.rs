@@ -62,6 +62,14 @@ use crate::error::CliError;
 fn main() -> ExitCode {
     // Usage errors exit here with clap's code 2; `--help` and `--version` exit 0.
     let cli = Cli::parse();
+    // With `--json`, a failure is a JSON document on stdout as well as a line on stderr.
+    let json = cli.json;
+    let fail = move |error: CliError| {
+        if json {
+            error.print_document();
+        }
+        error.report()
+    };
     // A panic's message goes through the output layer too (scrubbed, on one line); the exit
     // code stays Rust's 101, and RUST_BACKTRACE still adds the backtrace.
     std::panic::set_hook(Box::new(|info| {
@@ -72,7 +80,7 @@ fn main() -> ExitCode {
         }
     }));
     if let Err(error) = logging::init(cli.verbose) {
-        return error.report();
+        return fail(error);
     }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -80,7 +88,11 @@ fn main() -> ExitCode {
         .build()
     {
         Ok(runtime) => runtime,
-        Err(e) => return CliError::Other(format!("cannot start the async runtime: {e}")).report(),
+        Err(e) => {
+            return fail(CliError::Other(format!(
+                "cannot start the async runtime: {e}"
+            )));
+        }
     };
     let result = runtime.block_on(commands::run(cli));
     // A question still waiting for its line (the run was interrupted meanwhile) is not
@@ -88,6 +100,6 @@ fn main() -> ExitCode {
     runtime.shutdown_background();
     match result {
         Ok(()) => ExitCode::from(error::code::OK),
-        Err(error) => error.report(),
+        Err(error) => fail(error),
     }
 }

@@ -8,6 +8,7 @@
 //! module that touches stdout and stderr: clippy's `print_stdout`/`print_stderr` are denied in
 //! the crate, and a test fails on any other module that takes either handle.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use chrono::{DateTime, SecondsFormat, Utc};
@@ -67,8 +68,20 @@ pub fn json(value: &impl Serialize) -> Result<(), CliError> {
     let text = serde_json::to_string_pretty(value)
         .map_err(|e| CliError::Other(format!("cannot encode JSON output: {e}")))?;
     let text = secrets::scrub_json(&text);
+    DOCUMENT_PRINTED.store(true, Ordering::Relaxed);
     write_stdout(&format!("{}\n", sanitize::json(&text)));
     Ok(())
+}
+
+/// Whether [`json`] printed a document in this run. Stdout is the process's own, and so is
+/// this: a command that printed its document and then failed (a plan whose every candidate
+/// was skipped, a sweep that left clusters billing) gets no second document, so that stdout
+/// stays one JSON document whatever happened.
+static DOCUMENT_PRINTED: AtomicBool = AtomicBool::new(false);
+
+/// Whether a JSON document has gone to stdout in this run.
+pub fn printed_a_document() -> bool {
+    DOCUMENT_PRINTED.load(Ordering::Relaxed)
 }
 
 /// Writes `text` and a newline on stdout, credentials scrubbed (what `say!` calls).

@@ -132,7 +132,7 @@ async fn create(ctx: &Context, args: &CreateArgs) -> Result<(), CliError> {
                 stakes.settled(&spec.name);
             }
             say_cleanup(client.provider(), &failed);
-            Err(CliError::Cloud(failed.error))
+            Err(wait_failed(client.provider(), failed, placement))
         }
     }
 }
@@ -167,6 +167,36 @@ fn deadline_of(ledger: &Ledger, provider: ProviderKind, id: &ClusterId) -> Optio
             None
         }
     }
+}
+
+/// The failure of a create whose wait failed: its error, and (for `--json`) what became of
+/// the cluster and what the placement tried.
+fn wait_failed(
+    provider: ProviderKind,
+    failed: CreateAndWaitError,
+    placement: Option<Vec<Attempt>>,
+) -> CliError {
+    let Some(id) = failed.cluster else {
+        return CliError::Cloud(failed.error);
+    };
+    let cleanup = match &failed.cleanup {
+        Some(Cleanup::Deleted(_)) => "deleted",
+        Some(Cleanup::NotNeeded) => "released",
+        Some(Cleanup::DeleteFailed(_)) => "delete_failed",
+        Some(Cleanup::Kept) | None => "kept",
+    };
+    let may_be_billing = !matches!(cleanup, "deleted" | "released");
+    CliError::WaitFailed(Box::new(crate::error::WaitFailed {
+        error: failed.error,
+        placement,
+        cluster: crate::error::LeftBehind {
+            provider,
+            how_to_stop: may_be_billing.then(|| output::how_to_stop(provider, id.as_str())),
+            id: id.as_str().to_string(),
+            cleanup,
+            may_be_billing,
+        },
+    }))
 }
 
 /// What became of a cluster whose wait failed, on stderr, with its id.

@@ -616,3 +616,96 @@ fn plan_shows_what_each_candidate_costs_per_hour_and_for_its_ttl() {
     // Nothing was created by either plan.
     assert!(sim.sim().clusters(Provider::Runcrate).is_empty());
 }
+
+/// With `--json`, a create that made nothing prints one document on stdout: the error (its
+/// kind and exit code) and every place the placement tried, with why nothing was made there.
+/// A failure before any placement is a document too, with the command line's own kind.
+#[test]
+fn a_create_that_makes_nothing_says_why_in_one_json_document_with_every_attempt() {
+    let sim = TestSim::start();
+    sim.sim()
+        .capacity()
+        .set(&CapacityFilter::new(Provider::Together, "H100_SXM"), 0)
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    let env = env(&sim);
+    let run = gpucloud(
+        &[
+            "--json",
+            "clusters",
+            "create",
+            "--provider",
+            "together,runcrate",
+            "-f",
+            "tests/fixtures/intent.toml",
+        ],
+        &env,
+    );
+    run.expect_code(4);
+    let failure = json(&run);
+    assert_eq!(failure["error"]["exit_code"], 4, "{}", run.stdout);
+    assert_eq!(failure["error"]["kind"], "undeletable", "{}", run.stdout);
+    assert!(
+        failure["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("no candidate created the cluster")),
+        "{}",
+        run.stdout
+    );
+    let attempts = failure["placement"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no placement: {}", run.stdout));
+    let seen: Vec<(&str, &str, &str, &str)> = attempts
+        .iter()
+        .map(|a| {
+            (
+                a["provider"].as_str().unwrap_or("?"),
+                a["region"].as_str().unwrap_or("-"),
+                a["outcome"].as_str().unwrap_or("?"),
+                a["kind"].as_str().unwrap_or("-"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("together", "eu-north-1", "refused", "no_capacity"),
+            ("together", "us-central-4", "refused", "no_capacity"),
+            ("together", "us-central-8", "refused", "no_capacity"),
+            ("runcrate", "-", "skipped", "undeletable"),
+        ],
+        "{}",
+        run.stdout
+    );
+    assert!(
+        attempts[3]["reason"]
+            .as_str()
+            .is_some_and(|why| why.contains("cannot delete a cluster")),
+        "{}",
+        run.stdout
+    );
+    assert!(sim.sim().clusters(Provider::Together).is_empty());
+    assert!(sim.sim().clusters(Provider::Runcrate).is_empty());
+
+    // A request file that is not there: nothing is sent, and the document says so.
+    let missing = gpucloud(
+        &[
+            "--json",
+            "clusters",
+            "create",
+            "--provider",
+            "together",
+            "-f",
+            "tests/fixtures/no-such-file.toml",
+        ],
+        &env,
+    );
+    missing.expect_code(3);
+    let failure = json(&missing);
+    assert_eq!(
+        failure["error"]["kind"], "invalid_input",
+        "{}",
+        missing.stdout
+    );
+    assert_eq!(failure["error"]["exit_code"], 3, "{}", missing.stdout);
+    assert!(failure.get("placement").is_none(), "{}", missing.stdout);
+}

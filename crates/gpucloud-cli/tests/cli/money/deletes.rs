@@ -38,13 +38,16 @@ fn delete_wait_returns_once_the_cluster_is_gone_and_again_says_it_was_already_go
     assert!(all.iter().all(|e| e["gone_at"].is_string()), "{all:?}");
 }
 
+/// With `--json`, the failure is one document on stdout that says what became of the cluster,
+/// so a script knows whether something still bills without reading stderr.
 #[test]
 fn create_wait_deletes_a_cluster_that_fails_and_keeps_it_when_asked() {
     let bench = Bench::new();
     for provider in [Provider::Together, Provider::E2e] {
         let faults = bench.sim.sim().faults();
         faults.inject(Fault::new(provider, FaultKind::FailProvisioning));
-        let mut args = create_args(provider, "doomed");
+        let mut args = vec!["--json".to_string()];
+        args.extend(create_args(provider, "doomed"));
         args.extend(["--wait", "--interval", "1s"].map(str::to_string));
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let run = bench.run(provider, &args);
@@ -56,9 +59,31 @@ fn create_wait_deletes_a_cluster_that_fails_and_keeps_it_when_asked() {
             run.stderr
         );
         assert_eq!(bench.clusters_named(provider, "doomed"), 0);
+        let failure = json(&run);
+        assert_eq!(failure["error"]["kind"], "cluster_failed", "{}", run.stdout);
+        assert_eq!(failure["error"]["exit_code"], 5, "{}", run.stdout);
+        assert_eq!(failure["cluster"]["cleanup"], "deleted", "{}", run.stdout);
+        assert_eq!(
+            failure["cluster"]["may_be_billing"], false,
+            "{}",
+            run.stdout
+        );
+        assert!(
+            failure["cluster"].get("how_to_stop").is_none(),
+            "{}",
+            run.stdout
+        );
+        assert!(
+            failure["cluster"]["id"]
+                .as_str()
+                .is_some_and(|id| !id.is_empty()),
+            "{}",
+            run.stdout
+        );
 
         faults.inject(Fault::new(provider, FaultKind::FailProvisioning));
-        let mut kept_args = create_args(provider, "doomed-kept");
+        let mut kept_args = vec!["--json".to_string()];
+        kept_args.extend(create_args(provider, "doomed-kept"));
         kept_args.extend(["--wait", "--interval", "1s", "--keep-on-failure"].map(str::to_string));
         let kept_args: Vec<&str> = kept_args.iter().map(String::as_str).collect();
         let kept = bench.run(provider, &kept_args);
@@ -74,5 +99,31 @@ fn create_wait_deletes_a_cluster_that_fails_and_keeps_it_when_asked() {
             kept.stderr
         );
         assert_eq!(bench.clusters_named(provider, "doomed-kept"), 1);
+        let failure = json(&kept);
+        let id = bench
+            .sim
+            .sim()
+            .clusters(provider)
+            .into_iter()
+            .find(|c| c.name == "doomed-kept")
+            .map(|c| c.id)
+            .unwrap_or_else(|| panic!("no doomed-kept cluster"));
+        assert_eq!(failure["cluster"]["id"], id.as_str(), "{}", kept.stdout);
+        assert_eq!(failure["cluster"]["cleanup"], "kept", "{}", kept.stdout);
+        assert_eq!(
+            failure["cluster"]["may_be_billing"], true,
+            "{}",
+            kept.stdout
+        );
+        assert!(
+            failure["cluster"]["how_to_stop"]
+                .as_str()
+                .is_some_and(|how| how.contains(&format!(
+                    "clusters delete -p {} --wait",
+                    super::bench::name_of(provider)
+                ))),
+            "{}",
+            kept.stdout
+        );
     }
 }
