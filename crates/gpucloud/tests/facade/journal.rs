@@ -171,3 +171,33 @@ async fn a_journal_that_cannot_record_stops_the_create_before_any_request() {
     assert!(!error.is_ambiguous() && !error.is_retryable());
     assert!(api.all().await.is_empty(), "not even the look-up was sent");
 }
+
+/// A journal that keeps no lists of names (the trait's defaults) shares none: a create
+/// through it still lists the account itself before its POST, and so finds a same-name
+/// cluster someone else made instead of making a second.
+#[tokio::test]
+async fn a_journal_that_keeps_no_lists_of_names_leaves_the_look_up_to_the_provider() {
+    let api = Api::start().await;
+    let theirs = together_cluster("c-theirs", "train", "Ready", &[]);
+    mount(
+        &api,
+        "GET",
+        "/compute/clusters",
+        json_response(200, &together_list(&[theirs])),
+    )
+    .await;
+    let journal = Arc::new(Memory::default());
+    let client =
+        ClusterClient::together(api.together_config().with_journal(journal.clone())).unwrap();
+    let mut spec = together_spec();
+    spec.name = "train".into();
+
+    let taken = client.create(&spec).await.unwrap_err();
+
+    assert!(
+        matches!(&taken, Error::NameTaken { cluster, .. } if cluster.as_str() == "c-theirs"),
+        "{taken:?}"
+    );
+    assert_eq!(api.count("GET", "/compute/clusters").await, 1);
+    assert_eq!(api.count("POST", "/compute/clusters").await, 0);
+}
