@@ -20,6 +20,16 @@ fn env(sim: &TestSim) -> Vec<(&'static str, String)> {
     env
 }
 
+/// A simulator in which Together has no H100 capacity left, in any region.
+fn together_without_h100() -> TestSim {
+    let sim = TestSim::start();
+    sim.sim()
+        .capacity()
+        .set(&CapacityFilter::new(Provider::Together, "H100_SXM"), 0)
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    sim
+}
+
 #[test]
 fn catalog_all_lists_offerings_of_every_provider() {
     let sim = TestSim::start();
@@ -118,11 +128,7 @@ fn a_request_file_with_only_name_gpu_and_size_creates_a_ready_cluster_on_each_pr
 
 #[test]
 fn together_without_h100_capacity_fails_over_to_runcrate_with_one_cluster_in_all() {
-    let sim = TestSim::start();
-    sim.sim()
-        .capacity()
-        .set(&CapacityFilter::new(Provider::Together, "H100_SXM"), 0)
-        .unwrap_or_else(|e| panic!("{e:?}"));
+    let sim = together_without_h100();
     let env = env(&sim);
 
     let plan = gpucloud(
@@ -622,11 +628,7 @@ fn plan_shows_what_each_candidate_costs_per_hour_and_for_its_ttl() {
 /// A failure before any placement is a document too, with the command line's own kind.
 #[test]
 fn a_create_that_makes_nothing_says_why_in_one_json_document_with_every_attempt() {
-    let sim = TestSim::start();
-    sim.sim()
-        .capacity()
-        .set(&CapacityFilter::new(Provider::Together, "H100_SXM"), 0)
-        .unwrap_or_else(|e| panic!("{e:?}"));
+    let sim = together_without_h100();
     let env = env(&sim);
     let run = gpucloud(
         &[

@@ -45,12 +45,21 @@ fn create_wait_deletes_a_cluster_that_fails_and_keeps_it_when_asked() {
     let bench = Bench::new();
     for provider in [Provider::Together, Provider::E2e] {
         let faults = bench.sim.sim().faults();
-        faults.inject(Fault::new(provider, FaultKind::FailProvisioning));
-        let mut args = vec!["--json".to_string()];
-        args.extend(create_args(provider, "doomed"));
-        args.extend(["--wait", "--interval", "1s"].map(str::to_string));
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let run = bench.run(provider, &args);
+        // `--json clusters create … --wait` of a cluster whose provisioning fails.
+        let doomed = |name: &str, extra: &[&str]| {
+            faults.inject(Fault::new(provider, FaultKind::FailProvisioning));
+            let mut args = vec!["--json".to_string()];
+            args.extend(create_args(provider, name));
+            args.extend(
+                ["--wait", "--interval", "1s"]
+                    .iter()
+                    .chain(extra)
+                    .map(|s| (*s).to_string()),
+            );
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            bench.run(provider, &args)
+        };
+        let run = doomed("doomed", &[]);
         run.expect_code(5);
         assert!(
             run.stderr
@@ -81,12 +90,7 @@ fn create_wait_deletes_a_cluster_that_fails_and_keeps_it_when_asked() {
             run.stdout
         );
 
-        faults.inject(Fault::new(provider, FaultKind::FailProvisioning));
-        let mut kept_args = vec!["--json".to_string()];
-        kept_args.extend(create_args(provider, "doomed-kept"));
-        kept_args.extend(["--wait", "--interval", "1s", "--keep-on-failure"].map(str::to_string));
-        let kept_args: Vec<&str> = kept_args.iter().map(String::as_str).collect();
-        let kept = bench.run(provider, &kept_args);
+        let kept = doomed("doomed-kept", &["--keep-on-failure"]);
         kept.expect_code(5);
         assert!(
             kept.stderr.contains("was kept and may be billing"),
