@@ -62,7 +62,8 @@ const AFTER_HELP: &str = after_help!("network unreachable, I/O", "");
 #[derive(Debug, Parser)]
 #[command(name = "gpucloud", version, after_help = AFTER_HELP, max_term_width = 100)]
 pub struct Cli {
-    /// Print machine-readable JSON on stdout instead of tables.
+    /// Print one JSON document on stdout instead of tables; a failure is one too (its kind,
+    /// exit code and, for a create, what was tried and what was left behind).
     #[arg(long, global = true)]
     pub json: bool,
 
