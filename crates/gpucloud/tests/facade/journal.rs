@@ -201,3 +201,94 @@ async fn a_journal_that_keeps_no_lists_of_names_leaves_the_look_up_to_the_provid
     assert_eq!(api.count("GET", "/compute/clusters").await, 1);
     assert_eq!(api.count("POST", "/compute/clusters").await, 0);
 }
+
+/// A journal that keeps no history knows of no earlier create: a Runcrate create through it
+/// sends a key of its own (a fresh UUID for each create), never one taken from nowhere.
+#[tokio::test]
+async fn a_journal_that_keeps_no_history_gives_each_create_a_fresh_key() {
+    let api = Api::start().await;
+    Mock::given(method("POST"))
+        .and(path("/clusters"))
+        .respond_with(json_response(
+            201,
+            &runcrate_cluster("3c90c3cc-0d44-4b50-8888-8dd25736052a", "train"),
+        ))
+        .mount(&api.server)
+        .await;
+    let journal = Arc::new(Memory::default());
+    let client =
+        ClusterClient::runcrate(api.runcrate_config().with_journal(journal.clone())).unwrap();
+    for name in ["train", "eval"] {
+        let spec = gpucloud::ClusterSpec::new(name, gpucloud::ClusterSize::Nodes(2))
+            .with_options(gpucloud::RuncrateOptions::for_offer("offer-h100x8"));
+        client.create(&spec).await.unwrap();
+    }
+
+    let keys: Vec<String> = api
+        .requests("POST", "/clusters")
+        .await
+        .iter()
+        .map(|post| header(post, "idempotency-key").unwrap_or_default())
+        .collect();
+    assert_eq!(keys.len(), 2);
+    for key in &keys {
+        assert!(
+            uuid::Uuid::parse_str(key).is_ok(),
+            "not a fresh key: {key:?}"
+        );
+    }
+    assert_ne!(keys[0], keys[1]);
+}
+
+/// A journal that lists creates it does not know the outcome of, but cannot settle them, makes
+/// the settling an error: nothing is reported settled that was not recorded so.
+#[tokio::test]
+async fn a_journal_that_lists_unsettled_creates_but_cannot_settle_them_is_an_error() {
+    #[derive(Debug)]
+    struct ListsOnly;
+    impl Journal for ListsOnly {
+        fn create_started(&self, _: &CreateIntent) -> Result<IntentId, JournalError> {
+            Ok(1)
+        }
+        fn create_finished(&self, _: IntentId, _: &CreateRecord<'_>) -> Result<(), JournalError> {
+            Ok(())
+        }
+        fn delete_started(&self, _: ProviderKind, _: &ClusterId) -> Result<IntentId, JournalError> {
+            Ok(2)
+        }
+        fn delete_finished(&self, _: IntentId, _: Option<&Error>) -> Result<(), JournalError> {
+            Ok(())
+        }
+        fn unsettled(
+            &self,
+            _: ProviderKind,
+        ) -> Result<Vec<gpucloud::journal::Unsettled>, JournalError> {
+            Ok(vec![gpucloud::journal::Unsettled {
+                intent: 9,
+                name: "train".into(),
+                scope: None,
+                idempotency_key: None,
+                age: std::time::Duration::from_secs(3600),
+                origin: None,
+            }])
+        }
+    }
+    let api = Api::start().await;
+    let made = together_cluster("c-made", "train", "Ready", &[]);
+    mount(
+        &api,
+        "GET",
+        "/compute/clusters",
+        json_response(200, &together_list(&[made])),
+    )
+    .await;
+
+    let settled = gpucloud::settle::resolve_pending_with(
+        &ListsOnly,
+        &api.together(),
+        &gpucloud::settle::ResolveOptions::default(),
+    )
+    .await;
+
+    assert!(matches!(settled, Err(Error::Journal(_))), "{settled:?}");
+}
