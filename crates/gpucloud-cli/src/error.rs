@@ -149,15 +149,20 @@ impl CliError {
     /// placement's attempts and a cluster a failed wait left behind are in it, as a script
     /// needs them to know why nothing was made or what still bills.
     pub fn print_document(&self) {
-        if crate::output::printed_a_document() {
+        // A remote command's output is its own (and `--json` is refused where one runs).
+        if crate::output::printed_a_document() || matches!(self, Self::Remote(_)) {
             return;
         }
         let (placement, cluster) = match self {
-            Self::Placement(failed) => (Some(failed.attempts.as_slice()), None),
-            Self::WaitFailed(failed) => (failed.placement.as_deref(), Some(&failed.cluster)),
+            Self::Placement(failed) => (
+                Some(failed.attempts.as_slice()),
+                LeftBehind::over_the_ceiling(&failed.error),
+            ),
+            Self::WaitFailed(failed) => (failed.placement.as_deref(), Some(failed.cluster.clone())),
+            Self::Cloud(error) => (None, LeftBehind::over_the_ceiling(error)),
             _ => (None, None),
         };
-        let document = FailureDocument {
+        crate::output::failure_json(&FailureDocument {
             error: FailureSummary {
                 message: self.to_string(),
                 kind: self.kind(),
@@ -165,10 +170,7 @@ impl CliError {
             },
             placement,
             cluster,
-        };
-        if let Err(error) = crate::output::json(&document) {
-            tell!("error: {error}");
-        }
+        });
     }
 }
 
@@ -184,7 +186,7 @@ pub struct WaitFailed {
 }
 
 /// A cluster a failed command leaves behind, as its JSON failure document shows it.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub struct LeftBehind {
     /// Its provider.
     pub provider: ProviderKind,
@@ -201,6 +203,45 @@ pub struct LeftBehind {
     pub how_to_stop: Option<String>,
 }
 
+impl LeftBehind {
+    /// `provider`'s cluster `id`, after `cleanup`: with how to stop it where it may bill.
+    pub fn new(provider: ProviderKind, id: &str, cleanup: &'static str) -> Self {
+        let may_be_billing = !matches!(cleanup, "deleted" | "released");
+        Self {
+            provider,
+            id: id.to_string(),
+            cleanup,
+            may_be_billing,
+            how_to_stop: may_be_billing.then(|| crate::output::how_to_stop(provider, id)),
+        }
+    }
+
+    /// The cluster a create started whose own answer stated a price over the ceiling: deleted
+    /// at once, or (its delete failed, or the API cannot delete it) still there.
+    fn over_the_ceiling(error: &Error) -> Option<Self> {
+        match error {
+            Error::PriceAboveCeiling {
+                provider,
+                cluster,
+                deleted,
+                delete_error,
+                ..
+            } => Some(Self::new(
+                *provider,
+                cluster.as_str(),
+                match (deleted, delete_error) {
+                    (true, _) => "deleted",
+                    // An API that cannot delete kept it, as it keeps a failed wait's.
+                    (false, Some(_)) if !provider.profile().deletes_clusters => "kept",
+                    (false, Some(_)) => "delete_failed",
+                    (false, None) => "kept",
+                },
+            )),
+            _ => None,
+        }
+    }
+}
+
 /// What `--json` prints on stdout for a failed command.
 #[derive(Serialize)]
 struct FailureDocument<'a> {
@@ -208,7 +249,7 @@ struct FailureDocument<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     placement: Option<&'a [Attempt]>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    cluster: Option<&'a LeftBehind>,
+    cluster: Option<LeftBehind>,
 }
 
 /// The failure itself: its one-line message, its kind and the exit code it ends with.

@@ -62,13 +62,15 @@ use crate::error::CliError;
 fn main() -> ExitCode {
     // Usage errors exit here with clap's code 2; `--help` and `--version` exit 0.
     let cli = Cli::parse();
-    // With `--json`, a failure is a JSON document on stdout as well as a line on stderr.
+    // With `--json`, a failure is a JSON document on stdout as well as a line on stderr;
+    // the line first, so that a stdout that cannot be written changes nothing of it.
     let json = cli.json;
     let fail = move |error: CliError| {
+        let code = error.report();
         if json {
             error.print_document();
         }
-        error.report()
+        code
     };
     // A panic's message goes through the output layer too (scrubbed, on one line); the exit
     // code stays Rust's 101, and RUST_BACKTRACE still adds the backtrace.

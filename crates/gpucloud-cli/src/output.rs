@@ -65,12 +65,32 @@ impl Output {
 /// Prints `value` as pretty JSON on stdout: exact JSON (serde escapes C0 controls,
 /// [`sanitize::json`] the rest), with the loaded credentials replaced inside its strings.
 pub fn json(value: &impl Serialize) -> Result<(), CliError> {
+    let text = json_text(value)?;
+    DOCUMENT_PRINTED.store(true, Ordering::Relaxed);
+    write_stdout(&text);
+    Ok(())
+}
+
+/// A failure's JSON document on stdout, as [`json`] prints a result, except that a stdout
+/// that cannot be written is left as it is: the run ends with the failure's own exit code,
+/// never the 0 of a closed pipe.
+pub fn failure_json(value: &impl Serialize) {
+    use std::io::Write as _;
+    if let Ok(text) = json_text(value) {
+        DOCUMENT_PRINTED.store(true, Ordering::Relaxed);
+        let mut stdout = std::io::stdout().lock();
+        let _ = stdout
+            .write_all(text.as_bytes())
+            .and_then(|()| stdout.flush());
+    }
+}
+
+/// `value` as pretty JSON and a newline, scrubbed and terminal-safe.
+fn json_text(value: &impl Serialize) -> Result<String, CliError> {
     let text = serde_json::to_string_pretty(value)
         .map_err(|e| CliError::Other(format!("cannot encode JSON output: {e}")))?;
     let text = secrets::scrub_json(&text);
-    DOCUMENT_PRINTED.store(true, Ordering::Relaxed);
-    write_stdout(&format!("{}\n", sanitize::json(&text)));
-    Ok(())
+    Ok(format!("{}\n", sanitize::json(&text)))
 }
 
 /// Whether [`json`] printed a document in this run. Stdout is the process's own, and so is

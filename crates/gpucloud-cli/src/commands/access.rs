@@ -132,6 +132,12 @@ fn write_private(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
 }
 
 pub async fn ssh(ctx: &Context, args: &SshArgs) -> Result<(), CliError> {
+    // What runs ssh prints the node's own output on stdout: it has no JSON form.
+    if ctx.output().is_json() && (args.exec || !args.command.is_empty()) {
+        return Err(super::no_json(
+            "clusters ssh with --exec or a COMMAND runs ssh, whose output is the node's own;              without them, --json prints the command it would run",
+        ));
+    }
     let (client, id) = crate::cluster_ref::resolve(ctx, &args.target, &args.id).await?;
     let provider = client.provider();
     let cluster = client.get(&id).await?;

@@ -185,17 +185,10 @@ fn wait_failed(
         Some(Cleanup::DeleteFailed(_)) => "delete_failed",
         Some(Cleanup::Kept) | None => "kept",
     };
-    let may_be_billing = !matches!(cleanup, "deleted" | "released");
     CliError::WaitFailed(Box::new(crate::error::WaitFailed {
         error: failed.error,
         placement,
-        cluster: crate::error::LeftBehind {
-            provider,
-            how_to_stop: may_be_billing.then(|| output::how_to_stop(provider, id.as_str())),
-            id: id.as_str().to_string(),
-            cleanup,
-            may_be_billing,
-        },
+        cluster: crate::error::LeftBehind::new(provider, id.as_str(), cleanup),
     }))
 }
 

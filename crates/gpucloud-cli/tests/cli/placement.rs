@@ -2,7 +2,7 @@
 //! `gpucloud catalog`, request files without catalog ids, and `--provider together,runcrate`
 //! failing over when Together has no H100 capacity.
 
-use gpucloud_sim::{CapacityFilter, Provider};
+use gpucloud_sim::{CapacityFilter, Fault, FaultKind, Provider};
 
 use crate::simulated::{TestSim, json, sim_credentials};
 use crate::support::{gpucloud, on_a_terminal};
@@ -710,4 +710,61 @@ fn a_create_that_makes_nothing_says_why_in_one_json_document_with_every_attempt(
     );
     assert_eq!(failure["error"]["exit_code"], 3, "{}", missing.stdout);
     assert!(failure.get("placement").is_none(), "{}", missing.stdout);
+}
+
+/// A cluster whose own answer states a price over the ceiling is deleted where the API can
+/// delete it; where it cannot (Runcrate), the failure's JSON document says it may be billing
+/// and where it is stopped.
+#[test]
+fn a_cluster_over_the_ceiling_is_in_the_failure_document_with_whether_it_bills() {
+    let sim = TestSim::start();
+    let env = env(&sim);
+    let over = |provider, cents_per_hour, args: &[&str]| {
+        sim.sim().faults().inject(
+            Fault::new(provider, FaultKind::StatedPrice { cents_per_hour }).on("create_cluster"),
+        );
+        let mut all = vec!["--json", "clusters", "create", "--name", "dear"];
+        all.extend(args);
+        let run = gpucloud(&all, &env);
+        run.expect_code(4);
+        let failure = json(&run);
+        assert_eq!(
+            failure["error"]["kind"], "price_above_ceiling",
+            "{}",
+            run.stdout
+        );
+        let made = sim.sim().clusters(provider);
+        (failure, made)
+    };
+
+    // Runcrate: 2 × 23.92 USD/h by its catalog, under 50; its answer says 400, and its API
+    // cannot delete.
+    let (failure, made) = over(
+        Provider::Runcrate,
+        40_000,
+        &[
+            "-p",
+            "runcrate",
+            "--allow-no-delete",
+            "--gpu-model",
+            "H100",
+            "--gpus",
+            "16",
+            "--max-price-per-hour",
+            "50",
+        ],
+    );
+    assert_eq!(made.len(), 1);
+    let cluster = &failure["cluster"];
+    assert_eq!(cluster["provider"], "runcrate", "{failure}");
+    assert_eq!(cluster["id"], made[0].id.as_str(), "{failure}");
+    assert_eq!(cluster["cleanup"], "kept", "{failure}");
+    assert_eq!(cluster["may_be_billing"], true, "{failure}");
+    assert!(
+        cluster["how_to_stop"]
+            .as_str()
+            .is_some_and(|how| how.contains("Runcrate dashboard")),
+        "{failure}"
+    );
+    assert_eq!(failure["placement"][0]["outcome"], "failed", "{failure}");
 }

@@ -129,6 +129,22 @@ fn kubeconfig_is_written_private_and_ssh_prints_a_node_s_command() {
     std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
     let mut env = bench.env();
     env.push(("PATH", format!("{}:/usr/bin:/bin", bin.path().display())));
+    // What runs ssh has the node's output on stdout, not a JSON document: refused, and ssh
+    // is never started.
+    let json_run = crate::support::gpucloud(
+        &[
+            "--json", "clusters", "ssh", &together, "-p", "together", "--", "true",
+        ],
+        &env,
+    );
+    json_run.expect_code(2);
+    assert_eq!(
+        crate::simulated::json(&json_run)["error"]["kind"],
+        "usage",
+        "{}",
+        json_run.stdout
+    );
+    assert!(!words.exists(), "ssh ran");
     let run = crate::support::gpucloud(
         &[
             "clusters",

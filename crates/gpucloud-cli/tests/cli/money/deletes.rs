@@ -3,7 +3,7 @@
 
 use gpucloud_sim::{Fault, FaultKind, Provider};
 
-use super::bench::{Bench, create_args};
+use super::bench::{Bench, create_args, name_of};
 use crate::simulated::json;
 
 #[test]
@@ -71,24 +71,40 @@ fn create_wait_deletes_a_cluster_that_fails_and_keeps_it_when_asked() {
         let failure = json(&run);
         assert_eq!(failure["error"]["kind"], "cluster_failed", "{}", run.stdout);
         assert_eq!(failure["error"]["exit_code"], 5, "{}", run.stdout);
-        assert_eq!(failure["cluster"]["cleanup"], "deleted", "{}", run.stdout);
-        assert_eq!(
-            failure["cluster"]["may_be_billing"], false,
-            "{}",
-            run.stdout
-        );
+        let cluster = &failure["cluster"];
+        assert_eq!(cluster["provider"], name_of(provider), "{}", run.stdout);
+        assert_eq!(cluster["cleanup"], "deleted", "{}", run.stdout);
+        assert_eq!(cluster["may_be_billing"], false, "{}", run.stdout);
+        assert!(cluster.get("how_to_stop").is_none(), "{}", run.stdout);
+        let id = cluster["id"].as_str().unwrap_or_default();
         assert!(
-            failure["cluster"].get("how_to_stop").is_none(),
-            "{}",
-            run.stdout
+            !id.is_empty() && run.stderr.contains(&format!("cluster {id} was deleted")),
+            "{}\n{}",
+            run.stdout,
+            run.stderr
         );
+
+        // Its delete fails (every DELETE answered 500): it may be billing, and the document
+        // says how to stop it.
+        faults.inject(
+            Fault::new(provider, FaultKind::ServerError { status: 500 })
+                .on("delete_cluster")
+                .times(1000),
+        );
+        let stuck = doomed("doomed-stuck", &[]);
+        faults.clear();
+        stuck.expect_code(5);
+        let cluster = &json(&stuck)["cluster"];
+        assert_eq!(cluster["cleanup"], "delete_failed", "{}", stuck.stdout);
+        assert_eq!(cluster["may_be_billing"], true, "{}", stuck.stdout);
         assert!(
-            failure["cluster"]["id"]
+            cluster["how_to_stop"]
                 .as_str()
-                .is_some_and(|id| !id.is_empty()),
+                .is_some_and(|how| how.contains("clusters delete -p")),
             "{}",
-            run.stdout
+            stuck.stdout
         );
+        assert_eq!(bench.clusters_named(provider, "doomed-stuck"), 1);
 
         let kept = doomed("doomed-kept", &["--keep-on-failure"]);
         kept.expect_code(5);
@@ -120,14 +136,29 @@ fn create_wait_deletes_a_cluster_that_fails_and_keeps_it_when_asked() {
             kept.stdout
         );
         assert!(
-            failure["cluster"]["how_to_stop"]
-                .as_str()
-                .is_some_and(|how| how.contains(&format!(
-                    "clusters delete -p {} --wait",
-                    super::bench::name_of(provider)
-                ))),
+            failure["cluster"]["how_to_stop"].as_str().is_some_and(
+                |how| how.contains(&format!("clusters delete -p {} --wait", name_of(provider)))
+            ),
             "{}",
             kept.stdout
         );
     }
+
+    // Runcrate releases every machine of a failed start itself: nothing bills.
+    bench
+        .sim
+        .sim()
+        .faults()
+        .inject(Fault::new(Provider::Runcrate, FaultKind::FailProvisioning));
+    let mut args = vec!["--json".to_string()];
+    args.extend(create_args(Provider::Runcrate, "doomed-released"));
+    args.extend(["--wait", "--interval", "1s"].map(str::to_string));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let released = bench.run(Provider::Runcrate, &args);
+    released.expect_code(5);
+    let cluster = &json(&released)["cluster"];
+    assert_eq!(cluster["provider"], "runcrate", "{}", released.stdout);
+    assert_eq!(cluster["cleanup"], "released", "{}", released.stdout);
+    assert_eq!(cluster["may_be_billing"], false, "{}", released.stdout);
+    assert!(cluster.get("how_to_stop").is_none(), "{}", released.stdout);
 }
