@@ -378,6 +378,25 @@ fn output_into_a_closed_pipe_ends_quietly_instead_of_panicking() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_eq!(output.status.code(), Some(0), "{stderr}");
+
+    // A failure keeps its own exit code and its line on stderr when its JSON document
+    // cannot be written: never the 0 of a reader that went away.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gpucloud"))
+        .args(["--json", "clusters", "create", "-p", "together"])
+        .args(["-f", "tests/fixtures/no-such-file.toml"])
+        .env_clear()
+        .envs(fake_credentials())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run gpucloud: {e}"));
+    drop(child.stdout.take());
+    let output = child
+        .wait_with_output()
+        .unwrap_or_else(|e| panic!("gpucloud did not finish: {e}"));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(3), "{stderr}");
+    assert!(stderr.starts_with("error: "), "{stderr}");
 }
 
 #[test]
