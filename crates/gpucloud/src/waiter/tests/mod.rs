@@ -334,7 +334,10 @@ async fn times_out_at_max_wait_without_oversleeping() {
         panic!("{error:?}")
     };
     assert_eq!(*after, Duration::from_secs(100));
-    assert!(what.contains("last state: provisioning"), "{what}");
+    assert_eq!(
+        what,
+        "waiting for together cluster c-1 to be ready (last state: provisioning)"
+    );
     assert_eq!(clock.now(), Duration::from_secs(100));
 }
 

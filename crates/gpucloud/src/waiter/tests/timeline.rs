@@ -165,3 +165,29 @@ async fn a_wait_that_must_see_a_cluster_fails_with_the_error_its_acceptor_would_
     .await;
     assert_eq!(report.result.unwrap().state, ClusterState::Provisioning);
 }
+
+#[tokio::test]
+async fn a_wait_that_must_see_a_cluster_times_out_naming_what_it_waited_for() {
+    let clock = ManualClock::new();
+    let budget = RetryBudget::default();
+    let pacing = Pacing {
+        clock: &clock,
+        random: &FixedRandom::MAX,
+        budget: &budget,
+    };
+    let report = wait_until_seen(
+        pacing,
+        &WaitOptions::up_to(Duration::from_secs(60)),
+        &Ready,
+        || async { Ok(cluster(ClusterState::Provisioning, "booting", 0)) },
+        |_| {},
+    )
+    .await;
+    let Err(Error::Timeout { what, .. }) = &report.result else {
+        panic!("{:?}", report.result)
+    };
+    assert_eq!(
+        what,
+        "waiting for together cluster c-1 to be ready (last state: provisioning)"
+    );
+}
