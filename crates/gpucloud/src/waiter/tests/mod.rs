@@ -365,3 +365,52 @@ async fn an_unknown_state_keeps_waiting() {
 }
 
 mod timeline;
+
+/// A size in nodes counts the nodes with GPUs (a control plane of 0 GPUs and a node whose GPUs
+/// are not stated are not workers) where the provider states no count, as Together does; a
+/// resize wait that never sees it times out saying so.
+#[tokio::test]
+async fn a_size_in_nodes_counts_the_gpu_workers_and_its_wait_names_the_new_size() {
+    let mut ready = cluster(ClusterState::Ready, "ready", 0);
+    ready.nodes = [Some(8), Some(0), Some(8), None]
+        .into_iter()
+        .enumerate()
+        .map(|(i, gpus)| Node {
+            id: i.to_string(),
+            gpus,
+            ..Node::default()
+        })
+        .collect();
+    let verdict = |nodes| {
+        SizeReached(crate::spec::ClusterSize::Nodes(nodes)).judge(Observation::Cluster(&ready))
+    };
+    assert_eq!(verdict(2), Verdict::Success);
+    assert_eq!(verdict(1), Verdict::KeepPolling);
+    assert_eq!(verdict(3), Verdict::KeepPolling);
+
+    let clock = ManualClock::new();
+    let budget = RetryBudget::default();
+    let pacing = Pacing {
+        clock: &clock,
+        random: &FixedRandom::MAX,
+        budget: &budget,
+    };
+    let report = wait_for(
+        pacing,
+        &WaitOptions::up_to(Duration::from_secs(60)),
+        &SizeReached(crate::spec::ClusterSize::Nodes(4)),
+        || {
+            let ready = ready.clone();
+            async move { Ok(ready) }
+        },
+        |_| {},
+    )
+    .await;
+    let Err(Error::Timeout { what, .. }) = &report.result else {
+        panic!("{:?}", report.result)
+    };
+    assert_eq!(
+        what,
+        "waiting for together cluster c-1 to be ready at the new size (last state: ready)"
+    );
+}
