@@ -185,6 +185,27 @@ pub struct WaitFailed {
     pub cluster: LeftBehind,
 }
 
+/// What was done about a cluster a failed command leaves behind (`snake_case` in JSON).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CleanedUp {
+    /// Deleted, and the provider confirmed it gone.
+    Deleted,
+    /// A failed start the provider released itself: nothing bills.
+    Released,
+    /// Its delete failed.
+    DeleteFailed,
+    /// Left as it is (asked to, or the API cannot delete it).
+    Kept,
+}
+
+impl CleanedUp {
+    /// Whether a cluster so cleaned up may still be billing.
+    pub fn may_be_billing(self) -> bool {
+        matches!(self, Self::DeleteFailed | Self::Kept)
+    }
+}
+
 /// A cluster a failed command leaves behind, as its JSON failure document shows it.
 #[derive(Debug, Clone, Serialize)]
 pub struct LeftBehind {
@@ -192,9 +213,8 @@ pub struct LeftBehind {
     pub provider: ProviderKind,
     /// Its id.
     pub id: String,
-    /// What was done about it: `deleted` (and the provider confirmed it gone), `released`
-    /// (a failed start the provider released itself), `delete_failed` or `kept`.
-    pub cleanup: &'static str,
+    /// What was done about it.
+    pub cleanup: CleanedUp,
     /// Whether it may still be billing (`delete_failed` or `kept`).
     pub may_be_billing: bool,
     /// How to stop it, when it may be billing: the command that deletes it, or where the
@@ -205,8 +225,8 @@ pub struct LeftBehind {
 
 impl LeftBehind {
     /// `provider`'s cluster `id`, after `cleanup`: with how to stop it where it may bill.
-    pub fn new(provider: ProviderKind, id: &str, cleanup: &'static str) -> Self {
-        let may_be_billing = !matches!(cleanup, "deleted" | "released");
+    pub fn new(provider: ProviderKind, id: &str, cleanup: CleanedUp) -> Self {
+        let may_be_billing = cleanup.may_be_billing();
         Self {
             provider,
             id: id.to_string(),
@@ -230,11 +250,11 @@ impl LeftBehind {
                 *provider,
                 cluster.as_str(),
                 match (deleted, delete_error) {
-                    (true, _) => "deleted",
+                    (true, _) => CleanedUp::Deleted,
                     // An API that cannot delete kept it, as it keeps a failed wait's.
-                    (false, Some(_)) if !provider.profile().deletes_clusters => "kept",
-                    (false, Some(_)) => "delete_failed",
-                    (false, None) => "kept",
+                    (false, Some(_)) if !provider.profile().deletes_clusters => CleanedUp::Kept,
+                    (false, Some(_)) => CleanedUp::DeleteFailed,
+                    (false, None) => CleanedUp::Kept,
                 },
             )),
             _ => None,

@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::wait::{delete_with_progress, ready_or_clean_up, wait_options, wait_with_progress};
 use crate::cli::{ClustersCommand, CreateArgs, DeleteArgs, IdArgs, TargetArgs, WaitCommandArgs};
 use crate::context::{Context, LedgerUse};
-use crate::error::CliError;
+use crate::error::{CleanedUp, CliError};
 use crate::ledger::resolve_earlier;
 use crate::output::elapsed;
 use crate::progress::ProgressDisplay;
@@ -180,10 +180,10 @@ fn wait_failed(
         return CliError::Cloud(failed.error);
     };
     let cleanup = match &failed.cleanup {
-        Some(Cleanup::Deleted(_)) => "deleted",
-        Some(Cleanup::NotNeeded) => "released",
-        Some(Cleanup::DeleteFailed(_)) => "delete_failed",
-        Some(Cleanup::Kept) | None => "kept",
+        Some(Cleanup::Deleted(_)) => CleanedUp::Deleted,
+        Some(Cleanup::NotNeeded) => CleanedUp::Released,
+        Some(Cleanup::DeleteFailed(_)) => CleanedUp::DeleteFailed,
+        Some(Cleanup::Kept) | None => CleanedUp::Kept,
     };
     CliError::WaitFailed(Box::new(crate::error::WaitFailed {
         error: failed.error,

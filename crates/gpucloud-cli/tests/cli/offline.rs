@@ -350,21 +350,11 @@ fn usage_errors_exit_2() {
     .golden("usage_file_and_flags");
 }
 
-#[test]
-fn output_into_a_closed_pipe_ends_quietly_instead_of_panicking() {
-    // `gpucloud plan … | head -0`: the reader is gone before the first write.
+/// `gpucloud args… | head -0`: the reader is gone before the first write. Its exit code and
+/// stderr.
+fn into_a_closed_pipe(args: &[&str]) -> (Option<i32>, String) {
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gpucloud"))
-        .args([
-            "plan",
-            "--provider",
-            "runcrate",
-            "--allow-no-delete",
-            "--name",
-            "train",
-            "--nodes",
-            "2",
-        ])
-        .args(["--offer-id", "offer-h100"])
+        .args(args)
         .env_clear()
         .envs(fake_credentials())
         .stdout(std::process::Stdio::piped())
@@ -375,27 +365,41 @@ fn output_into_a_closed_pipe_ends_quietly_instead_of_panicking() {
     let output = child
         .wait_with_output()
         .unwrap_or_else(|e| panic!("gpucloud did not finish: {e}"));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn output_into_a_closed_pipe_ends_quietly_instead_of_panicking() {
+    let (code, stderr) = into_a_closed_pipe(&[
+        "plan",
+        "--provider",
+        "runcrate",
+        "--allow-no-delete",
+        "--name",
+        "train",
+        "--nodes",
+        "2",
+        "--offer-id",
+        "offer-h100",
+    ]);
     assert!(!stderr.contains("panicked"), "{stderr}");
-    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert_eq!(code, Some(0), "{stderr}");
 
     // A failure keeps its own exit code and its line on stderr when its JSON document
     // cannot be written: never the 0 of a reader that went away.
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gpucloud"))
-        .args(["--json", "clusters", "create", "-p", "together"])
-        .args(["-f", "tests/fixtures/no-such-file.toml"])
-        .env_clear()
-        .envs(fake_credentials())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot run gpucloud: {e}"));
-    drop(child.stdout.take());
-    let output = child
-        .wait_with_output()
-        .unwrap_or_else(|e| panic!("gpucloud did not finish: {e}"));
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(3), "{stderr}");
+    let (code, stderr) = into_a_closed_pipe(&[
+        "--json",
+        "clusters",
+        "create",
+        "-p",
+        "together",
+        "-f",
+        "tests/fixtures/no-such-file.toml",
+    ]);
+    assert_eq!(code, Some(3), "{stderr}");
     assert!(stderr.starts_with("error: "), "{stderr}");
 }
 

@@ -207,14 +207,8 @@ async fn a_journal_that_keeps_no_lists_of_names_leaves_the_look_up_to_the_provid
 #[tokio::test]
 async fn a_journal_that_keeps_no_history_gives_each_create_a_fresh_key() {
     let api = Api::start().await;
-    Mock::given(method("POST"))
-        .and(path("/clusters"))
-        .respond_with(json_response(
-            201,
-            &runcrate_cluster("3c90c3cc-0d44-4b50-8888-8dd25736052a", "train"),
-        ))
-        .mount(&api.server)
-        .await;
+    let made = runcrate_cluster("3c90c3cc-0d44-4b50-8888-8dd25736052a", "train");
+    mount(&api, "POST", "/clusters", json_response(201, &made)).await;
     let journal = Arc::new(Memory::default());
     let client =
         ClusterClient::runcrate(api.runcrate_config().with_journal(journal.clone())).unwrap();

@@ -7,6 +7,15 @@ use crate::error::ApiError;
 use crate::random::FixedRandom;
 use crate::retry::RetryBudget;
 
+/// The pacing of a test's wait: `clock`, `budget`, and jitter fixed at the top of its range.
+fn paced<'a>(clock: &'a ManualClock, budget: &'a RetryBudget) -> Pacing<'a> {
+    Pacing {
+        clock,
+        random: &FixedRandom::MAX,
+        budget,
+    }
+}
+
 /// The waiter with the ready acceptor and jitter fixed at the top of its range.
 async fn wait_until_ready<G, Fut>(
     clock: &ManualClock,
@@ -19,11 +28,7 @@ where
     Fut: std::future::Future<Output = Result<Cluster, Error>>,
 {
     let budget = RetryBudget::default();
-    let pacing = Pacing {
-        clock,
-        random: &FixedRandom::MAX,
-        budget: &budget,
-    };
+    let pacing = paced(clock, &budget);
     match wait_for(pacing, options, &Ready, get, on_progress)
         .await
         .result?
@@ -167,11 +172,7 @@ async fn the_deleted_acceptor_waits_through_deleting_to_a_404() {
     let clock = ManualClock::new();
     let mut polls = 0;
     let budget = RetryBudget::default();
-    let pacing = Pacing {
-        clock: &clock,
-        random: &FixedRandom::MAX,
-        budget: &budget,
-    };
+    let pacing = paced(&clock, &budget);
     let end = wait_for(
         pacing,
         &WaitOptions::default(),
@@ -199,11 +200,7 @@ async fn the_deleted_acceptor_waits_through_deleting_to_a_404() {
     // A terminal deleted state is success too; other errors end the wait with themselves.
     let clock = ManualClock::new();
     let budget = RetryBudget::default();
-    let pacing = Pacing {
-        clock: &clock,
-        random: &FixedRandom::MAX,
-        budget: &budget,
-    };
+    let pacing = paced(&clock, &budget);
     let end = wait_for(
         pacing,
         &WaitOptions::default(),
@@ -240,11 +237,7 @@ async fn a_callers_predicate_decides_and_names_no_goal() {
     };
     let mut polls = 0;
     let budget = RetryBudget::default();
-    let pacing = Pacing {
-        clock: &clock,
-        random: &FixedRandom::MAX,
-        budget: &budget,
-    };
+    let pacing = paced(&clock, &budget);
     let end = wait_for(
         pacing,
         &WaitOptions::default(),
@@ -267,11 +260,7 @@ async fn a_callers_predicate_decides_and_names_no_goal() {
         ..WaitOptions::default()
     };
     let budget = RetryBudget::default();
-    let pacing = Pacing {
-        clock: &clock,
-        random: &FixedRandom::MAX,
-        budget: &budget,
-    };
+    let pacing = paced(&clock, &budget);
     let error = wait_for(
         pacing,
         &options,
@@ -390,11 +379,7 @@ async fn a_size_in_nodes_counts_the_gpu_workers_and_its_wait_names_the_new_size(
 
     let clock = ManualClock::new();
     let budget = RetryBudget::default();
-    let pacing = Pacing {
-        clock: &clock,
-        random: &FixedRandom::MAX,
-        budget: &budget,
-    };
+    let pacing = paced(&clock, &budget);
     let report = wait_for(
         pacing,
         &WaitOptions::up_to(Duration::from_secs(60)),

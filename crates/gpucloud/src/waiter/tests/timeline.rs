@@ -6,11 +6,7 @@ use super::*;
 /// The report of a wait over `script`, jitter at the top of its range.
 async fn report_of(clock: &ManualClock, script: Vec<Result<Cluster, Error>>) -> WaitReport {
     let budget = RetryBudget::default();
-    let pacing = Pacing {
-        clock,
-        random: &FixedRandom::MAX,
-        budget: &budget,
-    };
+    let pacing = paced(clock, &budget);
     let mut polls = script.into_iter();
     wait_for(
         pacing,
@@ -129,11 +125,7 @@ async fn together_s_recorded_transitions_are_the_timeline_sorted_and_bounded() {
 async fn a_wait_that_must_see_a_cluster_fails_with_the_error_its_acceptor_would_accept() {
     let clock = ManualClock::new();
     let budget = RetryBudget::default();
-    let pacing = Pacing {
-        clock: &clock,
-        random: &FixedRandom::MAX,
-        budget: &budget,
-    };
+    let pacing = paced(&clock, &budget);
     // An acceptor that takes any answer, a 404 included, for success.
     let anything = |_: Observation<'_>| Verdict::Success;
     let mut polls = 0;
@@ -170,11 +162,7 @@ async fn a_wait_that_must_see_a_cluster_fails_with_the_error_its_acceptor_would_
 async fn a_wait_that_must_see_a_cluster_times_out_naming_what_it_waited_for() {
     let clock = ManualClock::new();
     let budget = RetryBudget::default();
-    let pacing = Pacing {
-        clock: &clock,
-        random: &FixedRandom::MAX,
-        budget: &budget,
-    };
+    let pacing = paced(&clock, &budget);
     let report = wait_until_seen(
         pacing,
         &WaitOptions::up_to(Duration::from_secs(60)),
