@@ -82,6 +82,7 @@ mod report;
 mod rules;
 mod schema;
 mod security;
+mod servers;
 mod shape;
 mod source;
 mod vocab;

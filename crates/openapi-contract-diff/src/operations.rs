@@ -13,7 +13,7 @@ use crate::lifecycle::{self, Lifecycle};
 use crate::operation::{Operation, normalise_path, operations};
 use crate::rules::Rule;
 use crate::schema::Walker;
-use crate::{messages, parameters, security};
+use crate::{messages, parameters, security, servers};
 
 /// What the rules found: every change, unjudged, and the subtrees they judged (per operation
 /// label) for the completeness pass.
@@ -144,6 +144,7 @@ fn compare_operation<'a>(
         _ => {}
     }
     security::compare(base, rev, out, b, r);
+    servers::compare(base, rev, out, b, r);
     let mut walker = Walker::new(base, rev, out);
     walker.lifecycle = *lifecycle;
     walker.reversed = r.webhook;

@@ -380,6 +380,13 @@ api_rules! {
     OAuthUrlChanged = "api-security-component-oauth-url-changed" => Request Unknown,
     OAuthScopeAdded = "api-security-component-oauth-scope-added" => Request None,
     OAuthScopeRemoved = "api-security-component-oauth-scope-removed" => Request Unknown,
+    // Servers are where a client sends its requests (see `servers.rs`).
+    ServerRemoved = "api-server-removed" => Request Narrow,
+    ServerAdded = "api-server-added" => Request Widen,
+    ServerUrlChanged = "api-server-url-changed" => Request Incomparable,
+    ServerVariableEnumValueRemoved = "api-server-variable-enum-value-removed" => Request Narrow,
+    ServerVariableEnumValueAdded = "api-server-variable-enum-value-added" => Request Widen,
+    ServerVariableDefaultChanged = "api-server-variable-default-changed" => Request Unknown,
 }
 
 /// The id of a difference in a wire-constraining keyword that no rule claims (the

@@ -14,8 +14,9 @@
 //! or by a rule's claim on a subtree above it (a type swap, a property never sent).
 //!
 //! Annotations (descriptions, titles, examples, `deprecated`, `x-` extensions) are not wire
-//! constraints; `servers` are deployment, as oasdiff judges them. Drift (`--against`) asks
-//! another question and does not run this pass.
+//! constraints. `servers` are read whole by their own rules (`servers.rs`: every URL and each
+//! variable's values and default), so this pass does not read them again. Drift (`--against`)
+//! asks another question and does not run this pass.
 
 mod operation;
 mod schema;

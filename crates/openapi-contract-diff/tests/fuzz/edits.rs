@@ -336,6 +336,19 @@ fn operation(doc: &mut Value, ptr: &str, rng: &mut Rng) -> Option<Edit> {
     let has_scheme = doc
         .pointer("/components/securitySchemes/fuzzAuth")
         .is_some();
+    // The servers that apply to the operation: its own, its path item's or the document's.
+    let item_ptr = ptr.rsplit_once('/').map_or("", |(p, _)| p).to_string();
+    let has_servers = [
+        format!("{ptr}/servers"),
+        format!("{item_ptr}/servers"),
+        "/servers".into(),
+    ]
+    .iter()
+    .any(|p| {
+        doc.pointer(p)
+            .and_then(Value::as_array)
+            .is_some_and(|a| !a.is_empty())
+    });
     let op = obj(doc, ptr)?;
     let none = |what: String, roots: Vec<String>, dir: Option<Dir>, effect| {
         Some(Edit {
@@ -346,7 +359,26 @@ fn operation(doc: &mut Value, ptr: &str, rng: &mut Rng) -> Option<Edit> {
             lenient: false,
         })
     };
-    match rng.below(4) {
+    match rng.below(5) {
+        4 => {
+            // Another host: a client built for the old one calls the wrong server (or, where
+            // no server was declared, one more place to call).
+            op.insert(
+                "servers".into(),
+                json!([{"url": "https://fuzz.invalid/api"}]),
+            );
+            let effect = if has_servers {
+                Effect::Incomparable
+            } else {
+                Effect::Widen
+            };
+            none(
+                "operation servers replaced".into(),
+                vec![format!("{ptr}/servers")],
+                Some(Dir::Request),
+                effect,
+            )
+        }
         0 => {
             let statuses: Vec<String> = op.get("responses")?.as_object()?.keys().cloned().collect();
             let status = statuses.get(rng.below(statuses.len().max(1)))?.clone();
