@@ -27,6 +27,38 @@ impl<'a> Param<'a> {
         self.location == "path" || self.node.get("required").and_then(Value::as_bool) == Some(true)
     }
 
+    /// `style` as it applies: OpenAPI 3's default is `form` for query and cookie parameters,
+    /// `simple` for path and header ones, so writing out the default is no change.
+    pub fn style(&self) -> &'a str {
+        self.node
+            .get("style")
+            .and_then(Value::as_str)
+            .unwrap_or(match self.location {
+                "query" | "cookie" => "form",
+                _ => "simple",
+            })
+    }
+
+    /// `explode` as it applies: true by default only for `form`.
+    pub fn explode(&self) -> bool {
+        self.node
+            .get("explode")
+            .and_then(Value::as_bool)
+            .unwrap_or(self.style() == "form")
+    }
+
+    /// A boolean keyword that is false unless written (`allowEmptyValue`, `allowReserved`).
+    pub fn flag(&self, key: &str) -> bool {
+        self.node.get(key).and_then(Value::as_bool) == Some(true)
+    }
+
+    /// The media type of `content` when the parameter is serialised as a message rather than
+    /// by `style`.
+    pub fn media(&self) -> Option<&'a str> {
+        let content = self.node.get("content")?.as_object()?;
+        content.keys().next().map(String::as_str)
+    }
+
     /// `schema`, or the schema of the first `content` entry.
     pub fn schema(&self) -> Option<(&'a Value, String)> {
         if let Some(s) = self.node.get("schema") {
@@ -161,6 +193,7 @@ pub fn compare<'a>(w: &mut Walker<'a, '_>, b: &Operation<'a>, r: &Operation<'a>)
             ),
             _ => {}
         }
+        serialization(w, p, q, &key.1);
         if let (Some((bs, bptr)), Some((rs, rptr))) = (p.schema(), q.schema()) {
             let at = At {
                 direction: w.direction(Direction::Request),
@@ -191,5 +224,113 @@ pub fn compare<'a>(w: &mut Walker<'a, '_>, b: &Operation<'a>, r: &Operation<'a>)
         let message = format!("{} parameter `{}` added ({what})", q.location, q.name);
         w.out
             .rule(rule, None, Loc::Rev(q.ptr.clone()), &key.1, message);
+    }
+}
+
+/// How a client writes the parameter into the request: a server that parses it the new way
+/// misreads values written the old way. `style` and `content` change the encoding of every
+/// value; `explode` only that of arrays and objects (a single value is written the same either
+/// way); `allowEmptyValue` and `allowReserved` (query parameters only) are what a client may
+/// send as is, so turning them off refuses what clients send (narrows) and turning them on
+/// accepts more (widens).
+fn serialization(w: &mut Walker, p: &Param, q: &Param, detail: &str) {
+    let label = format!("{} parameter `{}`", q.location, q.name);
+    let at = |x: &Param, key: &str| format!("{}/{key}", x.ptr);
+    if p.media().is_some() || q.media().is_some() {
+        // `style`, `explode` and `allowReserved` apply only to a parameter without `content`.
+        for x in [p, q] {
+            for key in ["style", "explode", "allowReserved"] {
+                w.out.claim(&at(x, key));
+            }
+        }
+    }
+    match (p.media(), q.media()) {
+        (None, None) => {}
+        (x, y) if x == y => {}
+        (x, y) => {
+            let show = |m: Option<&str>| {
+                m.map_or("its schema and style".to_string(), |m| format!("`{m}`"))
+            };
+            let message = format!("{label} is now serialised as {} (was {})", show(y), show(x));
+            let loc = match y {
+                Some(_) => Loc::Rev(at(q, "content")),
+                None => Loc::Base(at(p, "content")),
+            };
+            w.out.rule(
+                Rule::ParameterSerializationChanged,
+                None,
+                loc,
+                detail,
+                message,
+            );
+        }
+    }
+    if p.media().is_some() || q.media().is_some() {
+        return;
+    }
+    if p.style() != q.style() {
+        let message = format!("{label}: style changed from {} to {}", p.style(), q.style());
+        let loc = Loc::Rev(at(q, "style"));
+        w.out
+            .rule(Rule::ParameterStyleChanged, None, loc, detail, message);
+    }
+    let written = |x: &Param| x.node.get("explode").is_some();
+    if p.style() != q.style() && !written(p) && !written(q) {
+        // The default `explode` follows the style: part of the style change just reported.
+        w.out.claim(&at(p, "explode"));
+        w.out.claim(&at(q, "explode"));
+    } else if p.explode() != q.explode() {
+        let structured = |x: &Param, doc| {
+            x.schema().is_none_or(|(s, ptr)| {
+                Schema::new(doc, s, &ptr)
+                    .types()
+                    .is_none_or(|t| t.contains("array") || t.contains("object"))
+            })
+        };
+        if structured(p, w.base) || structured(q, w.rev) {
+            let message = format!(
+                "{label}: explode changed from {} to {}",
+                p.explode(),
+                q.explode()
+            );
+            let loc = Loc::Rev(at(q, "explode"));
+            w.out
+                .rule(Rule::ParameterExplodeChanged, None, loc, detail, message);
+        } else {
+            // A single value is written the same exploded or not.
+            w.out.claim(&at(p, "explode"));
+            w.out.claim(&at(q, "explode"));
+        }
+    }
+    let flags = [
+        (
+            "allowEmptyValue",
+            Rule::ParameterAllowEmptyValueAdded,
+            Rule::ParameterAllowEmptyValueRemoved,
+        ),
+        (
+            "allowReserved",
+            Rule::ParameterAllowReservedAdded,
+            Rule::ParameterAllowReservedRemoved,
+        ),
+    ];
+    for (key, added, removed) in flags {
+        if p.flag(key) == q.flag(key) {
+            continue;
+        }
+        if q.location != "query" || p.location != "query" {
+            // Defined for query parameters only: elsewhere it says nothing.
+            w.out.claim(&at(p, key));
+            w.out.claim(&at(q, key));
+            continue;
+        }
+        let (rule, what) = if q.flag(key) {
+            (added, "set")
+        } else {
+            (removed, "turned off")
+        };
+        let message = format!("{label}: {key} {what}");
+        w.out
+            .rule(rule, None, Loc::Rev(at(q, key)), detail, message);
     }
 }

@@ -205,17 +205,13 @@ mod tests {
 
     #[test]
     fn an_unjudged_difference_names_both_values_and_its_pointer() {
-        let spec = |style: &str| {
+        let spec = |encoding: &str| {
             format!(
-                "openapi: 3.0.3\ninfo: {{title: t, version: '1'}}\npaths:\n  /c:\n    get:\n      parameters:\n      - {{name: q, in: query, style: {style}, schema: {{type: array}}}}\n      responses: {{'200': {{description: ok}}}}\n"
+                "openapi: 3.0.3\ninfo: {{title: t, version: '1'}}\npaths:\n  /c:\n    post:\n      requestBody:\n        content:\n          multipart/form-data:\n            schema: {{type: object}}\n            encoding: {{file: {{contentType: {encoding}}}}}\n      responses: {{'200': {{description: ok}}}}\n"
             )
         };
-        // Both explode explicitly: `explode` defaults differ between the two styles.
-        let (form, pipe) = (
-            spec("form, explode: true"),
-            spec("pipeDelimited, explode: true"),
-        );
-        let report = diff(&form, &pipe, &Options::default()).unwrap();
+        let (png, jpeg) = (spec("image/png"), spec("image/jpeg"));
+        let report = diff(&png, &jpeg, &Options::default()).unwrap();
         let findings: Vec<_> = report.findings().collect();
         assert_eq!(findings.len(), 1, "{findings:#?}");
         let f = findings[0];
@@ -229,16 +225,26 @@ mod tests {
             (
                 "unclassified-change",
                 Level::Warn,
-                "/paths/~1c/get/parameters/0/style",
-                "GET /c"
+                "/paths/~1c/post/requestBody/content/multipart~1form-data/encoding",
+                "POST /c"
             )
         );
         assert_eq!(
             f.message,
-            "`style` changed from \"form\" to \"pipeDelimited\": no rule judges this change, review it"
+            "`encoding` changed from {\"file\":{\"contentType\":\"image/png\"}} to {\"file\":{\"contentType\":\"image/jpeg\"}}: no rule judges this change, review it"
         );
-        // A default written out is no difference.
-        let same = diff(&spec("form"), &form, &Options::default()).unwrap();
+    }
+
+    #[test]
+    fn a_parameter_written_with_its_defaults_is_no_change() {
+        let spec = |serialisation: &str| {
+            format!(
+                "openapi: 3.0.3\ninfo: {{title: t, version: '1'}}\npaths:\n  /c:\n    get:\n      parameters:\n      - {{name: q, in: query, {serialisation}schema: {{type: array}}}}\n      responses: {{'200': {{description: ok}}}}\n"
+            )
+        };
+        let written =
+            spec("style: form, explode: true, allowEmptyValue: false, allowReserved: false, ");
+        let same = diff(&spec(""), &written, &Options::default()).unwrap();
         assert_eq!(same.findings().count(), 0);
     }
 

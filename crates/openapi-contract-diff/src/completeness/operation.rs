@@ -140,6 +140,8 @@ fn parameters<'a>(c: &mut Collector<'a>, b: &Operation<'a>, r: &Operation<'a>) {
             "deprecated",
             "style",
             "explode",
+            "allowEmptyValue",
+            "allowReserved",
         ];
         keys(
             c,
@@ -161,29 +163,30 @@ fn parameters<'a>(c: &mut Collector<'a>, b: &Operation<'a>, r: &Operation<'a>) {
     }
 }
 
-/// `style` and `explode` as they apply, defaults filled in (OpenAPI 3: `form` for query and
-/// cookie parameters, `simple` for path and header ones; `explode` true only for `form`), so
-/// writing out a default is no difference.
+/// How the parameter is written, defaults filled in (OpenAPI 3: `form` for query and cookie
+/// parameters, `simple` for path and header ones; `explode` true only for `form`; the `allow*`
+/// flags false), so writing out a default is no difference; and `content` (a media type)
+/// against `schema`.
 fn serialisation(c: &mut Collector, p: &Param, q: &Param) {
-    let style = |x: &Param| {
-        x.node
-            .get("style")
-            .and_then(Value::as_str)
-            .unwrap_or(match x.location {
-                "query" | "cookie" => "form",
-                _ => "simple",
-            })
-            .to_string()
-    };
-    let explode = |x: &Param| {
-        x.node
-            .get("explode")
-            .and_then(Value::as_bool)
-            .unwrap_or(style(x) == "form")
-    };
+    let media = |x: &Param| x.media().map_or(Value::Null, Value::from);
     let facts = [
-        ("style", Value::from(style(p)), Value::from(style(q))),
-        ("explode", Value::Bool(explode(p)), Value::Bool(explode(q))),
+        ("content", media(p), media(q)),
+        ("style", Value::from(p.style()), Value::from(q.style())),
+        (
+            "explode",
+            Value::Bool(p.explode()),
+            Value::Bool(q.explode()),
+        ),
+        (
+            "allowEmptyValue",
+            Value::Bool(p.flag("allowEmptyValue")),
+            Value::Bool(q.flag("allowEmptyValue")),
+        ),
+        (
+            "allowReserved",
+            Value::Bool(p.flag("allowReserved")),
+            Value::Bool(q.flag("allowReserved")),
+        ),
     ];
     for (key, bv, rv) in facts {
         if bv != rv {

@@ -70,6 +70,85 @@ pub fn apply(doc: &mut Value, target: &Target, rng: &mut Rng, is_31: bool) -> Op
         } => schema(doc, ptr, *dir, roots, *header, rng, is_31),
         Target::Operation { ptr } => operation(doc, ptr, rng),
         Target::Content { ptr, dir } => content(doc, ptr, *dir, rng),
+        Target::Parameter { ptr } => parameter(doc, ptr, rng),
+    }
+}
+
+/// How a parameter is written into the request: its style, `explode` of an array or object,
+/// `allowEmptyValue` of a query parameter, or `schema` moved into `content`.
+fn parameter(doc: &mut Value, ptr: &str, rng: &mut Rng) -> Option<Edit> {
+    let structured = {
+        let p = doc.pointer(ptr)?;
+        let schema = p.get("schema")?;
+        let schema = match schema.get("$ref").and_then(Value::as_str) {
+            Some(r) => doc.pointer(r.strip_prefix('#')?)?,
+            None => schema,
+        };
+        matches!(
+            schema.get("type").and_then(Value::as_str),
+            Some("array" | "object")
+        )
+    };
+    let p = obj(doc, ptr)?;
+    let location = p.get("in")?.as_str()?.to_string();
+    let style = p.get("style").and_then(Value::as_str).map(str::to_string);
+    let edit = |what: String, at: &str, effect| {
+        Some(Edit {
+            what,
+            roots: vec![format!("{ptr}/{at}")],
+            dir: Some(Dir::Request),
+            effect,
+            lenient: false,
+        })
+    };
+    match rng.below(4) {
+        0 => {
+            let to = match (location.as_str(), style.as_deref()) {
+                ("query", None | Some("form")) => "pipeDelimited",
+                ("query" | "cookie", _) => "form",
+                ("path", None | Some("simple")) => "label",
+                ("path", _) => "simple",
+                _ => return None, // a header has one style
+            };
+            p.insert("style".into(), json!(to));
+            edit(format!("style -> {to}"), "style", Effect::Incomparable)
+        }
+        1 if structured => {
+            let now = p.get("explode").and_then(Value::as_bool).unwrap_or(
+                matches!(style.as_deref(), None | Some("form"))
+                    && location != "path"
+                    && location != "header",
+            );
+            p.insert("explode".into(), json!(!now));
+            edit(
+                format!("explode {now} -> {}", !now),
+                "explode",
+                Effect::Incomparable,
+            )
+        }
+        2 if location == "query" => {
+            let now = p.get("allowEmptyValue").and_then(Value::as_bool) == Some(true);
+            p.insert("allowEmptyValue".into(), json!(!now));
+            let effect = if now { Effect::Narrow } else { Effect::Widen };
+            edit(
+                format!("allowEmptyValue {now} -> {}", !now),
+                "allowEmptyValue",
+                effect,
+            )
+        }
+        3 => {
+            let schema = p.remove("schema")?;
+            p.insert(
+                "content".into(),
+                json!({"application/json": {"schema": schema}}),
+            );
+            edit(
+                "schema moved into content".into(),
+                "content",
+                Effect::Incomparable,
+            )
+        }
+        _ => None,
     }
 }
 

@@ -39,6 +39,8 @@ pub enum Target {
     Operation { ptr: String },
     /// A `content` map at `ptr` (of a request body or a response).
     Content { ptr: String, dir: Dir },
+    /// A parameter object at `ptr` (after `$ref`s): how it is serialised.
+    Parameter { ptr: String },
 }
 
 pub fn escape(token: &str) -> String {
@@ -95,6 +97,7 @@ pub fn collect(root: &Value) -> Vec<Target> {
                     let Some((p, pp)) = resolve(root, &format!("{at}/parameters/{i}")) else {
                         continue;
                     };
+                    out.push(Target::Parameter { ptr: pp.clone() });
                     if p.get("schema").is_some() {
                         schema(
                             root,
