@@ -28,9 +28,14 @@ const MODULES: &[&str] = &["together", "runcrate", "e2e"];
 const REGISTRIES: &[(&str, usize, &str)] = &[
     (
         "crates/gpucloud/src/cluster.rs",
-        15,
-        "ProviderKind (its variants, ALL, names) and ProviderCluster (each provider's raw object, \
-         and its JSON with the provider's credentials withheld)",
+        7,
+        "ProviderKind: its variants, ALL and names",
+    ),
+    (
+        "crates/gpucloud/src/provider_cluster.rs",
+        7,
+        "ProviderCluster: each provider's raw object, and its JSON with the provider's \
+         credentials withheld",
     ),
     (
         "crates/gpucloud/src/providers/mod.rs",

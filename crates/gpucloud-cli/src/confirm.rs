@@ -6,18 +6,17 @@
 use std::io::{BufRead as _, IsTerminal as _, Read as _};
 
 use crate::error::CliError;
-use crate::output;
 
 /// Whether a person can be asked: stdin and stderr are both terminals.
 pub fn interactive() -> bool {
-    std::io::stdin().is_terminal() && output::stderr_is_terminal()
+    std::io::stdin().is_terminal() && crate::terminal::stderr_is_terminal()
 }
 
 /// Asks `question` (`… [y/N]` is added) on stderr; `Ok` on yes, [`CliError::Declined`]
 /// otherwise (end of input included). The answer is read off the async runtime, so a Ctrl-C
 /// while the question waits ends the run as any other interrupt does.
 pub async fn ask(question: &str) -> Result<(), CliError> {
-    output::stderr_prompt(&format!("{question} [y/N] "));
+    crate::terminal::stderr_prompt(&format!("{question} [y/N] "));
     let answer = tokio::task::spawn_blocking(|| {
         let mut answer = String::new();
         std::io::stdin()

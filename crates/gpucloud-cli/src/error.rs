@@ -106,10 +106,7 @@ impl CliError {
                 deleted: false,
                 delete_error: Some(_),
                 ..
-            }) => tell!(
-                "{}",
-                crate::output::how_to_stop(*provider, cluster.as_str())
-            ),
+            }) => tell!("{}", crate::shell::how_to_stop(*provider, cluster.as_str())),
             _ => {}
         }
         ExitCode::from(self.exit_code())
@@ -150,7 +147,7 @@ impl CliError {
     /// needs them to know why nothing was made or what still bills.
     pub fn print_document(&self) {
         // A remote command's output is its own (and `--json` is refused where one runs).
-        if crate::output::printed_a_document() || matches!(self, Self::Remote(_)) {
+        if crate::terminal::printed_a_document() || matches!(self, Self::Remote(_)) {
             return;
         }
         let (placement, cluster) = match self {
@@ -162,7 +159,7 @@ impl CliError {
             Self::Cloud(error) => (None, LeftBehind::over_the_ceiling(error)),
             _ => (None, None),
         };
-        crate::output::failure_json(&FailureDocument {
+        crate::terminal::failure_json(&FailureDocument {
             error: FailureSummary {
                 message: self.to_string(),
                 kind: self.kind(),
@@ -232,7 +229,7 @@ impl LeftBehind {
             id: id.to_string(),
             cleanup,
             may_be_billing,
-            how_to_stop: may_be_billing.then(|| crate::output::how_to_stop(provider, id)),
+            how_to_stop: may_be_billing.then(|| crate::shell::how_to_stop(provider, id)),
         }
     }
 
@@ -289,7 +286,7 @@ fn tell_differences(cluster: &str, differences: &[gpucloud::FieldDifference]) {
              so the differences cannot be shown."
         );
     } else {
-        let mut table = crate::output::table(&["field", "request that made it", "this request"]);
+        let mut table = crate::table::table(&["field", "request that made it", "this request"]);
         let shown = |v: &Option<String>| v.as_deref().map_or_else(|| "-".into(), sanitize::cell);
         for d in differences {
             table.add_row([
@@ -298,7 +295,7 @@ fn tell_differences(cluster: &str, differences: &[gpucloud::FieldDifference]) {
                 shown(&d.requested),
             ]);
         }
-        tell!("{}", crate::output::render(&mut table));
+        tell!("{}", crate::table::render(&mut table));
     }
     tell!("Use another --name, or send the request that made {cluster} again to get it back.");
 }

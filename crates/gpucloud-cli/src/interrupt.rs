@@ -12,7 +12,6 @@ use std::sync::{Arc, Mutex, PoisonError};
 use gpucloud::ProviderKind;
 use serde::Serialize;
 
-use crate::output;
 use crate::sanitize::cell;
 
 /// The signal that ended a run.
@@ -156,7 +155,7 @@ pub fn report(signal: Signal, stakes: &[Stake], json: bool, ledger: bool) {
             (Some(provider), Some(id)) => tell!(
                 "  {provider} cluster {} ({name}) exists and is billing. {}",
                 cell(id),
-                output::how_to_stop(*provider, id)
+                crate::shell::how_to_stop(*provider, id)
             ),
             _ if ledger => tell!(
                 "  the create of {name} had not been answered: a cluster may exist and bill. \
@@ -172,7 +171,7 @@ pub fn report(signal: Signal, stakes: &[Stake], json: bool, ledger: bool) {
     }
     if json {
         // A script reading stdout learns the same; an encoding failure is already on stderr.
-        let _ = output::json(&Interrupted {
+        let _ = crate::terminal::document(&Interrupted {
             interrupted: signal,
             at_stake: stakes,
         });

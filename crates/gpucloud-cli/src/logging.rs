@@ -12,7 +12,7 @@ use tracing_subscriber::EnvFilter;
 use tracing_subscriber::fmt::MakeWriter;
 
 use crate::error::CliError;
-use crate::{output, sanitize, secrets};
+use crate::{sanitize, secrets};
 
 /// The filter `-v` repeated `verbosity` times asks for.
 fn directives(verbosity: u8) -> &'static str {
@@ -68,7 +68,7 @@ impl Drop for EventLine {
         let text = String::from_utf8_lossy(&self.0);
         let line = text.strip_suffix('\n').unwrap_or(&text);
         if !line.is_empty() {
-            output::stderr_line(&sanitize::text(&secrets::scrub(line)));
+            crate::terminal::stderr_line(&sanitize::text(&secrets::scrub(line)));
         }
     }
 }

@@ -4,33 +4,34 @@
 //! Layout: `cli` is the command line's shape; `request` turns flags or a file into a
 //! `ClusterSpec`; `context` is what every command is handed (the output mode, the `ledger`, and
 //! clients built by `connect`); `commands/` holds one module per command, and `commands/wait`
-//! the waits they share; `output` and `progress` print, escaping server text (`sanitize`) and
-//! scrubbing credentials (`secrets`) on the way out; `logging` sends `-v` logs through the same
-//! scrubber; `input` reads files with a size cap; `error` maps every failure to one line and an
+//! the waits they share; `output` (clusters, lists, JSON), `table` and `progress` render, and
+//! `terminal` is the one byte sink, escaping server text (`sanitize`) and scrubbing credentials
+//! (`secrets`) on the way out; `shell` words the command that stops a bill; `logging` sends
+//! `-v` logs through the same scrubber; `input` reads files with a size cap; `error` maps every failure to one line and an
 //! exit code.
 
 // Like the facade: `gpucloud::Error` is carried inline (about 140 bytes). Errors are the cold
 // path of a one-shot command; boxing would buy nothing measurable and cost clarity.
 #![allow(clippy::result_large_err)]
-// Everything printed leaves through `output` (scrubbed, escaped, quiet on a closed pipe).
+// Everything printed leaves through `terminal` (scrubbed, escaped, quiet on a closed pipe).
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
-/// `println!` through the output layer: credentials scrubbed, and the program ends quietly when
+/// `println!` through the byte sink: credentials scrubbed, and the program ends quietly when
 /// stdout is closed early (`gpucloud … | head`) instead of panicking, as `println!` does on a
 /// broken pipe.
 macro_rules! say {
     () => {
-        $crate::output::stdout_line("")
+        $crate::terminal::stdout_line("")
     };
     ($($arg:tt)*) => {
-        $crate::output::stdout_line(&format!($($arg)*))
+        $crate::terminal::stdout_line(&format!($($arg)*))
     };
 }
 
-/// `eprintln!` through the output layer: credentials scrubbed.
+/// `eprintln!` through the byte sink: credentials scrubbed.
 macro_rules! tell {
     ($($arg:tt)*) => {
-        $crate::output::stderr_line(&format!($($arg)*))
+        $crate::terminal::stderr_line(&format!($($arg)*))
     };
 }
 
@@ -51,6 +52,9 @@ mod providers;
 mod request;
 mod sanitize;
 mod secrets;
+mod shell;
+mod table;
+mod terminal;
 
 use std::process::ExitCode;
 

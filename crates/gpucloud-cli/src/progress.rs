@@ -30,7 +30,7 @@ impl ProgressDisplay {
     pub fn new(prefix: impl Into<String>, time_scale: f64) -> Self {
         // indicatif draws nothing (not even `println`) on a terminal without a usable `TERM`:
         // plain lines then.
-        let spinner = crate::output::stderr_is_terminal()
+        let spinner = crate::terminal::stderr_is_terminal()
             .then(ProgressBar::new_spinner)
             .filter(|spinner| !spinner.is_hidden())
             .inspect(|spinner| {

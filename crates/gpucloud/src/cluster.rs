@@ -5,6 +5,8 @@ use std::fmt;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
+pub use crate::provider_cluster::ProviderCluster;
+
 /// A provider.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -82,7 +84,7 @@ impl ClusterId {
     /// answers alike — not empty, not `.` or `..`, no `/`, `\`, `?` or `#`, at most 256
     /// bytes, no control characters. Every call that takes an id checks it before sending.
     pub fn problem(&self) -> Option<&'static str> {
-        crate::providers::ops::id_rule(&self.0)
+        id_rule(&self.0)
     }
 }
 
@@ -95,6 +97,29 @@ impl fmt::Display for ClusterId {
 impl From<&str> for ClusterId {
     fn from(value: &str) -> Self {
         Self::new(value)
+    }
+}
+
+/// The longest cluster id accepted before any request is built.
+pub(crate) const MAX_ID_BYTES: usize = 256;
+
+/// The rule `id` breaks, if any: not empty (which would send a request to the collection),
+/// not `.` or `..` (which a URL resolves to the collection or its parent), no `/`, `\`, `?`
+/// or `#` (which a URL reads as structure), not absurdly long, no control characters. The
+/// one rule for ids from users and ids in provider answers.
+pub(crate) fn id_rule(id: &str) -> Option<&'static str> {
+    if id.trim().is_empty() {
+        Some("must not be empty")
+    } else if id == "." || id == ".." {
+        Some("must not be `.` or `..`: a URL resolves them to another resource")
+    } else if id.contains(['/', '\\', '?', '#']) {
+        Some("must not contain `/`, `\\`, `?` or `#`: no provider issues one, and a URL reads them")
+    } else if id.len() > MAX_ID_BYTES {
+        Some("must be at most 256 bytes")
+    } else if id.chars().any(char::is_control) {
+        Some("must not contain control characters")
+    } else {
+        None
     }
 }
 
@@ -235,50 +260,6 @@ impl Cluster {
             .iter()
             .filter(|n| n.ssh_command.is_some() || n.public_ip.is_some() || n.private_ip.is_some())
             .count()
-    }
-}
-
-/// A provider's own cluster object, typed by its generated client. Serialises (and shows in
-/// `Debug`) as the provider's JSON with the credentials it may carry withheld — Together's
-/// `kube_config` holds the cluster's admin credentials, so `--json` output, logs and error
-/// excerpts show `REDACTED` in its place; [`Cluster::kubeconfig`] is the one way to read it.
-#[derive(Clone, PartialEq)]
-pub enum ProviderCluster {
-    /// Together's `GPUClusterInfo`.
-    Together(Box<gpucloud_together::types::GpuClusterInfo>),
-    /// Runcrate's cluster object (the `data` of its envelope).
-    Runcrate(Box<gpucloud_runcrate::types::Cluster>),
-    /// E2E's training cluster (the `data` of its envelope).
-    E2e(Box<gpucloud_e2e::types::TrainingCluster>),
-}
-
-impl ProviderCluster {
-    /// The provider's JSON, its credentials withheld (see the type's docs).
-    pub fn to_json(&self) -> serde_json::Value {
-        let json = match self {
-            Self::Together(c) => serde_json::to_value(c),
-            Self::Runcrate(c) => serde_json::to_value(c),
-            Self::E2e(c) => serde_json::to_value(c),
-        };
-        let mut json = json.unwrap_or(serde_json::Value::Null);
-        if let Self::Together(_) = self {
-            crate::providers::together::withhold_credentials(&mut json);
-        }
-        json
-    }
-}
-
-impl Serialize for ProviderCluster {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.to_json().serialize(serializer)
-    }
-}
-
-impl fmt::Debug for ProviderCluster {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple("ProviderCluster")
-            .field(&self.to_json())
-            .finish()
     }
 }
 

@@ -43,6 +43,7 @@ mod lifecycle;
 mod pacing;
 pub mod placement;
 mod plan;
+mod provider_cluster;
 pub mod providers;
 pub mod random;
 pub mod retry;

@@ -94,19 +94,19 @@ pub async fn kubeconfig(ctx: &Context, args: &KubeconfigArgs) -> Result<(), CliE
             );
             Ok(())
         }
-        None if output::stdout_is_terminal() && !args.print => Err(CliError::Usage(
+        None if crate::terminal::stdout_is_terminal() && !args.print => Err(CliError::Usage(
             "the kubeconfig holds the cluster's credentials: write it with -o FILE, or pass \
              --print to show it on this terminal"
                 .into(),
         )),
-        None if output::stdout_is_terminal() => {
+        None if crate::terminal::stdout_is_terminal() => {
             // On a terminal the provider's text may not move the cursor or set a title.
-            output::stdout_text(&crate::sanitize::text_keeping_lines(&config));
+            crate::terminal::stdout_text(&crate::sanitize::text_keeping_lines(&config));
             Ok(())
         }
         None => {
             // Piped or redirected: the kubeconfig as it is.
-            output::stdout_raw(config.as_bytes());
+            crate::terminal::stdout_raw(config.as_bytes());
             Ok(())
         }
     }
@@ -171,7 +171,7 @@ pub async fn ssh(ctx: &Context, args: &SshArgs) -> Result<(), CliError> {
                 "command": shlex::try_join(argv.iter().map(String::as_str)).ok(),
             }));
         }
-        let words: Vec<String> = argv.iter().map(|w| crate::output::shell_word(w)).collect();
+        let words: Vec<String> = argv.iter().map(|w| crate::shell::shell_word(w)).collect();
         say!("{}", words.join(" "));
         return Ok(());
     }

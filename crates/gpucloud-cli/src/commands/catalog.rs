@@ -8,8 +8,8 @@ use serde::Serialize;
 use crate::cli::{CatalogArgs, ConnectionArgs, TargetArgs};
 use crate::context::Context;
 use crate::error::{CliError, one_line};
-use crate::output::{render, table};
 use crate::sanitize::cell;
+use crate::table::{render, table};
 
 /// `catalog --json`: the offerings, and the providers whose catalog could not be read.
 #[derive(Serialize)]

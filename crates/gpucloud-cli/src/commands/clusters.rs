@@ -198,7 +198,7 @@ fn say_cleanup(provider: ProviderKind, failed: &CreateAndWaitError) {
         return;
     };
     let id = cell(raw_id);
-    let stop = output::how_to_stop(provider, raw_id.as_str());
+    let stop = crate::shell::how_to_stop(provider, raw_id.as_str());
     match &failed.cleanup {
         Some(Cleanup::Deleted(deletion)) => tell!(
             "{provider} cluster {id} was deleted; the provider confirmed it gone after {}.",

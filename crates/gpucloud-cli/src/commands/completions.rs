@@ -6,7 +6,6 @@ use clap_complete::Shell;
 
 use crate::cli::{Cli, CompletionsArgs};
 use crate::error::CliError;
-use crate::output;
 
 /// The completion script for `shell`.
 pub fn script(shell: Shell) -> Result<String, CliError> {
@@ -18,6 +17,6 @@ pub fn script(shell: Shell) -> Result<String, CliError> {
 
 /// Prints the completion script on stdout.
 pub fn run(args: &CompletionsArgs) -> Result<(), CliError> {
-    output::stdout_raw(script(args.shell)?.as_bytes());
+    crate::terminal::stdout_raw(script(args.shell)?.as_bytes());
     Ok(())
 }

@@ -241,7 +241,7 @@ fn elapsed_precise(duration: Duration) -> String {
 }
 
 fn summary(outcomes: &[Outcome]) {
-    let mut table = output::table(&[
+    let mut table = crate::table::table(&[
         "provider",
         "cluster",
         "state",
@@ -261,5 +261,5 @@ fn summary(outcomes: &[Outcome]) {
             format!("{:.1}s", o.ready_after_secs),
         ]);
     }
-    say!("\nSummary\n{}", output::render(&mut table));
+    say!("\nSummary\n{}", crate::table::render(&mut table));
 }

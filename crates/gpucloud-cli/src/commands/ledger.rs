@@ -12,9 +12,10 @@ use crate::cli::{ConnectionArgs, LedgerArgs, SweepArgs, TargetArgs};
 use crate::context::{Context, LedgerUse};
 use crate::error::{CliError, one_line};
 use crate::ledger::resolve_earlier;
+use crate::output;
 use crate::output::elapsed;
-use crate::output::{self, render, table};
 use crate::sanitize::cell;
+use crate::table::{render, table};
 
 /// One row of `gpucloud ledger --json`: the entry, its age and its cost so far.
 #[derive(Serialize)]
@@ -426,7 +427,7 @@ async fn sweep_one(
 ) -> (&'static str, Option<String>) {
     // On a terminal, each cluster as it is looked at and its delete as it goes; quiet
     // elsewhere (the table or JSON at the end says it all).
-    let display = crate::output::stderr_is_terminal().then(|| {
+    let display = crate::terminal::stderr_is_terminal().then(|| {
         tell!("{} {}: looking it up", client.provider(), cell(id));
         crate::progress::ProgressDisplay::new(format!("{} {}: ", client.provider(), cell(id)), 1.0)
     });

@@ -337,7 +337,7 @@ pub async fn plan(
         match (&candidate.plan, &candidate.skipped) {
             (Some(plan), _) => {
                 say!("== {}. {}", i + 1, candidate.provider);
-                output::stdout_text(&plan.to_string());
+                crate::terminal::stdout_text(&plan.to_string());
                 if let Some(cost) = &candidate.cost {
                     say!("\nCost: {}", cost.describe(spec.ttl));
                 }

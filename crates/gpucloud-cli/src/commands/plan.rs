@@ -5,7 +5,7 @@ use gpucloud::catalog::Constraints;
 use crate::cli::PlanArgs;
 use crate::context::{Context, LedgerUse};
 use crate::error::CliError;
-use crate::{output, request};
+use crate::request;
 
 /// Validates the request and prints it as it would be sent, credentials redacted (with the
 /// ledger, a Runcrate create re-uses the key of an earlier unanswered create of the same
@@ -18,8 +18,9 @@ pub async fn run(ctx: &Context, args: &PlanArgs) -> Result<(), CliError> {
     };
     let client = crate::connect::for_spec(ctx.client(&target, LedgerUse::BestEffort)?, &spec);
     let plan = client.plan(&spec).await?;
-    ctx.output()
-        .result(&plan, |plan| output::stdout_text(&plan.to_string()))?;
+    ctx.output().result(&plan, |plan| {
+        crate::terminal::stdout_text(&plan.to_string())
+    })?;
     // What it costs, where the catalog was consulted for it (a request that names every id
     // is not looked up; `gpucloud catalog` lists the prices).
     if ctx.output().is_human() {

@@ -354,9 +354,6 @@ fn unsupported<P: Provider>(operation: &'static str) -> Error {
     }
 }
 
-/// The longest cluster id accepted before any request is built.
-pub(crate) const MAX_ID_BYTES: usize = 256;
-
 /// A cluster id must be something a provider could have issued and a URL keeps as one path
 /// segment: not empty (which would send the request to the collection), not `.` or `..`
 /// (which a URL resolves to the collection or its parent), no `/`, `\`, `?` or `#` (which a
@@ -364,7 +361,7 @@ pub(crate) const MAX_ID_BYTES: usize = 256;
 /// not absurdly long, no control characters. The same rule holds for ids from a user (the
 /// CLI checks with [`crate::ClusterId::problem`]) and ids in a provider's answers.
 fn check_id<P: Provider>(id: &ClusterId) -> Result<(), Error> {
-    match id_rule(id.as_str()) {
+    match crate::cluster::id_rule(id.as_str()) {
         None => Ok(()),
         Some(rule) => Err(Error::Validation(crate::error::ValidationError {
             provider: P::KIND,
@@ -372,23 +369,6 @@ fn check_id<P: Provider>(id: &ClusterId) -> Result<(), Error> {
             rule: rule.into(),
             source: "gpucloud ClusterId",
         })),
-    }
-}
-
-/// The rule `id` breaks, if any (see [`check_id`]).
-pub(crate) fn id_rule(id: &str) -> Option<&'static str> {
-    if id.trim().is_empty() {
-        Some("must not be empty")
-    } else if id == "." || id == ".." {
-        Some("must not be `.` or `..`: a URL resolves them to another resource")
-    } else if id.contains(['/', '\\', '?', '#']) {
-        Some("must not contain `/`, `\\`, `?` or `#`: no provider issues one, and a URL reads them")
-    } else if id.len() > MAX_ID_BYTES {
-        Some("must be at most 256 bytes")
-    } else if id.chars().any(char::is_control) {
-        Some("must not contain control characters")
-    } else {
-        None
     }
 }
 
@@ -404,7 +384,8 @@ fn with_id<P: Provider>(answer: Answered<Cluster>) -> Result<Cluster, Error> {
     let problem = if cluster.id.as_str().trim().is_empty() {
         Some("the answer has no cluster id".to_string())
     } else {
-        id_rule(cluster.id.as_str()).map(|rule| format!("the answer's cluster id {rule}"))
+        crate::cluster::id_rule(cluster.id.as_str())
+            .map(|rule| format!("the answer's cluster id {rule}"))
     };
     if let Some(message) = problem {
         return Err(Error::Decode(crate::error::DecodeError {

@@ -8,7 +8,7 @@ mod config;
 mod options;
 mod profile;
 pub(crate) use profile::PROFILE;
-pub(crate) use view::{kubeconfig, phase_changes, withhold_credentials};
+pub(crate) use view::{kubeconfig, phase_changes};
 pub(crate) mod catalog;
 mod errors;
 mod request;

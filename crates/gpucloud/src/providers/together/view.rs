@@ -53,16 +53,6 @@ pub fn view(info: types::GpuClusterInfo) -> Cluster {
     }
 }
 
-/// Withholds the credentials in Together's cluster object, as JSON: `kube_config` (the
-/// cluster's admin kubeconfig) becomes [`gpucloud_core::REDACTED`] where it is set.
-pub(crate) fn withhold_credentials(json: &mut serde_json::Value) {
-    if let Some(value) = json.get_mut("kube_config")
-        && value.as_str().is_some_and(|s| !s.is_empty())
-    {
-        *value = serde_json::Value::String(gpucloud_core::REDACTED.to_owned());
-    }
-}
-
 /// The kubeconfig in Together's cluster object (`kube_config`): base64-encoded YAML, decoded
 /// here (line breaks in the encoding are ignored). `Ok(None)` while it is absent or empty. A
 /// value that is already a kubeconfig (YAML with `apiVersion`; a colon is not in base64's
