@@ -388,6 +388,12 @@ api_rules! {
     OAuthUrlChanged = "api-security-component-oauth-url-changed" => Request Unknown,
     OAuthScopeAdded = "api-security-component-oauth-scope-added" => Request None,
     OAuthScopeRemoved = "api-security-component-oauth-scope-removed" => Request Unknown,
+    OAuthFlowAdded = "api-security-component-oauth-flow-added" => Request Widen,
+    OAuthFlowRemoved = "api-security-component-oauth-flow-removed" => Request Narrow,
+    // A requirement's schemes must all be met: one more is one more credential every caller
+    // must present.
+    SecurityRequirementSchemeAdded = "api-security-requirement-scheme-added" => Request Narrow,
+    SecurityRequirementSchemeRemoved = "api-security-requirement-scheme-removed" => Request Widen,
     // Servers are where a client sends its requests (see `servers.rs`).
     ServerRemoved = "api-server-removed" => Request Narrow,
     ServerAdded = "api-server-added" => Request Widen,

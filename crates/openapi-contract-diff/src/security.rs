@@ -71,9 +71,14 @@ fn requirements(doc: &Doc, op: &Operation) -> Requirements {
                 anonymous = true;
                 continue;
             }
+            // Two schemes of one requirement that ask for the same thing (two OAuth 2 servers,
+            // say) are told apart by their names, or one would hide the other.
+            let identities: Vec<String> = map.keys().map(|name| identity(doc, name)).collect();
+            let shared = |id: &String| identities.iter().filter(|x| *x == id).count() > 1;
             let alternative: Alternative = map
                 .iter()
-                .map(|(name, scopes)| {
+                .zip(&identities)
+                .map(|((name, scopes), id)| {
                     let scopes = scopes
                         .as_array()
                         .map(|s| {
@@ -83,7 +88,12 @@ fn requirements(doc: &Doc, op: &Operation) -> Requirements {
                                 .collect()
                         })
                         .unwrap_or_default();
-                    (identity(doc, name), (name.clone(), scopes))
+                    let id = if shared(id) {
+                        format!("{id} `{name}`")
+                    } else {
+                        id.clone()
+                    };
+                    (id, (name.clone(), scopes))
                 })
                 .collect();
             alternatives.push((alternative, format!("{ptr}/{i}")));
@@ -138,13 +148,19 @@ pub fn compare(base: &Doc, rev: &Doc, out: &mut Emitter, b: &Operation, r: &Oper
     let same_scopes = |x: &Alternative, y: &Alternative| {
         same_schemes(x, y) && x.values().map(|(_, s)| s).eq(y.values().map(|(_, s)| s))
     };
-    // Alternatives pair exactly first, then by their schemes: `[{a: [read]}, {a: [write]}]`
-    // is two alternatives, not one whose scopes changed.
+    // One alternative's schemes contain the other's: the same requirement with a scheme more
+    // (every caller must now also present it) or less.
+    let nested = |x: &Alternative, y: &Alternative| {
+        x.keys().all(|k| y.contains_key(k)) || y.keys().all(|k| x.contains_key(k))
+    };
+    // Alternatives pair exactly first, then by their schemes, then by schemes one contains:
+    // `[{a: [read]}, {a: [write]}]` is two alternatives, not one whose scopes changed.
     let mut pairing: Vec<Option<usize>> = vec![None; bs.alternatives.len()];
     let mut used = vec![false; rs.alternatives.len()];
     for pass in [
         &same_scopes as &dyn Fn(&Alternative, &Alternative) -> bool,
         &same_schemes,
+        &nested,
     ] {
         for (bi, (balt, _)) in bs.alternatives.iter().enumerate() {
             if pairing[bi].is_some() {
@@ -176,6 +192,32 @@ pub fn compare(base: &Doc, rev: &Doc, out: &mut Emitter, b: &Operation, r: &Oper
             );
             continue;
         };
+        for (id, (rname, _)) in ralt.iter().filter(|(id, _)| !balt.contains_key(*id)) {
+            let message = format!(
+                "security scheme `{rname}` ({id}) added to the requirement {}: every caller must now also present it",
+                describe(balt)
+            );
+            out.rule(
+                Rule::SecurityRequirementSchemeAdded,
+                None,
+                Loc::Rev(rptr.clone()),
+                id,
+                message,
+            );
+        }
+        for (id, (name, _)) in balt.iter().filter(|(id, _)| !ralt.contains_key(*id)) {
+            let message = format!(
+                "security scheme `{name}` ({id}) no longer part of the requirement {}",
+                describe(ralt)
+            );
+            out.rule(
+                Rule::SecurityRequirementSchemeRemoved,
+                None,
+                Loc::Rev(rptr.clone()),
+                id,
+                message,
+            );
+        }
         for (id, (name, bscopes)) in balt {
             let Some((rname, rscopes)) = ralt.get(id) else {
                 continue;
@@ -236,7 +278,8 @@ fn scheme_of<'d>(doc: &'d Doc, name: &str) -> Option<(&'d Value, String)> {
 /// An OAuth 2 scheme edited in place: where clients get and refresh tokens, and the scopes its
 /// flows offer. Reported per operation that requires the scheme.
 fn oauth_flows(base: &Doc, rev: &Doc, out: &mut Emitter, bname: &str, rname: &str) {
-    let (Some((bs, _)), Some((rs, rptr))) = (scheme_of(base, bname), scheme_of(rev, rname)) else {
+    let (Some((bs, bptr)), Some((rs, rptr))) = (scheme_of(base, bname), scheme_of(rev, rname))
+    else {
         return;
     };
     let flows = |s: &Value| {
@@ -246,6 +289,22 @@ fn oauth_flows(base: &Doc, rev: &Doc, out: &mut Emitter, bname: &str, rname: &st
             .unwrap_or_default()
     };
     let (bf, rf) = (flows(bs), flows(rs));
+    // A flow removed: clients that get tokens that way can no longer; one added is one more way.
+    for (kind, rule, what, loc) in bf
+        .keys()
+        .filter(|k| !rf.contains_key(*k))
+        .map(|k| {
+            let at = format!("{bptr}/flows/{}", pointer::escape(k));
+            (k, Rule::OAuthFlowRemoved, "removed", Loc::Base(at))
+        })
+        .chain(rf.keys().filter(|k| !bf.contains_key(*k)).map(|k| {
+            let at = format!("{rptr}/flows/{}", pointer::escape(k));
+            (k, Rule::OAuthFlowAdded, "added", Loc::Rev(at))
+        }))
+    {
+        let message = format!("`{rname}`: OAuth {kind} flow {what}");
+        out.rule(rule, None, loc, &format!("{rname} {kind}"), message);
+    }
     for (kind, rflow) in &rf {
         let Some(bflow) = bf.get(kind) else { continue };
         let at = |key: &str| format!("{rptr}/flows/{}/{key}", pointer::escape(kind));

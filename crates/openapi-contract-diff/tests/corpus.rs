@@ -141,7 +141,7 @@ corpus! {
     media_type_schema, required_parameter_default, unclassified_changes,
     openapi_3_1_request_keywords, openapi_3_1_response_keywords, webhooks, deprecation_sunset,
     stability_level, deprecation_policy_more, lifecycle_and_flows, security_alternatives_same_scheme,
-    servers, parameter_serialization,
+    servers, parameter_serialization, security_requirement_schemes,
 }
 
 #[test]

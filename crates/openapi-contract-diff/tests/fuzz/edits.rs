@@ -428,6 +428,22 @@ fn operation(doc: &mut Value, ptr: &str, rng: &mut Rng) -> Option<Edit> {
             .and_then(Value::as_array)
             .is_some_and(|a| !a.is_empty())
     });
+    // The requirement that applies, with one more scheme in its first alternative.
+    let stricter = doc
+        .pointer(&format!("{ptr}/security"))
+        .or_else(|| doc.get("security"))
+        .and_then(Value::as_array)
+        .filter(|list| {
+            list.first()
+                .and_then(Value::as_object)
+                .is_some_and(|alt| !alt.is_empty() && !alt.contains_key("fuzzAuth"))
+        })
+        .cloned()
+        .map(|mut list| {
+            list[0]["fuzzAuth"] = json!([]);
+            list
+        })
+        .filter(|_| has_scheme);
     let op = obj(doc, ptr)?;
     let none = |what: String, roots: Vec<String>, dir: Option<Dir>, effect| {
         Some(Edit {
@@ -438,7 +454,17 @@ fn operation(doc: &mut Value, ptr: &str, rng: &mut Rng) -> Option<Edit> {
             lenient: false,
         })
     };
-    match rng.below(5) {
+    match rng.below(6) {
+        5 => {
+            // Every caller must now also present fuzzAuth.
+            op.insert("security".into(), Value::Array(stricter?));
+            none(
+                "fuzzAuth added to the first security requirement".into(),
+                vec![format!("{ptr}/security/0")],
+                Some(Dir::Request),
+                Effect::Narrow,
+            )
+        }
         4 => {
             // Another host: a client built for the old one calls the wrong server (or, where
             // no server was declared, one more place to call).
