@@ -16,7 +16,8 @@ use crate::vocab::Ctx;
 
 /// Keywords read below through a method of [`Schema`], or walked as sub-schemas: everything
 /// else is compared as a value.
-const HANDLED: [&str; 32] = [
+const HANDLED: [&str; 33] = [
+    "discriminator",
     "allOf",
     "oneOf",
     "anyOf",
@@ -260,6 +261,31 @@ fn derived<'a>(
         "uniqueItems",
         Value::Bool(unique(b)),
         Value::Bool(unique(r)),
+        Vec::new(),
+    ));
+    // A discriminator as the rules read it: a mapping value written alike is the same (the
+    // schema it names is compared where it is used); written otherwise, it is compared by the
+    // content of the schema it selects.
+    let (bd, rd) = (b.get("discriminator"), r.get("discriminator"));
+    let discriminator = |d: &Option<(&Value, String)>, other: &Option<(&Value, String)>, doc| {
+        d.as_ref().map_or(Value::Null, |(v, _)| {
+            let mut targets = crate::schema::discriminator_targets(doc, v);
+            for (key, target) in &mut targets {
+                let written = |x: &Value| x.get("mapping").and_then(|m| m.get(key)).cloned();
+                if other
+                    .as_ref()
+                    .is_some_and(|(o, _)| written(o) == written(v))
+                {
+                    *target = String::new();
+                }
+            }
+            serde_json::json!({"propertyName": v.get("propertyName"), "mapping": targets})
+        })
+    };
+    facts.push((
+        "discriminator",
+        discriminator(&bd, &rd, c.base),
+        discriminator(&rd, &bd, c.rev),
         Vec::new(),
     ));
     let pattern = |s: &Schema| s.pattern().map_or(Value::Null, |(v, _)| v.clone());

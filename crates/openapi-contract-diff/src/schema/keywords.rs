@@ -2,17 +2,32 @@
 //! multipleOf, uniqueItems, discriminator. Each comparison states a fact and its effect; the
 //! level table decides what it means for the direction.
 
+use std::collections::BTreeMap;
+
 use serde_json::Value;
 
 use super::{At, Schema};
+use crate::doc::Doc;
 use crate::emit::{Emitter, Loc};
 use crate::finding::{Direction, Guard};
 use crate::rules::{Bound, BoundChange, Keyword, SchemaRule};
 
 /// Compares the keywords of `b` and `r`. Returns false when their types are incomparable, so
 /// the caller stops descending.
-pub fn compare(out: &mut Emitter, at: &At, b: &Schema, r: &Schema) -> bool {
-    let mut k = Keywords { out, at, b, r };
+pub fn compare(
+    out: &mut Emitter,
+    at: &At,
+    (base, b): (&Doc, &Schema),
+    (rev, r): (&Doc, &Schema),
+) -> bool {
+    let mut k = Keywords {
+        out,
+        at,
+        b,
+        r,
+        base,
+        rev,
+    };
     if !k.types() {
         // The values listed change too, and a client reads both (oasdiff reports only the type).
         k.enums();
@@ -38,6 +53,36 @@ pub(super) struct Keywords<'x, 'a> {
     pub(super) at: &'x At,
     pub(super) b: &'x Schema<'a>,
     pub(super) r: &'x Schema<'a>,
+    /// The documents, to read the schemas a discriminator's mapping selects.
+    base: &'x Doc,
+    rev: &'x Doc,
+}
+
+/// What each value of a discriminator's `mapping` selects: the content hash of the schema it
+/// names (`#/components/schemas/Cat`, or the bare name `Cat`), so a schema renamed together
+/// with its mapping, same content, selects the same thing; the text as written where it names
+/// nothing in the document.
+pub fn discriminator_targets(doc: &Doc, discriminator: &Value) -> BTreeMap<String, String> {
+    let mapping = discriminator.get("mapping").and_then(Value::as_object);
+    mapping
+        .into_iter()
+        .flatten()
+        .map(|(key, target)| {
+            let text = target.as_str().unwrap_or_default();
+            let ptr = match text.strip_prefix('#') {
+                Some(ptr) => ptr.to_string(),
+                None if !text.contains('/') => {
+                    format!("/components/schemas/{}", crate::pointer::escape(text))
+                }
+                None => String::new(),
+            };
+            let selected = doc
+                .at(&ptr)
+                .filter(|_| !ptr.is_empty())
+                .map_or_else(|| text.to_string(), |(v, _)| format!("#{}", doc.hash(v)));
+            (key.clone(), selected)
+        })
+        .collect()
 }
 
 impl<'a> Keywords<'_, 'a> {
@@ -363,6 +408,11 @@ impl<'a> Keywords<'_, 'a> {
                 .unwrap_or_default()
         };
         let (bm, rm) = (mapping(bd.0), mapping(rd.0));
+        // Compared by the schema each value selects, not by the name it is written with.
+        let (bsel, rsel) = (
+            discriminator_targets(self.base, bd.0),
+            discriminator_targets(self.rev, rd.0),
+        );
         let at = |ptr: &str, key: &str| format!("{ptr}/mapping/{}", crate::pointer::escape(key));
         for (key, target) in &rm {
             let (rule, what) = match bm.get(key) {
@@ -370,7 +420,8 @@ impl<'a> Keywords<'_, 'a> {
                     Keyword::DiscriminatorMappingAdded,
                     format!("discriminator value `{key}` mapped to {target}"),
                 ),
-                Some(old) if old != target => (
+                // Another name that selects a schema of the same content is the same variant.
+                Some(old) if old != target && bsel.get(key) != rsel.get(key) => (
                     Keyword::DiscriminatorMappingChanged,
                     format!("discriminator value `{key}` now maps to {target} (was {old})"),
                 ),

@@ -23,6 +23,7 @@ use crate::emit::{Emitter, Loc};
 use crate::finding::{Direction, Guard};
 use crate::rules::{Keyword, Rule, SchemaRule, Subject};
 
+pub use keywords::discriminator_targets;
 use view::Additional;
 pub use view::{Part, Schema};
 
@@ -121,7 +122,7 @@ impl<'a, 'e> Walker<'a, 'e> {
             return; // one side is only a wrapper of alternatives: judged branch by branch
         }
         all_of::compare(self, at, b, r);
-        if !keywords::compare(self.out, at, b, r) {
+        if !keywords::compare(self.out, at, (self.base, b), (self.rev, r)) {
             // Incomparable types: nothing below means the same thing any more.
             self.out.claim(&b.ptr);
             self.out.claim(&r.ptr);

@@ -342,6 +342,19 @@ fn schema(
             }
         },
         8 => three_one(s, ty.as_deref(), rng).and_then(|(what, effect)| edit(what, effect)),
+        // A branch of a composition removed: fewer shapes are valid, which refuses what
+        // clients send and is harmless in what they receive.
+        10 => {
+            let kind = ["oneOf", "anyOf"].into_iter().find(|k| {
+                s.get(*k)
+                    .and_then(Value::as_array)
+                    .is_some_and(|l| l.len() >= 2)
+            })?;
+            let list = s.get_mut(kind)?.as_array_mut()?;
+            let i = rng.below(list.len());
+            list.remove(i);
+            edit(format!("{kind} branch #{i} removed"), Effect::Narrow)
+        }
         9 => {
             let names: Vec<String> = s
                 .get("properties")
