@@ -142,7 +142,7 @@ corpus! {
     openapi_3_1_request_keywords, openapi_3_1_response_keywords, webhooks, deprecation_sunset,
     stability_level, deprecation_policy_more, lifecycle_and_flows, security_alternatives_same_scheme,
     servers, parameter_serialization, security_requirement_schemes,
-    discriminator_renamed,
+    discriminator_renamed, openapi_3_1_subschemas,
 }
 
 #[test]

@@ -405,7 +405,13 @@ fn three_one(
         (Some("array"), _) => ("unevaluatedItems", json!(false)),
         (Some("object"), 0) => ("propertyNames", json!({"maxLength": 3})),
         (Some("object"), 1) => ("unevaluatedProperties", json!(false)),
-        (Some("object"), 2) => ("dependentRequired", json!({"fuzz_a": ["fuzz_b"]})),
+        (Some("object"), 2) if rng.below(2) == 0 => {
+            ("dependentRequired", json!({"fuzz_a": ["fuzz_b"]}))
+        }
+        (Some("object"), 2) => (
+            "dependentSchemas",
+            json!({"fuzz_a": {"required": ["fuzz_b"]}}),
+        ),
         (Some("object"), _) => ("patternProperties", json!({"^fuzz": {"type": "integer"}})),
         _ => return None,
     };
