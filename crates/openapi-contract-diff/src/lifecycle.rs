@@ -141,8 +141,31 @@ impl Lifecycle {
         }
     }
 
-    /// Deprecation, sunset and stability of a matched operation.
-    pub fn operation(&self, out: &mut Emitter, b: &Operation, r: &Operation) {
+    /// The `x-sunset` text of `node` (deprecated in BASE) where it is not a date: whether its
+    /// removal comes before the announced day cannot be told.
+    pub fn unreadable_sunset(&self, node: &Map<String, Value>) -> Option<String> {
+        if !deprecated(node) {
+            return None;
+        }
+        sunset(node)?.err()
+    }
+
+    /// An operation removed whose `x-stability-level` is not a level: whether its clients were
+    /// told it may change cannot be told.
+    pub fn removed_stability(&self, out: &mut Emitter, b: &Operation) {
+        if let Err(text) = stability(b.node) {
+            let message = format!(
+                "{}: x-stability-level {text} is not draft, alpha, beta or stable",
+                b.label()
+            );
+            let loc = Loc::Base(format!("{}/x-stability-level", b.ptr));
+            out.rule(Rule::InvalidStability, None, loc, "", message);
+        }
+    }
+
+    /// Deprecation, sunset and stability of a matched operation; `modified`: the operation
+    /// differs, so an invalid stability level, even unchanged, leaves its verdict unknown.
+    pub fn operation(&self, out: &mut Emitter, b: &Operation, r: &Operation, modified: bool) {
         let label = r.label();
         let at = |key: &str| Loc::Rev(format!("{}/{key}", r.ptr));
         let rules = Rules {
@@ -158,12 +181,18 @@ impl Lifecycle {
         sunset_moved(out, moved, (b.node, r.node), (&b.ptr, &r.ptr), &label, "");
         let unchanged = b.node.get("x-stability-level") == r.node.get("x-stability-level");
         match (stability(b.node), stability(r.node)) {
-            // An identical pair reports nothing, even a level that was already invalid.
-            _ if unchanged => {}
-            (_, Err(text)) => out.rule(
+            // An operation that did not change reports nothing, even a level already invalid.
+            (_, Err(text)) if !unchanged || modified => out.rule(
                 Rule::InvalidStability,
                 None,
                 at("x-stability-level"),
+                "",
+                format!("{label}: x-stability-level {text} is not draft, alpha, beta or stable"),
+            ),
+            (Err(text), Ok(_)) if modified => out.rule(
+                Rule::InvalidStability,
+                None,
+                Loc::Base(format!("{}/x-stability-level", b.ptr)),
                 "",
                 format!("{label}: x-stability-level {text} is not draft, alpha, beta or stable"),
             ),

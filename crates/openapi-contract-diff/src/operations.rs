@@ -51,10 +51,12 @@ pub fn diff(base: &Doc, rev: &Doc, lifecycle: &Lifecycle) -> Outcome {
                 let whole_path = !rpaths.contains(&normalise_path(b.path));
                 let deprecated = b.deprecated();
                 let early = lifecycle.before_sunset(b.node);
+                let unreadable = lifecycle.unreadable_sunset(b.node);
                 let rule = match (whole_path, deprecated) {
                     _ if b.webhook => Rule::WebhookRemoved,
                     (true, _) if early.is_some() => Rule::PathRemovedBeforeSunset,
                     (false, _) if early.is_some() => Rule::RemovedBeforeSunset,
+                    _ if unreadable.is_some() => Rule::PathSunsetParse,
                     (true, false) => Rule::PathRemovedWithoutDeprecation,
                     (true, true) => Rule::PathRemovedWithDeprecation,
                     (false, false) => Rule::RemovedWithoutDeprecation,
@@ -63,6 +65,10 @@ pub fn diff(base: &Doc, rev: &Doc, lifecycle: &Lifecycle) -> Outcome {
                 let what = if whole_path { "path" } else { "operation" };
                 let note = match (early, deprecated) {
                     (Some(date), _) => format!(" before its sunset {date}"),
+                    (None, true) if unreadable.is_some() => format!(
+                        ": it was deprecated, but its x-sunset {} is not a date, so whether the sunset has passed cannot be told",
+                        unreadable.as_deref().unwrap_or_default()
+                    ),
                     (None, true) => " (it was deprecated)".to_string(),
                     (None, false) => String::new(),
                 };
@@ -73,6 +79,9 @@ pub fn diff(base: &Doc, rev: &Doc, lifecycle: &Lifecycle) -> Outcome {
                     "",
                     format!("{what} {} removed{note}", b.label()),
                 );
+                if !b.webhook {
+                    lifecycle.removed_stability(&mut out, b);
+                }
             }
         }
         if lifecycle::unstable(b) {
@@ -114,7 +123,7 @@ fn compare_operation<'a>(
     r: &Operation<'a>,
     lifecycle: &Lifecycle,
 ) {
-    lifecycle.operation(out, b, r);
+    lifecycle.operation(out, b, r, base.hash(b.value) != rev.hash(r.value));
     let op_id = |o: &Operation| {
         o.node
             .get("operationId")

@@ -131,10 +131,18 @@ pub fn compare<'a>(w: &mut Walker<'a, '_>, b: &Operation<'a>, r: &Operation<'a>)
         let Some(q) = rp.get(key) else {
             let node = p.node.as_object();
             let early = node.and_then(|n| w.lifecycle.before_sunset(n));
+            let unreadable = node.and_then(|n| w.lifecycle.unreadable_sunset(n));
             let (rule, note) = match (early, deprecation(p.node)) {
                 (Some(date), _) => (
                     Rule::ParameterRemovedBeforeSunset,
                     format!(" before its sunset {date}"),
+                ),
+                (None, _) if unreadable.is_some() => (
+                    Rule::ParameterSunsetParse,
+                    format!(
+                        ": it was deprecated, but its x-sunset {} is not a date, so whether the sunset has passed cannot be told",
+                        unreadable.as_deref().unwrap_or_default()
+                    ),
                 ),
                 (None, Some(_)) => (
                     Rule::ParameterRemovedWithDeprecation,

@@ -299,6 +299,9 @@ api_rules! {
     SunsetDeleted = "sunset-deleted" => None Violation,
     RemovedBeforeSunset = "api-removed-before-sunset" => None Narrow,
     PathRemovedBeforeSunset = "api-path-removed-before-sunset" => None Narrow,
+    // Removed while deprecated with an `x-sunset` that is not a date: the announced day cannot
+    // be read, so the removal may come before it.
+    PathSunsetParse = "api-path-sunset-parse" => None Violation,
     StabilityDecreased = "api-stability-decreased" => None Violation,
     StabilityIncreased = "api-stability-increased" => None None,
     InvalidStability = "api-invalid-stability-level" => None Violation,

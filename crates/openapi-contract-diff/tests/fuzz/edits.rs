@@ -473,7 +473,17 @@ fn operation(doc: &mut Value, ptr: &str, rng: &mut Rng) -> Option<Edit> {
             lenient: false,
         })
     };
-    match rng.below(6) {
+    match rng.below(7) {
+        6 => {
+            // Whether a change may break its clients can no longer be read from the level.
+            op.insert("x-stability-level".into(), json!("gamma"));
+            none(
+                "x-stability-level gamma (not a level)".into(),
+                vec![format!("{ptr}/x-stability-level")],
+                None,
+                Effect::Incomparable,
+            )
+        }
         5 => {
             // Every caller must now also present fuzzAuth.
             op.insert("security".into(), Value::Array(stricter?));
