@@ -81,11 +81,24 @@ fn rewrite_object(map: &mut Map<String, Value>) {
             }
         }
     }
-    for (exclusive, bound) in [
-        ("exclusiveMinimum", "minimum"),
-        ("exclusiveMaximum", "maximum"),
+    // Beside an inclusive bound, the stricter of the two is the bound: `maximum: 10` with
+    // `exclusiveMaximum: 20` allows at most 10.
+    for (exclusive, bound, upper) in [
+        ("exclusiveMinimum", "minimum", false),
+        ("exclusiveMaximum", "maximum", true),
     ] {
-        if let Some(Value::Number(n)) = map.get(exclusive).cloned() {
+        let Some(Value::Number(n)) = map.get(exclusive).cloned() else {
+            continue;
+        };
+        let inclusive = map.get(bound).and_then(Value::as_f64);
+        let (x, y) = (
+            n.as_f64().unwrap_or(f64::NAN),
+            inclusive.unwrap_or(f64::NAN),
+        );
+        let inclusive_stricter = if upper { y < x } else { y > x };
+        if inclusive_stricter {
+            map.insert(exclusive.into(), Value::Bool(false));
+        } else {
             map.insert(bound.into(), Value::Number(n));
             map.insert(exclusive.into(), Value::Bool(true));
         }

@@ -143,7 +143,7 @@ corpus! {
     stability_level, deprecation_policy_more, lifecycle_and_flows, security_alternatives_same_scheme,
     servers, parameter_serialization, security_requirement_schemes,
     discriminator_renamed, openapi_3_1_subschemas,
-    lifecycle_unreadable,
+    lifecycle_unreadable, exclusive_bounds_3_0, exclusive_bounds_3_1,
 }
 
 #[test]

@@ -224,21 +224,29 @@ impl<'a> Schema<'a> {
         };
         let mut best: Option<(f64, bool, String)> = None;
         for part in &self.parts {
-            let Some(n) = part.node.get(key).and_then(Value::as_f64) else {
-                continue;
-            };
-            let exclusive = exclusive_key
-                .and_then(|k| part.node.get(k))
-                .and_then(Value::as_bool)
-                .unwrap_or(false);
-            let ptr = format!("{}/{key}", part.ptr);
-            let stricter = match &best {
-                None => true,
-                Some((b, _, _)) if upper => n < *b,
-                Some((b, _, _)) => n > *b,
-            };
-            if stricter {
-                best = Some((n, exclusive, ptr));
+            let flag = exclusive_key.and_then(|k| part.node.get(k).map(|v| (k, v)));
+            // OpenAPI 3.0's boolean `exclusiveMaximum` qualifies the `maximum` beside it and
+            // constrains nothing alone; a number there (JSON Schema 2020-12, met in 3.0
+            // documents too) is an exclusive bound of its own.
+            let mut candidates = Vec::with_capacity(2);
+            if let Some(n) = part.node.get(key).and_then(Value::as_f64) {
+                let exclusive = flag.and_then(|(_, v)| v.as_bool()).unwrap_or(false);
+                candidates.push((n, exclusive, format!("{}/{key}", part.ptr)));
+            }
+            if let Some((k, n)) = flag.and_then(|(k, v)| v.as_f64().map(|n| (k, n))) {
+                candidates.push((n, true, format!("{}/{k}", part.ptr)));
+            }
+            for (n, exclusive, ptr) in candidates {
+                // Stricter: a tighter value, or the same value made exclusive.
+                let stricter = match &best {
+                    None => true,
+                    Some((b, e, _)) if n == *b => exclusive && !e,
+                    Some((b, _, _)) if upper => n < *b,
+                    Some((b, _, _)) => n > *b,
+                };
+                if stricter {
+                    best = Some((n, exclusive, ptr));
+                }
             }
         }
         best

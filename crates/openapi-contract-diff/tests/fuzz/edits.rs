@@ -342,16 +342,42 @@ fn schema(
             }
         },
         8 => three_one(s, ty.as_deref(), rng).and_then(|(what, effect)| edit(what, effect)),
+        // An exclusive bound: 3.0's boolean made true beside `maximum` (alone it would
+        // constrain nothing), 3.1's number at the maximum's value or on its own.
+        11 if matches!(ty.as_deref(), Some("integer" | "number")) => {
+            let max = s.get("maximum").and_then(Value::as_f64);
+            let exclusive = s.get("exclusiveMaximum").cloned();
+            match (is_31, max, exclusive) {
+                (false, Some(m), None | Some(Value::Bool(false))) => {
+                    s.insert("exclusiveMaximum".into(), json!(true));
+                    edit(format!("maximum {m} made exclusive"), Effect::Narrow)
+                }
+                (true, Some(m), None) => {
+                    s.insert("exclusiveMaximum".into(), json!(m));
+                    edit(format!("exclusiveMaximum {m} set"), Effect::Narrow)
+                }
+                (true, None, None) => {
+                    s.insert("exclusiveMaximum".into(), json!(7));
+                    edit("exclusiveMaximum 7 set".into(), Effect::Narrow)
+                }
+                _ => None,
+            }
+        }
         // A branch of a composition removed: fewer shapes are valid, which refuses what
         // clients send and is harmless in what they receive.
         10 => {
+            // Branches that are not 3.1's `{type: 'null'}` (with them, a nullable reference).
+            let null = |b: &Value| b.get("type") == Some(&json!("null"));
             let kind = ["oneOf", "anyOf"].into_iter().find(|k| {
                 s.get(*k)
                     .and_then(Value::as_array)
-                    .is_some_and(|l| l.len() >= 2)
+                    .is_some_and(|l| l.iter().filter(|b| !null(b)).count() >= 2)
             })?;
             let list = s.get_mut(kind)?.as_array_mut()?;
             let i = rng.below(list.len());
+            if null(&list[i]) {
+                return None;
+            }
             list.remove(i);
             edit(format!("{kind} branch #{i} removed"), Effect::Narrow)
         }
