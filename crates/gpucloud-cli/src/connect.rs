@@ -44,14 +44,3 @@ pub fn client(
         },
     )
 }
-
-/// `client` for the request `spec`: where the request names a region and the provider
-/// addresses its clusters per region (E2E's locations), a client of that region, so the
-/// cluster is created, waited for and deleted where it is. A region the provider does not
-/// know is left for the facade's own check of the request to refuse.
-pub fn for_spec(client: ClusterClient, spec: &gpucloud::ClusterSpec) -> ClusterClient {
-    match &spec.region {
-        Some(region) => client.at_region(region).unwrap_or(client),
-        None => client,
-    }
-}

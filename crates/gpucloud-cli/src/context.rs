@@ -108,7 +108,7 @@ impl Context {
         };
         if let Some(reaching) = entries
             .iter()
-            .find_map(|e| crate::ledger::client_for(&client, e))
+            .find_map(|e| client.reaching(e.origin.as_deref(), e.scope.as_deref()))
         {
             return Ok(reaching);
         }

@@ -95,50 +95,33 @@ impl Ledgers {
 /// Settles the creates an earlier run of `client`'s provider left unresolved (it died between
 /// its request and the answer) by looking them up, and says on stderr what became of each.
 /// A look-up that fails is a warning: the create that follows looks its own name up anyway.
-pub async fn resolve_earlier(ledger: &Ledger, client: &ClusterClient) {
+pub async fn settle_earlier(ledger: &Ledger, client: &ClusterClient) {
     // Only the intents of the scope this client lists: E2E's list is one location's.
     let options = ResolveOptions {
         scope: client.list_scope(),
         ..ResolveOptions::default()
     };
-    let resolved = match resolve_pending_with(ledger, client, &options).await {
-        Ok(resolved) => resolved,
-        Err(error) => {
-            tell!("warning: could not settle earlier unresolved creates: {error}");
-            return;
-        }
-    };
-    for outcome in resolved {
+    match resolve_pending_with(ledger, client, &options).await {
+        Ok(settled) => say_settled(&settled),
+        Err(error) => tell!("warning: could not settle earlier unresolved creates: {error}"),
+    }
+}
+
+/// Says on stderr what became of each earlier unanswered create a look-up settled.
+pub fn say_settled(settled: &[Resolved]) {
+    for outcome in settled {
         match outcome {
             Resolved::Found { intent, cluster } => tell!(
                 "ledger: an earlier create (#{intent}) whose answer was lost made cluster {}",
-                cell(&cluster)
+                cell(cluster)
             ),
             Resolved::Gone { intent } => {
                 tell!("ledger: an earlier create (#{intent}) made nothing")
             }
             Resolved::StillPending { intent, reason } => {
-                tracing::info!(intent, reason = %cell(&reason), "an earlier create stays unresolved");
+                tracing::info!(intent, reason = %cell(reason), "an earlier create stays unresolved");
             }
             Resolved::AlreadySettled { .. } => {}
         }
     }
-}
-
-/// The client that reaches `entry`'s cluster: `client` itself when the create was sent
-/// through its origin (or recorded none), else `client` moved to the create's scope (E2E's
-/// location) if that is where it was sent; `None` when neither is (another endpoint or
-/// account, where the same id would be another cluster).
-pub fn client_for(
-    client: &ClusterClient,
-    entry: &gpucloud_ledger::ClusterEntry,
-) -> Option<ClusterClient> {
-    let Some(origin) = entry.origin.as_deref() else {
-        return Some(client.clone());
-    };
-    if origin == client.settings().origin {
-        return Some(client.clone());
-    }
-    let moved = client.for_scope(entry.scope.as_deref()?);
-    (moved.settings().origin == origin).then_some(moved)
 }

@@ -13,6 +13,7 @@ mod query;
 mod rows;
 pub mod schema;
 mod store;
+pub mod sweep;
 
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};

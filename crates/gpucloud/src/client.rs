@@ -211,6 +211,17 @@ impl ClusterClient {
         }
     }
 
+    /// This client for `spec`: where the request pins a region and the provider addresses
+    /// its clusters per region (E2E's locations), a client of that region, so the cluster is
+    /// resolved, created, waited for and deleted where it is; this client otherwise, and for a
+    /// region the provider does not know (the request's own check refuses it, naming the rule).
+    pub fn for_request(&self, spec: &ClusterSpec) -> Self {
+        match &spec.region {
+            Some(region) => self.at_region(region).unwrap_or_else(|_| self.clone()),
+            None => self.clone(),
+        }
+    }
+
     /// This client for a cluster created in `scope` (its intent's
     /// [`crate::journal::CreateIntent::scope`]): for E2E, a client of the scope's location
     /// when the project is this client's; the client itself otherwise.
@@ -219,6 +230,22 @@ impl ClusterClient {
             Self::E2e(p) => Self::E2e(p.for_scope(scope)),
             Self::Together(_) | Self::Runcrate(_) => self.clone(),
         }
+    }
+
+    /// The client that reaches a cluster created through `origin` in `scope` (a ledger row's,
+    /// from its create's [`crate::journal::CreateIntent`]): this client when the create was
+    /// sent through its origin (or recorded none), else this client moved to the create's
+    /// scope (E2E's location) if that is where it was sent; `None` when neither is (another
+    /// endpoint or account, where the same id would be another cluster).
+    pub fn reaching(&self, origin: Option<&str>, scope: Option<&str>) -> Option<Self> {
+        let Some(origin) = origin else {
+            return Some(self.clone());
+        };
+        if origin == self.settings().origin {
+            return Some(self.clone());
+        }
+        let moved = self.for_scope(scope?);
+        (moved.settings().origin == origin).then_some(moved)
     }
 
     /// The scope [`Self::list`] covers, as a create's intent records it

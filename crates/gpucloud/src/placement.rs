@@ -134,6 +134,9 @@ pub enum AttemptOutcome {
 pub struct Placed {
     /// The provider that won.
     pub provider: ProviderKind,
+    /// The client that made the cluster, moved to the region it was made in (E2E addresses
+    /// clusters per location): the one to wait for, read, resize and delete the cluster with.
+    pub client: ClusterClient,
     /// What its create said.
     pub created: Created,
     /// The request as resolved for it.
@@ -239,13 +242,14 @@ impl Placement {
     }
 
     /// Every candidate resolved (catalogs fetched at once), in the order a create would try
-    /// them. Nothing is created.
+    /// them. Nothing is created. [`Self::execute`] creates from exactly this plan.
     pub async fn plan(&self) -> Vec<CandidatePlan> {
-        let resolutions = futures_util::future::join_all(
-            self.candidates
-                .iter()
-                .map(|c| c.client.resolve_each_region(&c.spec, &self.constraints)),
-        )
+        let resolutions = futures_util::future::join_all(self.candidates.iter().map(|c| {
+            // A request that pins a region is resolved where it will be made (E2E's catalog
+            // is one location's).
+            let client = c.client.for_request(&c.spec);
+            async move { client.resolve_each_region(&c.spec, &self.constraints).await }
+        }))
         .await;
         let mut plans: Vec<CandidatePlan> = self
             .candidates
@@ -312,7 +316,13 @@ impl Placement {
     /// whose request pins no region is tried in each region that fits, in order, while the
     /// regions before answer that they have no capacity; every try is an [`Attempt`].
     pub async fn create(&self) -> Result<Placed, PlacementError> {
-        let plans = self.plan().await;
+        self.execute(self.plan().await).await
+    }
+
+    /// Creates the cluster from `plans`, a [`Self::plan`] of this placement (shown to a person
+    /// and confirmed, say), without resolving the request again: what runs is what was shown.
+    /// A plan that names no candidate of this placement is passed over.
+    pub async fn execute(&self, plans: Vec<CandidatePlan>) -> Result<Placed, PlacementError> {
         let mut attempts: Vec<Attempt> = Vec::with_capacity(plans.len());
         let mut last_error = None;
         let mut plans = plans.into_iter();
@@ -341,12 +351,34 @@ impl Placement {
                 .peekable();
             while let Some(resolution) = regions.next() {
                 let region = region_of(&resolution);
-                let created = candidate.client.create_resolved(&resolution).await;
+                // The client of the region the request is made in: the cluster is created,
+                // followed and deleted there.
+                let client = match &region {
+                    Some(region) => candidate.client.at_region(region),
+                    None => Ok(candidate.client.clone()),
+                };
+                let client = match client {
+                    Ok(client) => client,
+                    // A region this provider cannot address: nothing was sent.
+                    Err(error) => {
+                        attempts.push(Attempt::new(
+                            provider,
+                            region,
+                            AttemptOutcome::Skipped {
+                                kind: error.kind(),
+                                reason: error.to_string(),
+                            },
+                        ));
+                        last_error = Some(error);
+                        continue;
+                    }
+                };
+                let created = client.create_resolved(&resolution).await;
                 // A price over the ceiling in the answer fails like any error that ends the
                 // placement (the cluster, if this create started it, is already deleted).
                 let created = match (created, &self.constraints.max_price_per_hour) {
                     (Ok(created), Some(ceiling)) => {
-                        crate::answered_price::check(&candidate.client, &created, ceiling)
+                        crate::answered_price::check(&client, &created, ceiling)
                             .await
                             .map(|check| (created, check))
                     }
@@ -358,6 +390,7 @@ impl Placement {
                         attempts.extend(not_tried(provider, regions, plans));
                         return Ok(Placed {
                             provider,
+                            client,
                             created,
                             resolution,
                             attempts,

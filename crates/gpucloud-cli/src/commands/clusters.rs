@@ -12,7 +12,6 @@ use super::wait::{delete_with_progress, ready_or_clean_up, wait_options, wait_wi
 use crate::cli::{ClustersCommand, CreateArgs, DeleteArgs, IdArgs, TargetArgs, WaitCommandArgs};
 use crate::context::{Context, LedgerUse};
 use crate::error::{CleanedUp, CliError};
-use crate::ledger::resolve_earlier;
 use crate::output::elapsed;
 use crate::progress::ProgressDisplay;
 use crate::sanitize::cell;
@@ -57,30 +56,25 @@ async fn create(ctx: &Context, args: &CreateArgs) -> Result<(), CliError> {
                 &gpucloud::catalog::Constraints::default(),
             )
     };
-    // On a terminal, where it would go and what it costs, before anything is sent.
-    if !args.yes && crate::confirm::interactive() {
-        super::placement::confirm_create(ctx, &args.target, &spec).await?;
-    }
+    // On a terminal, where it would go and what it costs, before anything is sent; then
+    // exactly that plan is executed.
     let stakes = ctx.at_stake();
-    stakes.creating(&spec.name);
-    let (client, created, placement, price_check) = match args.target.single().filter(pinned) {
-        Some(target) => {
-            let client = crate::connect::for_spec(ctx.connect(&target, ledger.as_ref())?, &spec);
-            if let Some(ledger) = &ledger {
-                resolve_earlier(ledger, &client).await;
-            }
-            let created = client.create(&spec).await?;
-            (client, created, None, None)
-        }
-        None => {
-            let placed = super::placement::create(ctx, &args.target, &spec, ledger.clone()).await?;
-            (
-                placed.client,
-                placed.created,
-                Some(placed.attempts),
-                Some(placed.price_check),
-            )
-        }
+    let single = args.target.single().filter(pinned).is_some();
+    let way = super::placement::CreateWay {
+        ask: !args.yes && crate::confirm::interactive(),
+        single,
+    };
+    let placed = super::placement::create(ctx, &args.target, &spec, ledger.clone(), way, || {
+        stakes.creating(&spec.name);
+    })
+    .await?;
+    let client = placed.client;
+    let created = placed.created;
+    // A create with one place to go reports no placement (it had no choice to make).
+    let (placement, price_check) = if single {
+        (None, None)
+    } else {
+        (Some(placed.attempts), Some(placed.price_check))
     };
     stakes.created(&spec.name, client.provider(), created.cluster.id.as_str());
     let out = ctx.output();

@@ -3,15 +3,15 @@
 //! clusters still alive after a while, deleted (and the deletes verified) on request.
 
 use chrono::{DateTime, Utc};
-use gpucloud::{ClusterId, ClusterState, Error, ProviderKind};
+use gpucloud::{Error, ProviderKind};
+use gpucloud_ledger::sweep::{SweepAction, SweepEvent, SweepPolicy, Swept};
 use gpucloud_ledger::{ClusterEntry, IntentState, Provenance};
 use serde::Serialize;
 
 use super::wait::wait_options;
 use crate::cli::{ConnectionArgs, LedgerArgs, SweepArgs, TargetArgs};
 use crate::context::{Context, LedgerUse};
-use crate::error::{CliError, one_line};
-use crate::ledger::resolve_earlier;
+use crate::error::CliError;
 use crate::output;
 use crate::output::elapsed;
 use crate::sanitize::cell;
@@ -58,63 +58,47 @@ fn unrefreshed_error(unrefreshed: usize) -> Result<(), CliError> {
     }
 }
 
-/// One get of every cluster the ledger says may be alive, through a client of its own origin
-/// (the get records what it saw, or that it is gone). A provider without credentials, or a
-/// cluster that could not be read, is said on stderr and left as it was recorded; returns how
+/// A client for each provider, configured from the environment with the ledger as its
+/// journal: what the ledger's refresh and sweep reach clusters through.
+fn clients<'a>(
+    ctx: &'a Context,
+    ledger: &'a std::sync::Arc<gpucloud_ledger::Ledger>,
+    request_timeout: std::time::Duration,
+) -> impl Fn(ProviderKind) -> Result<gpucloud::ClusterClient, Error> + Sync + 'a {
+    move |provider| {
+        let target = TargetArgs {
+            provider,
+            connection: ConnectionArgs::defaults(request_timeout),
+        };
+        ctx.connect(&target, Some(ledger))
+    }
+}
+
+/// Reads every cluster the ledger says may be alive ([`gpucloud_ledger::Ledger::refresh`]);
+/// each that could not be read is said on stderr and left as it was recorded. Returns how
 /// many were, so that the run fails after the table instead of passing in silence.
 async fn refresh(
     ctx: &Context,
     ledger: &std::sync::Arc<gpucloud_ledger::Ledger>,
 ) -> Result<usize, CliError> {
-    let mut unrefreshed = 0;
-    let entries: Vec<ClusterEntry> = ledger
-        .clusters()
-        .map_err(|e| CliError::Other(format!("reading the ledger: {e}")))?
-        .into_iter()
-        .filter(ClusterEntry::may_be_alive)
-        .collect();
-    for entry in entries {
-        let Some(id) = &entry.cluster_id else {
-            continue;
-        };
-        let target = TargetArgs {
-            provider: entry.provider,
-            connection: ConnectionArgs::defaults(std::time::Duration::from_secs(30)),
-        };
-        let client = match ctx.connect(&target, Some(ledger)) {
-            Ok(client) => client,
-            Err(error) => {
-                tell!(
-                    "{} {}: not refreshed: {}",
-                    entry.provider,
-                    cell(id),
-                    one_line(&error)
-                );
-                continue;
-            }
-        };
-        let Some(here) = crate::ledger::client_for(&client, &entry) else {
-            tell!(
-                "{} {}: not refreshed: created through another endpoint or account",
-                entry.provider,
-                cell(id)
-            );
-            unrefreshed += 1;
-            continue;
-        };
-        if let Err(error) = here.get(id).await
-            && !matches!(error, Error::NotFound(_))
-        {
-            tell!(
-                "{} {}: not refreshed: {}",
-                entry.provider,
-                cell(id),
-                one_line(&error)
-            );
-            unrefreshed += 1;
-        }
+    let clients = clients(ctx, ledger, std::time::Duration::from_secs(30));
+    let unrefreshed = ledger
+        .refresh(&clients)
+        .await
+        .map_err(|e| CliError::Other(format!("reading the ledger: {e}")))?;
+    for not_read in &unrefreshed {
+        tell!(
+            "{} {}: not refreshed: {}",
+            not_read.provider,
+            cell(&not_read.cluster_id),
+            one_line_text(&not_read.reason)
+        );
     }
-    Ok(unrefreshed)
+    Ok(unrefreshed.len())
+}
+
+fn one_line_text(text: &str) -> String {
+    crate::error::flatten(text)
 }
 
 /// What the ledger knows of an entry's state, in a word or two, and how it came to be ours
@@ -220,16 +204,63 @@ pub async fn show(ctx: &Context, args: &LedgerArgs) -> Result<(), CliError> {
 
 /// `clusters sweep --json`: one per cluster looked at.
 #[derive(Serialize)]
-struct Swept {
+struct SweptRow {
     provider: ProviderKind,
     name: String,
     cluster_id: String,
-    age_secs: i64,
+    age_secs: u64,
     /// `alive` (listed, not deleted), `deleted`, `gone` (the provider no longer had it),
     /// `stop_by_hand` (alive on a provider whose API cannot delete it: `detail` says where
     /// it is stopped), or `error`.
     action: &'static str,
     detail: Option<String>,
+}
+
+impl SweptRow {
+    fn of(swept: &Swept) -> Self {
+        let detail = match &swept.action {
+            SweepAction::Alive {
+                state,
+                not_deleted: None,
+            } => Some(state.clone()),
+            SweepAction::Alive {
+                state,
+                not_deleted: Some(why),
+            } => Some(format!("{state}; {why}")),
+            SweepAction::Deleted { took } => Some(format!("gone after {}", elapsed(*took))),
+            SweepAction::Gone { released: true } => {
+                Some("failed to start; released by the provider".into())
+            }
+            SweepAction::Gone { released: false } => None,
+            SweepAction::StopByHand { state, console } => {
+                Some(format!("{state}; stop it in {console}"))
+            }
+            SweepAction::Failed { reason } => Some(one_line_text(reason)),
+        };
+        Self {
+            provider: swept.provider,
+            name: swept.name.clone(),
+            cluster_id: swept.cluster_id.to_string(),
+            age_secs: swept.age.as_secs(),
+            action: swept.action.as_str(),
+            detail,
+        }
+    }
+}
+
+/// The sweep `args` ask for.
+fn policy(args: &SweepArgs) -> SweepPolicy {
+    let mut policy = SweepPolicy::new().for_providers(args.provider);
+    if let Some(age) = args.older_than {
+        policy = policy.older_than(age);
+    }
+    if args.expired {
+        policy = policy.expired();
+    }
+    if args.delete {
+        policy = policy.deleting(wait_options(&args.wait));
+    }
+    policy
 }
 
 pub async fn sweep(ctx: &Context, args: &SweepArgs) -> Result<(), CliError> {
@@ -240,23 +271,18 @@ pub async fn sweep(ctx: &Context, args: &SweepArgs) -> Result<(), CliError> {
     };
     let read =
         |e: gpucloud_ledger::LedgerError| CliError::Other(format!("reading the ledger: {e}"));
-    let providers: Vec<_> = ProviderKind::ALL
-        .into_iter()
-        .filter(|p| args.provider.is_none_or(|only| only == *p))
-        .collect();
+    let mut policy = policy(args);
     // On a terminal, what would be deleted, and the question, before any delete: only the
     // clusters listed then are deleted (one that became due meanwhile is listed as alive).
-    let mut confirmed: Option<Vec<(ProviderKind, ClusterId)>> = None;
     if args.delete && !args.yes && crate::confirm::interactive() {
         let now = Utc::now();
         let due: Vec<ClusterEntry> = ledger
-            .clusters()
+            .due(&policy, now)
             .map_err(read)?
             .into_iter()
-            .filter(|e| providers.contains(&e.provider) && is_due(e, args, now))
             .filter(|e| e.provider.profile().deletes_clusters)
             .collect();
-        confirmed = Some(
+        policy = policy.confirmed(
             due.iter()
                 .filter_map(|e| Some((e.provider, e.cluster_id.clone()?)))
                 .collect(),
@@ -277,70 +303,47 @@ pub async fn sweep(ctx: &Context, args: &SweepArgs) -> Result<(), CliError> {
             crate::confirm::ask(&format!("Delete these {} clusters?", due.len())).await?;
         }
     }
-    let mut swept = Vec::new();
-    for provider in providers {
-        let has_entries = ledger
-            .clusters()
-            .map_err(read)?
-            .iter()
-            .any(|e| e.provider == provider && (e.may_be_alive() || e.state.is_unresolved()));
-        if !has_entries {
-            continue;
-        }
-        let target = TargetArgs {
-            provider,
-            connection: ConnectionArgs::defaults(args.request_timeout),
-        };
-        // A provider without credentials is skipped: the others are still swept.
-        let client = match ctx.connect(&target, Some(&ledger)) {
-            Ok(client) => client,
-            Err(error) => {
-                tell!("warning: skipping {provider}: {}", one_line(&error));
-                continue;
+    // On a terminal, each cluster as it is looked at and its delete as it goes; quiet
+    // elsewhere (the table or JSON at the end says it all).
+    let on_terminal = crate::terminal::stderr_is_terminal();
+    let mut display: Option<crate::progress::ProgressDisplay> = None;
+    let clients = clients(ctx, &ledger, args.request_timeout);
+    let report = ledger
+        .sweep(&clients, &policy, |event| {
+            if !on_terminal {
+                return;
             }
-        };
-        resolve_earlier(&ledger, &client).await;
-        let now = Utc::now();
-        let due: Vec<_> = ledger
-            .clusters()
-            .map_err(read)?
-            .into_iter()
-            .filter(|e| e.provider == provider && is_due(e, args, now))
-            .collect();
-        for entry in due {
-            let Some(id) = entry.cluster_id.clone() else {
-                continue;
-            };
-            let asked = confirmed
-                .as_ref()
-                .is_none_or(|listed| listed.contains(&(provider, id.clone())));
-            // The same id at another endpoint or account is another cluster: looked up only
-            // through a client of the cluster's own scope (E2E's location), never through
-            // this one, and never passed over in silence either.
-            let here = crate::ledger::client_for(&client, &entry);
-            let (action, detail) = match &here {
-                None => (
-                    "error",
-                    Some(format!(
-                        "created through another endpoint or account ({}); not looked up \
-                         here: sweep with that one's settings",
-                        cell(entry.origin.as_deref().unwrap_or_default())
-                    )),
-                ),
-                Some(here) => sweep_one(here, (&ledger, entry.intent), &id, args, asked).await,
-            };
-            swept.push(Swept {
-                provider,
-                name: entry.name.clone(),
-                cluster_id: id.to_string(),
-                age_secs: (now - entry.created_at).num_seconds().max(0),
-                action,
-                detail,
-            });
-        }
+            match event {
+                SweepEvent::LookingUp { provider, id } => {
+                    tell!("{provider} {}: looking it up", cell(id));
+                    display = Some(crate::progress::ProgressDisplay::new(
+                        format!("{provider} {}: ", cell(id)),
+                        1.0,
+                    ));
+                }
+                SweepEvent::Deleting { progress, .. } => {
+                    if let Some(display) = &display {
+                        display.update(progress);
+                    }
+                }
+                _ => {}
+            }
+        })
+        .await
+        .map_err(read)?;
+    for (provider, why) in &report.skipped {
+        tell!("warning: skipping {provider}: {}", one_line_text(why));
     }
-    let failed = swept.iter().filter(|s| s.action == "error").count();
-    let by_hand: Vec<&Swept> = swept.iter().filter(|s| s.action == STOP_BY_HAND).collect();
+    for (_, why) in &report.unsettled {
+        tell!(
+            "warning: could not settle earlier unresolved creates: {}",
+            one_line_text(why)
+        );
+    }
+    crate::ledger::say_settled(&report.settled);
+    let swept: Vec<SweptRow> = report.swept.iter().map(SweptRow::of).collect();
+    let failed = report.failed().count();
+    let by_hand: Vec<&SweptRow> = swept.iter().filter(|s| s.action == STOP_BY_HAND).collect();
     if ctx.output().is_json() {
         output::json(&swept)?;
     } else if swept.is_empty() {
@@ -351,7 +354,8 @@ pub async fn sweep(ctx: &Context, args: &SweepArgs) -> Result<(), CliError> {
         };
         say!("No cluster gpucloud {which} is alive.");
     } else {
-        let through_api: Vec<&Swept> = swept.iter().filter(|s| s.action != STOP_BY_HAND).collect();
+        let through_api: Vec<&SweptRow> =
+            swept.iter().filter(|s| s.action != STOP_BY_HAND).collect();
         if !through_api.is_empty() {
             say!("{}", render(&mut swept_table(&through_api)));
         }
@@ -386,109 +390,20 @@ pub async fn sweep(ctx: &Context, args: &SweepArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Whether the sweep `args` describe looks at `entry` at `now`: ours (never a cluster only
-/// found under a name), alive as far as the ledger knows, old enough, and past its deadline
-/// if asked.
-fn is_due(entry: &ClusterEntry, args: &SweepArgs, now: DateTime<Utc>) -> bool {
-    entry.is_ours()
-        && entry.may_be_alive()
-        && args.older_than.is_none_or(|older_than| {
-            (now - entry.created_at).to_std().unwrap_or_default() >= older_than
-        })
-        && (!args.expired || entry.is_expired(now))
-}
-
 /// `action` of a cluster alive on a provider whose API cannot delete it.
 const STOP_BY_HAND: &str = "stop_by_hand";
 
-fn swept_table(rows: &[&Swept]) -> comfy_table::Table {
+fn swept_table(rows: &[&SweptRow]) -> comfy_table::Table {
     let mut list = table(&["provider", "name", "cluster", "age", "action", "detail"]);
     for s in rows {
         list.add_row([
             s.provider.to_string(),
             cell(&s.name),
             cell(&s.cluster_id),
-            elapsed(std::time::Duration::from_secs(s.age_secs.unsigned_abs())),
+            elapsed(std::time::Duration::from_secs(s.age_secs)),
             s.action.to_string(),
             s.detail.as_deref().map_or_else(|| "-".into(), cell),
         ]);
     }
     list
-}
-
-/// Looks one cluster up and, with `--delete` (and `confirmed`: it was in the list the
-/// person said yes to), deletes it and waits until it is gone.
-async fn sweep_one(
-    client: &gpucloud::ClusterClient,
-    (ledger, intent): (&gpucloud_ledger::Ledger, gpucloud::journal::IntentId),
-    id: &ClusterId,
-    args: &SweepArgs,
-    confirmed: bool,
-) -> (&'static str, Option<String>) {
-    // On a terminal, each cluster as it is looked at and its delete as it goes; quiet
-    // elsewhere (the table or JSON at the end says it all).
-    let display = crate::terminal::stderr_is_terminal().then(|| {
-        tell!("{} {}: looking it up", client.provider(), cell(id));
-        crate::progress::ProgressDisplay::new(format!("{} {}: ", client.provider(), cell(id)), 1.0)
-    });
-    let cluster = match client.get(id).await {
-        Ok(cluster) => cluster,
-        // Gone if the ledger took the 404 as proof: it does only from the endpoint and
-        // account that created the cluster.
-        Err(Error::NotFound(_)) if ledger.entry(intent).is_ok_and(|e| !e.may_be_alive()) => {
-            return ("gone", None);
-        }
-        Err(Error::NotFound(_)) => {
-            return (
-                "error",
-                Some(
-                    "not found here, but it was created through another endpoint or account, \
-                     which may still have it billing: sweep with that one's settings"
-                        .into(),
-                ),
-            );
-        }
-        Err(error) => return ("error", Some(one_line(&error))),
-    };
-    let profile = client.provider().profile();
-    // Gone already (stopped in a console), or a failed start the provider released: the
-    // ledger's verdict on what the get just recorded, the one rule for both.
-    let settled = ledger.entry(intent).ok().filter(|e| !e.may_be_alive());
-    if cluster.state == ClusterState::Deleted || settled.is_some() {
-        let released = settled.is_some_and(|e| e.released);
-        return (
-            "gone",
-            released.then(|| "failed to start; released by the provider".into()),
-        );
-    }
-    if !profile.deletes_clusters {
-        return (
-            STOP_BY_HAND,
-            Some(format!("{}; stop it in {}", cluster.state, profile.console)),
-        );
-    }
-    if !args.delete {
-        return ("alive", Some(cluster.state.to_string()));
-    }
-    if !confirmed {
-        return (
-            "alive",
-            Some(format!("{}; not in the list confirmed", cluster.state)),
-        );
-    }
-    match client
-        .delete_and_wait(id, &wait_options(&args.wait), |progress| {
-            if let Some(display) = &display {
-                display.update(progress);
-            }
-        })
-        .await
-    {
-        Ok(deletion) if deletion.already_gone => ("gone", None),
-        Ok(deletion) => (
-            "deleted",
-            Some(format!("gone after {}", elapsed(deletion.took))),
-        ),
-        Err(error) => ("error", Some(one_line(&error))),
-    }
 }

@@ -15,7 +15,7 @@ use serde::Serialize;
 use crate::cli::PlacementTargetArgs;
 use crate::context::Context;
 use crate::error::{CliError, one_line};
-use crate::ledger::resolve_earlier;
+use crate::ledger::settle_earlier;
 use crate::output;
 use crate::sanitize::cell;
 
@@ -26,11 +26,13 @@ struct Clients {
 }
 
 /// A provider whose client cannot be built (its credentials missing) is left out, not an
-/// error: the placement goes on with the others.
+/// error: the placement goes on with the others. A create on one provider (`single`) has no
+/// others: its client's error is the command's.
 fn clients(
     ctx: &Context,
     target: &PlacementTargetArgs,
     ledger: Option<&Arc<Ledger>>,
+    single: bool,
 ) -> Result<Clients, CliError> {
     if target.connection.base_url.is_some() && target.provider.0.len() > 1 {
         return Err(CliError::Usage(
@@ -44,6 +46,7 @@ fn clients(
     for provider in &target.provider.0 {
         match ctx.connect(&target.target(*provider), ledger) {
             Ok(client) => clients.candidates.push((*provider, client)),
+            Err(error) if single => return Err(error.into()),
             Err(error) => clients.left_out.push((*provider, one_line(&error))),
         }
     }
@@ -64,9 +67,12 @@ fn clients(
 }
 
 fn placement(target: &PlacementTargetArgs, spec: &ClusterSpec, clients: &Clients) -> Placement {
-    let mut placement = Placement::new(clients.candidates.iter().map(|(_, client)| {
-        Candidate::new(crate::connect::for_spec(client.clone(), spec), spec.clone())
-    }));
+    let mut placement = Placement::new(
+        clients
+            .candidates
+            .iter()
+            .map(|(_, client)| Candidate::new(client.clone(), spec.clone())),
+    );
     if target.cheapest_first {
         placement = placement.cheapest_first();
     }
@@ -82,8 +88,8 @@ fn placement(target: &PlacementTargetArgs, spec: &ClusterSpec, clients: &Clients
     placement
 }
 
-/// A placement's cluster: the client of the provider that made it, what its create said, and
-/// what happened at each place tried.
+/// A placement's cluster: the client that made it (of the region it was made in), what its
+/// create said, and what happened at each place tried.
 pub struct PlacedHere {
     pub client: ClusterClient,
     pub created: Created,
@@ -91,28 +97,49 @@ pub struct PlacedHere {
     pub price_check: PriceCheck,
 }
 
-/// Creates through a placement; says on stderr what happened at each provider.
+/// How a create goes through its placement.
+pub struct CreateWay {
+    /// On a terminal without `--yes`: show where it would go and what it costs, and ask.
+    pub ask: bool,
+    /// One provider and a request with one place to go: no attempt lines, and the create's own
+    /// error rather than the placement's.
+    pub single: bool,
+}
+
+/// Creates through a placement, one provider being a placement of one: plans it, shows the
+/// plan and asks when `way.ask`, then executes that plan (nothing is resolved twice);
+/// `confirmed` runs once the create is decided, before anything is sent. Says on stderr what
+/// happened at each provider.
 pub async fn create(
     ctx: &Context,
     target: &PlacementTargetArgs,
     spec: &ClusterSpec,
     ledger: Option<Arc<Ledger>>,
+    way: CreateWay,
+    confirmed: impl FnOnce(),
 ) -> Result<PlacedHere, CliError> {
-    let clients = clients(ctx, target, ledger.as_ref())?;
+    let clients = clients(ctx, target, ledger.as_ref(), way.single)?;
+    let placement = placement(target, spec, &clients);
+    let plans = placement.plan().await;
+    if way.ask {
+        show_plans(spec, &plans);
+        crate::confirm::ask("Create it?").await?;
+    }
+    confirmed();
     for (provider, why) in &clients.left_out {
         tell!("{provider}: left out: {why}");
     }
     if let Some(ledger) = &ledger {
         for (_, client) in &clients.candidates {
-            resolve_earlier(ledger, client).await;
+            settle_earlier(ledger, client).await;
         }
     }
-    let result = placement(target, spec, &clients).create().await;
+    let result = placement.execute(plans).await;
     let attempts = match &result {
         Ok(placed) => &placed.attempts,
         Err(failed) => &failed.attempts,
     };
-    for attempt in attempts {
+    for attempt in attempts.iter().filter(|_| !way.single) {
         let line = match &attempt.outcome {
             AttemptOutcome::Skipped { kind, reason } => {
                 format!("skipped: {}{}", one_line_text(reason), hint(*kind))
@@ -138,20 +165,13 @@ pub async fn create(
         );
     }
     match result {
-        Ok(placed) => {
-            let client = clients
-                .candidates
-                .into_iter()
-                .find(|(p, _)| *p == placed.provider)
-                .map(|(_, c)| c)
-                .ok_or_else(|| CliError::Other("the winning provider has no client".into()))?;
-            Ok(PlacedHere {
-                client,
-                created: placed.created,
-                attempts: placed.attempts,
-                price_check: placed.price_check,
-            })
-        }
+        Ok(placed) => Ok(PlacedHere {
+            client: placed.client,
+            created: placed.created,
+            attempts: placed.attempts,
+            price_check: placed.price_check,
+        }),
+        Err(failed) if way.single => Err(failed.error.into()),
         Err(failed) => Err(CliError::Placement(Box::new(failed))),
     }
 }
@@ -216,18 +236,11 @@ impl Estimate {
     }
 }
 
-/// Before a create on a terminal: where it would go, in order, with what each costs, and the
-/// question. `Ok` on yes; nothing is sent otherwise.
-pub async fn confirm_create(
-    ctx: &Context,
-    target: &PlacementTargetArgs,
-    spec: &ClusterSpec,
-) -> Result<(), CliError> {
-    let clients = clients(ctx, target, None)?;
-    let plans = placement(target, spec, &clients).plan().await;
+/// Before a create on a terminal: where it would go, in order, with what each costs.
+fn show_plans(spec: &ClusterSpec, plans: &[CandidatePlan]) {
     tell!("About to create {}; tried in this order:", cell(&spec.name));
     let mut i = 0;
-    for plan in &plans {
+    for plan in plans {
         let resolution = match &plan.resolution {
             Ok(resolution) => resolution,
             Err(error) => {
@@ -252,7 +265,6 @@ pub async fn confirm_create(
             );
         }
     }
-    crate::confirm::ask("Create it?").await
 }
 
 /// `plan --json` over several providers: one entry per candidate, in the order tried.
@@ -279,7 +291,7 @@ pub async fn plan(
     spec: &ClusterSpec,
     ledger: Option<Arc<Ledger>>,
 ) -> Result<(), CliError> {
-    let clients = clients(ctx, target, ledger.as_ref())?;
+    let clients = clients(ctx, target, ledger.as_ref(), false)?;
     let plans: Vec<CandidatePlan> = placement(target, spec, &clients).plan().await;
     let mut out: Vec<PlannedCandidate> = clients
         .left_out

@@ -16,7 +16,9 @@ pub async fn run(ctx: &Context, args: &PlanArgs) -> Result<(), CliError> {
         let ledger = ctx.ledger(LedgerUse::BestEffort)?;
         return super::placement::plan(ctx, &args.target, &spec, ledger).await;
     };
-    let client = crate::connect::for_spec(ctx.client(&target, LedgerUse::BestEffort)?, &spec);
+    let client = ctx
+        .client(&target, LedgerUse::BestEffort)?
+        .for_request(&spec);
     let plan = client.plan(&spec).await?;
     ctx.output().result(&plan, |plan| {
         crate::terminal::stdout_text(&plan.to_string())

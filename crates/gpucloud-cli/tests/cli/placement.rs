@@ -768,3 +768,79 @@ fn a_cluster_over_the_ceiling_is_in_the_failure_document_with_whether_it_bills()
     );
     assert_eq!(failure["placement"][0]["outcome"], "failed", "{failure}");
 }
+
+/// E2E addresses a cluster by location: a placement (here `--cheapest-first`) of a request
+/// pinned to Chennai while `E2E_LOCATION` says Delhi makes the cluster in Chennai and waits
+/// for it there. (Before, the placement's cluster was followed through the client of the
+/// environment's location: every poll answered 404 and a healthy cluster was reported "kept,
+/// may be billing".)
+#[test]
+fn a_placed_e2e_cluster_in_another_location_is_waited_for_where_it_was_made() {
+    let sim = TestSim::start_scaled(600.0);
+    let run = gpucloud(
+        &[
+            "--json",
+            "clusters",
+            "create",
+            "-p",
+            "e2e",
+            "--cheapest-first",
+            "--name",
+            "in-chennai",
+            "--gpu-model",
+            "H100",
+            "--gpus",
+            "16",
+            "--ssh-key",
+            "101",
+            "--security-group-id",
+            "1",
+            "--region",
+            "Chennai",
+            "--wait",
+            "--interval",
+            "1s",
+        ],
+        &env(&sim),
+    );
+    run.expect_code(0);
+    let report = json(&run);
+    assert_eq!(
+        report["cluster"]["state"]["state"], "ready",
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        report["placement"][0]["region"], "Chennai",
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        report["placement"][0]["outcome"], "created",
+        "{}",
+        run.stdout
+    );
+    let id = report["cluster"]["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let gets: Vec<Option<u16>> = sim
+        .sim()
+        .exchanges()
+        .iter()
+        .filter(|e| e.provider == Some(Provider::E2e) && e.method == "GET")
+        .filter(|e| e.path.ends_with(&format!("/cluster/{id}/")))
+        .map(|e| e.status)
+        .collect();
+    assert!(
+        !gets.is_empty() && gets.iter().all(|s| *s == Some(200)),
+        "every read of the cluster found it: {gets:?}"
+    );
+    let made: Vec<_> = sim
+        .sim()
+        .clusters(Provider::E2e)
+        .into_iter()
+        .filter(|c| c.name == "in-chennai")
+        .collect();
+    assert_eq!(made.len(), 1, "{made:?}");
+}
