@@ -320,7 +320,7 @@ impl Ledger {
                 Ok(settled) => report.settled.extend(settled),
                 Err(error) => report.unsettled.push((provider, chain(&error))),
             }
-            let now = Utc::now();
+            let now = self.now();
             for entry in self
                 .due(policy, now)?
                 .into_iter()
@@ -451,4 +451,11 @@ fn chain(error: &(dyn std::error::Error + 'static)) -> String {
         source = cause.source();
     }
     line
+}
+
+impl Ledger {
+    /// The time by the ledger's clock (the one its claims and leases are measured by).
+    fn now(&self) -> DateTime<Utc> {
+        DateTime::from_timestamp_millis((self.clock)()).unwrap_or_default()
+    }
 }

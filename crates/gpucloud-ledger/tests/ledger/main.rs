@@ -23,3 +23,4 @@ mod records;
 mod resolve;
 mod schema;
 mod shared;
+mod sweep;
