@@ -10,17 +10,17 @@ use std::process::ExitCode;
 
 use anyhow::{Result, bail};
 
-use crate::catalogue;
-use crate::compare;
-use crate::doc::{self, Doc};
-use crate::emit::{Emitter, Loc};
-use crate::finding::Level;
-use crate::lifecycle::Lifecycle;
-use crate::policy::Policy;
-use crate::render::{Format, Section};
-use crate::report::Report;
-use crate::rules::Rule;
-use crate::source::{self, Side};
+use crate::judge::levels::{ClientImpact, Level};
+use crate::judge::policy::Policy;
+use crate::judge::render::{Format, Section};
+use crate::judge::report::Report;
+use crate::judge::rule_ids;
+use crate::judge::rules::Rule;
+use crate::load::document::{self, Doc};
+use crate::load::side::{self, Side};
+use crate::pipeline;
+use crate::walk::deprecation::Lifecycle;
+use crate::walk::emitter::{Emitter, Loc};
 
 /// Options of the command.
 #[derive(Debug, clap::Args)]
@@ -99,7 +99,7 @@ pub fn main(root: &Path, args: &Args) -> ExitCode {
 
 fn run(root: &Path, args: &Args) -> Result<bool> {
     if args.list_rules {
-        for (id, direction, effect) in catalogue::catalogue() {
+        for (id, direction, effect) in rule_ids::catalogue() {
             println!("{id}\t{}\t{effect:?}", direction.as_str());
         }
         return Ok(false);
@@ -113,7 +113,9 @@ fn run(root: &Path, args: &Args) -> Result<bool> {
     let lifecycle = Lifecycle {
         days_stable: args.deprecation_days_stable.or(file_stable).unwrap_or(0),
         days_beta: args.deprecation_days_beta.or(file_beta).unwrap_or(0),
-        today: args.today.unwrap_or_else(crate::lifecycle::today_utc),
+        today: args
+            .today
+            .unwrap_or_else(crate::walk::deprecation::today_utc),
     };
     let sections = if args.all {
         let rev = args.base_rev.as_deref().unwrap_or("HEAD~1");
@@ -123,7 +125,7 @@ fn run(root: &Path, args: &Args) -> Result<bool> {
             bail!("--against needs our spec: contract-diff --against PROVIDER_SPEC OUR_SPEC");
         };
         let (ours, reference) = load_pair(root, &Side::parse(ours), &Side::parse(reference))?;
-        vec![compare::drift(&ours, &reference, &policy, &lifecycle)]
+        vec![pipeline::drift(&ours, &reference, &policy, &lifecycle)]
     } else {
         let (Some(base), Some(revision)) = (&args.base_side, &args.revision_side) else {
             bail!(
@@ -131,20 +133,20 @@ fn run(root: &Path, args: &Args) -> Result<bool> {
             );
         };
         let (b, r) = load_pair(root, &Side::parse(base), &Side::parse(revision))?;
-        vec![compare::pair(&b, &r, &policy, &lifecycle)]
+        vec![pipeline::pair(&b, &r, &policy, &lifecycle)]
     };
     let report = Report::new(sections, args.all);
     print!("{}", report.render(args.format, args.fail_on));
     let breaks_client = args.fail_on_client_impact
         && report
             .findings()
-            .any(|f| f.client_impact == crate::finding::ClientImpact::Breaks);
+            .any(|f| f.client_impact == ClientImpact::Breaks);
     Ok(report.is_breaking(args.fail_on) || breaks_client)
 }
 
 /// Loads both sides at once: parsing YAML is most of the run time on large specs.
 fn load_pair(root: &Path, base: &Side, revision: &Side) -> Result<(Doc, Doc)> {
-    doc::load_pair(
+    document::load_pair(
         || base.load(root),
         || revision.load(root),
         || revision.name(),
@@ -153,7 +155,7 @@ fn load_pair(root: &Path, base: &Side, revision: &Side) -> Result<(Doc, Doc)> {
 
 /// `--all --base REV`: every spec of the work tree against the same file at REV.
 fn all(root: &Path, rev: &str, policy: &Policy, lifecycle: &Lifecycle) -> Result<Vec<Section>> {
-    if let Some(reason) = source::skip_reason(root, rev) {
+    if let Some(reason) = side::skip_reason(root, rev) {
         return Ok(vec![Section {
             spec: "specs/*.yaml".into(),
             title: format!("{rev} → work tree"),
@@ -161,8 +163,8 @@ fn all(root: &Path, rev: &str, policy: &Policy, lifecycle: &Lifecycle) -> Result
             note: Some(reason),
         }]);
     }
-    let now: BTreeSet<String> = source::work_tree_specs(root)?.into_iter().collect();
-    let then: BTreeSet<String> = source::specs_at(root, rev)?.into_iter().collect();
+    let now: BTreeSet<String> = side::work_tree_specs(root)?.into_iter().collect();
+    let then: BTreeSet<String> = side::specs_at(root, rev)?.into_iter().collect();
     let mut sections = Vec::new();
     for spec in now.union(&then) {
         let title = format!("{rev} → work tree");
@@ -174,7 +176,7 @@ fn all(root: &Path, rev: &str, policy: &Policy, lifecycle: &Lifecycle) -> Result
                     path: spec.clone(),
                 };
                 let (base, revision) = load_pair(root, &base, &Side::File(root.join(spec)))?;
-                compare::findings(&base, &revision, lifecycle)
+                pipeline::findings(&base, &revision, lifecycle)
             }
             (false, _) => {
                 Side::File(root.join(spec)).load(root)?; // a new spec must still be readable
@@ -185,7 +187,7 @@ fn all(root: &Path, rev: &str, policy: &Policy, lifecycle: &Lifecycle) -> Result
                     spec,
                     format!("spec {spec} added"),
                 );
-                compare::finish(out.changes)
+                pipeline::finish(out.changes)
             }
             (true, false) => {
                 out.rule(
@@ -195,10 +197,10 @@ fn all(root: &Path, rev: &str, policy: &Policy, lifecycle: &Lifecycle) -> Result
                     spec,
                     format!("spec {spec} removed: every operation in it is gone"),
                 );
-                compare::finish(out.changes)
+                pipeline::finish(out.changes)
             }
         };
-        sections.push(compare::section(spec.clone(), title, findings, policy));
+        sections.push(pipeline::section(spec.clone(), title, findings, policy));
     }
     Ok(sections)
 }

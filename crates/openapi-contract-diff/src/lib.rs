@@ -57,45 +57,32 @@
 //! Inside, the pipeline is: load both sides (every `$ref` checked) → match operations → walk
 //! parameters, bodies, responses and security with the direction carried down → the
 //! completeness pass (every difference no rule claims becomes an `unclassified-change`, WARN)
-//! → judge each change with the level table → apply the policy → render.
+//! → judge each change with the level table → apply the policy → render. The source is
+//! grouped by stage, a folder each: `load/` (sides, parsing, the outline check, `$ref`s),
+//! `walk/` (operations, parameters, bodies, security, servers, deprecation, schemas, the
+//! completeness pass) and `judge/` (rules, levels, findings, policy, report); `pipeline.rs`
+//! strings them together. No folder imports one that imports it back: `load/` imports
+//! neither of the others, `judge/` reads only `load/` (for the acknowledgement file), and
+//! `walk/` states its facts in the judgement's terms (rules, directions, effects) without
+//! judging them.
 
-mod catalogue;
 pub mod cli;
-mod compare;
-mod completeness;
-mod doc;
-mod emit;
-mod error;
-mod finding;
-pub mod input;
-mod lifecycle;
-mod messages;
-mod openapi31;
-mod operation;
-mod operations;
-mod parameters;
-mod parse;
-mod pointer;
-mod policy;
-mod render;
-mod report;
-mod rules;
-mod schema;
-mod security;
-mod servers;
-mod shape;
-mod source;
-mod vocab;
+mod judge;
+mod load;
+mod pipeline;
+mod walk;
 
-pub use error::Error;
-pub use finding::{ClientImpact, Direction, Finding, Level};
-pub use lifecycle::Lifecycle;
-pub use policy::{Judged, Policy};
-pub use render::{Format, Section};
-pub use report::Report;
-pub use source::Side;
+pub use judge::finding::Finding;
+pub use judge::levels::{ClientImpact, Direction, Level};
+pub use judge::policy::{Judged, Policy};
+pub use judge::render::{Format, Section};
+pub use judge::report::Report;
+pub use load::error::Error;
+pub use load::input;
+pub use load::side::Side;
+pub use walk::deprecation::Lifecycle;
 
-use doc::Doc;
+use load::document::{self, Doc};
 
 /// What [`diff`] reports.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -141,7 +128,7 @@ impl Default for Options {
 /// Fails when a document is not valid YAML or JSON, is not OpenAPI 3.0 or 3.1, or has a `$ref`
 /// that is external, dangling or a loop; the error names the document and the JSON pointer.
 pub fn diff(base_text: &str, revision_text: &str, options: &Options) -> Result<Report, Error> {
-    let (base, revision) = doc::load_pair(
+    let (base, revision) = document::load_pair(
         || Doc::parse(options.base_name.clone(), base_text),
         || Doc::parse(options.revision_name.clone(), revision_text),
         || options.revision_name.clone(),
@@ -163,8 +150,8 @@ pub fn diff_trees(
 
 fn compare_docs(base: &Doc, revision: &Doc, options: &Options) -> Report {
     let section = match options.mode {
-        Mode::Changes => compare::pair(base, revision, &options.policy, &options.lifecycle),
-        Mode::Drift => compare::drift(base, revision, &options.policy, &options.lifecycle),
+        Mode::Changes => pipeline::pair(base, revision, &options.policy, &options.lifecycle),
+        Mode::Drift => pipeline::drift(base, revision, &options.policy, &options.lifecycle),
     };
     Report::new(vec![section], false)
 }
