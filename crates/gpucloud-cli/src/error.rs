@@ -8,7 +8,7 @@
 use std::fmt;
 use std::process::ExitCode;
 
-use gpucloud::{Attempt, Error, ErrorKind, ProviderKind};
+use gpucloud::{Attempt, Error, ErrorKind, FailureClass, ProviderKind};
 use serde::Serialize;
 
 use crate::sanitize;
@@ -39,8 +39,9 @@ pub enum CliError {
     Input(String),
     /// An error from the facade.
     Cloud(Error),
-    /// A placement over several providers that created nothing.
-    Placement(Box<gpucloud::PlacementError>),
+    /// A placement over several providers that created nothing: the error that ended it,
+    /// and what happened at each place tried.
+    Placement(Box<PlacementFailed>),
     /// A create whose cluster was made but never became ready (`create --wait`): the wait's
     /// error, and what became of the cluster.
     WaitFailed(Box<WaitFailed>),
@@ -168,6 +169,34 @@ impl CliError {
             placement,
             cluster,
         });
+    }
+}
+
+/// A placement that created nothing.
+#[derive(Debug)]
+pub struct PlacementFailed {
+    /// The error that ended it.
+    pub error: Error,
+    /// Every place it tried, in order, with its outcome.
+    pub attempts: Vec<Attempt>,
+}
+
+impl fmt::Display for PlacementFailed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "no candidate created the cluster: ")?;
+        let tried: Vec<String> = self
+            .attempts
+            .iter()
+            .filter_map(|a| match &a.outcome {
+                gpucloud::AttemptOutcome::Skipped { reason, .. }
+                | gpucloud::AttemptOutcome::Refused { reason, .. }
+                | gpucloud::AttemptOutcome::Failed { reason, .. } => {
+                    Some(format!("{}: {reason}", a.place()))
+                }
+                _ => None,
+            })
+            .collect();
+        f.write_str(&tried.join("; "))
     }
 }
 
@@ -305,38 +334,21 @@ pub fn cloud_exit_code(error: &Error) -> u8 {
     exit_code_of(error.kind())
 }
 
-/// The exit code of each kind of facade error (every kind is named: a new one must be placed).
+/// The exit code of each kind of facade error: its class in the facade's table of kinds
+/// ([`ErrorKind::facts`]), so that a new kind is placed there and nowhere else.
 fn exit_code_of(kind: ErrorKind) -> u8 {
-    match kind {
-        // A journal that cannot record the intent stops the create before anything is sent,
-        // as a ledger that cannot be opened does.
-        ErrorKind::Validation | ErrorKind::Configuration | ErrorKind::Journal => code::INVALID,
-        ErrorKind::Authentication
-        | ErrorKind::NotFound
-        | ErrorKind::Conflict
-        | ErrorKind::NameClaimed
-        | ErrorKind::NameInUse
-        | ErrorKind::NameTaken
-        | ErrorKind::PriceAboveCeiling
-        | ErrorKind::Undeletable
-        | ErrorKind::InsufficientFunds
-        | ErrorKind::NoCapacity
-        | ErrorKind::RateLimited
-        | ErrorKind::Unsupported
-        | ErrorKind::NoMatchingOffering
-        | ErrorKind::Api
-        | ErrorKind::Decode => code::PROVIDER,
-        // A request that got no answer in time (`--request-timeout`, or the connect timeout)
-        // timed out, as much as a wait that did: exit 5, not "network unreachable".
-        ErrorKind::Timeout | ErrorKind::ClusterFailed | ErrorKind::TransportTimeout => {
-            code::TIMEOUT
-        }
-        // The provider was reached but its answer was broken (cut off, reset, malformed) or
-        // larger than the cap: the provider's failure, not an unreachable network.
-        ErrorKind::Transport | ErrorKind::ResponseTooLarge => code::PROVIDER,
+    match kind.facts().class {
+        // The request, the configuration, or a journal that cannot record the intent (which
+        // stops the create before anything is sent, as a ledger that cannot be opened does).
+        FailureClass::Request => code::INVALID,
+        // Refused, or answered wrongly (cut off, reset, malformed, larger than the cap).
+        FailureClass::Provider => code::PROVIDER,
+        // A wait, a request that got no answer in time (`--request-timeout`), or a cluster
+        // that failed to start: exit 5, not "network unreachable".
+        FailureClass::Timeout => code::TIMEOUT,
         // No connection: the network or the address, not the provider.
-        ErrorKind::TransportConnect => code::OTHER,
-        // A kind newer than this table (the list is `#[non_exhaustive]`).
+        FailureClass::Network => code::OTHER,
+        // A class newer than this match (the list is `#[non_exhaustive]`).
         _ => code::OTHER,
     }
 }

@@ -37,6 +37,7 @@ mod client;
 pub mod clock;
 mod cluster;
 pub mod config;
+mod deletion;
 mod error;
 pub mod journal;
 mod lifecycle;
@@ -57,14 +58,14 @@ pub use cluster::{
     ProviderKind,
 };
 pub use config::ClientSettings;
+pub use deletion::Deletion;
 pub use error::{
-    ApiError, DecodeError, Error, ErrorKind, FieldDifference, Result, RetryKind, ValidationError,
+    ApiError, Cleanup, DecodeError, Error, ErrorKind, FailureClass, FieldDifference, KindFacts,
+    NotReady, Result, RetryKind, ValidationError,
 };
-pub use lifecycle::{Cleanup, CreateAndWait, CreateAndWaitError, CreatedReady, Deletion};
+pub use lifecycle::{CreateAndWait, CreatedReady};
 pub use pacing::Pacing;
-pub use placement::{
-    Attempt, AttemptOutcome, Candidate, Placed, Placement, PlacementError, PriceCheck,
-};
+pub use placement::{Attempt, AttemptOutcome, Candidate, Placed, Placement, PriceCheck};
 pub use plan::PlannedRequest;
 pub use providers::e2e::E2eConfig;
 pub use providers::profile::{CreateSafetyKind, FailedStart, Kubeconfig, Profile, Resize};

@@ -2,31 +2,15 @@
 //! verified until the provider no longer has the cluster, and a create that waits for the
 //! cluster and deletes it again when it fails, so nothing is left billing unseen.
 
-use std::fmt;
 use std::time::Duration;
-
-use serde::Serialize;
 
 use crate::client::ClusterClient;
 use crate::cluster::{Cluster, ClusterId, Created};
-use crate::error::Error;
+use crate::deletion::Deletion;
+use crate::error::{Cleanup, Error, NotReady};
 use crate::providers::profile::FailedStart;
 use crate::spec::ClusterSpec;
 use crate::waiter::{Deleted, Progress, Ready, Timeline, WaitOptions};
-
-/// A delete the provider has completed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Deletion {
-    /// The cluster.
-    pub id: ClusterId,
-    /// The provider had no such cluster when the delete was sent (a success that says so).
-    pub already_gone: bool,
-    /// From the DELETE to the provider's last word that the cluster is gone.
-    pub took: Duration,
-    /// The phases the cluster went through while it was deleted (`None` when it was already
-    /// gone).
-    pub timeline: Option<Timeline>,
-}
 
 /// What [`ClusterClient::create_and_wait`] does when the wait does not end in a ready cluster.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -87,66 +71,6 @@ impl CreateAndWait {
     }
 }
 
-/// What happened to a cluster whose wait failed.
-#[derive(Debug)]
-pub enum Cleanup {
-    /// It was deleted, and the provider confirmed it is gone.
-    Deleted(Deletion),
-    /// It was left as it is (a timeout without `delete_on_timeout`, a failure with
-    /// `delete_on_failure` off, an error that says nothing about the cluster, or a provider
-    /// whose API cannot delete it): it may be billing.
-    Kept,
-    /// Nothing was needed: the cluster failed to start on a provider that releases every
-    /// machine of a failed start itself ([`crate::FailedStart::Released`]), so nothing bills
-    /// from then on and there is nothing to delete.
-    NotNeeded,
-    /// Deleting it failed: the cluster may still be billing.
-    DeleteFailed(Box<Error>),
-}
-
-/// A [`ClusterClient::create_and_wait`] that did not end in a ready cluster.
-#[derive(Debug)]
-pub struct CreateAndWaitError {
-    /// Why.
-    pub error: Error,
-    /// The cluster, if the create made (or found) one.
-    pub cluster: Option<ClusterId>,
-    /// What was done about it (`None` when there was no cluster).
-    pub cleanup: Option<Cleanup>,
-    /// The phases the cluster went through while it was waited for (`None` when there was
-    /// no wait).
-    pub timeline: Option<Timeline>,
-}
-
-impl fmt::Display for CreateAndWaitError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.error)?;
-        match (&self.cluster, &self.cleanup) {
-            (Some(id), Some(Cleanup::Deleted(_))) => write!(f, "; cluster {id} was deleted"),
-            (Some(id), Some(Cleanup::NotNeeded)) => {
-                write!(
-                    f,
-                    "; cluster {id} released its machines itself: nothing bills"
-                )
-            }
-            (Some(id), Some(Cleanup::DeleteFailed(e))) => {
-                write!(
-                    f,
-                    "; deleting cluster {id} failed ({e}): it may still be billing"
-                )
-            }
-            (Some(id), _) => write!(f, "; cluster {id} was kept"),
-            (None, _) => Ok(()),
-        }
-    }
-}
-
-impl std::error::Error for CreateAndWaitError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&self.error)
-    }
-}
-
 /// A cluster created (or found) and ready.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreatedReady {
@@ -195,31 +119,23 @@ impl ClusterClient {
     /// in a failed state is deleted (and the delete verified) unless `options` say otherwise;
     /// one still not ready when the wait times out is kept unless they ask for its delete; an
     /// adopted one ([`crate::CreateOutcome::Adopted`]) is always kept.
-    /// Every failure names the cluster and what was done about it.
+    ///
+    /// A create that fails returns its own error (so `Error::NoCapacity` matches as on
+    /// [`Self::create`]); a cluster that was made but did not become ready is
+    /// [`Error::NotReady`], naming the cluster and what was done about it.
     pub async fn create_and_wait(
         &self,
         spec: &ClusterSpec,
         options: &CreateAndWait,
         on_progress: impl FnMut(&Progress),
-    ) -> Result<CreatedReady, CreateAndWaitError> {
-        let created = self
-            .create(spec)
-            .await
-            .map_err(|error| CreateAndWaitError {
-                error,
-                cluster: None,
-                cleanup: None,
-                timeline: None,
-            })?;
+    ) -> Result<CreatedReady, Error> {
+        let created = self.create(spec).await?;
         self.wait_or_clean_up(created, options, on_progress).await
     }
 
     /// [`Self::create_and_wait`] with the default options and no progress callback: the
-    /// cluster `spec` describes, ready, or the error with what was done about the cluster.
-    pub async fn create_ready(
-        &self,
-        spec: &ClusterSpec,
-    ) -> Result<CreatedReady, CreateAndWaitError> {
+    /// cluster `spec` describes, ready, or the error (with what was done about the cluster).
+    pub async fn create_ready(&self, spec: &ClusterSpec) -> Result<CreatedReady, Error> {
         self.create_and_wait(spec, &CreateAndWait::default(), |_| {})
             .await
     }
@@ -232,7 +148,7 @@ impl ClusterClient {
         created: Created,
         options: &CreateAndWait,
         on_progress: impl FnMut(&Progress),
-    ) -> Result<CreatedReady, CreateAndWaitError> {
+    ) -> Result<CreatedReady, Error> {
         let id = created.cluster.id.clone();
         let report = self
             .wait_for_cluster_report(&id, &options.wait, &Ready, on_progress)
@@ -253,12 +169,9 @@ impl ClusterClient {
             // Someone else started it: their clean-up, not this create's.
             _ if !created.outcome.made_by_us() => false,
             Error::ClusterFailed { .. } if released => {
-                return Err(CreateAndWaitError {
-                    error,
-                    cluster: Some(id),
-                    cleanup: Some(Cleanup::NotNeeded),
-                    timeline: Some(timeline),
-                });
+                let provider = self.provider();
+                let failed = NotReady::new(error, provider, id, Cleanup::NotNeeded, timeline);
+                return Err(Error::NotReady(Box::new(failed)));
             }
             Error::ClusterFailed { .. } => options.delete_on_failure,
             Error::Timeout { .. } => options.delete_on_timeout,
@@ -277,12 +190,8 @@ impl ClusterClient {
         } else {
             Cleanup::Kept
         };
-        Err(CreateAndWaitError {
-            error,
-            cluster: Some(id),
-            cleanup: Some(cleanup),
-            timeline: Some(timeline),
-        })
+        let failed = NotReady::new(error, self.provider(), id, cleanup, timeline);
+        Err(Error::NotReady(Box::new(failed)))
     }
 }
 

@@ -13,8 +13,6 @@
 //! checked too: a price over the ceiling there deletes a cluster this create started and ends
 //! the placement with [`Error::PriceAboveCeiling`].
 
-use std::fmt;
-
 use serde::Serialize;
 
 pub use crate::answered_price::PriceCheck;
@@ -66,7 +64,7 @@ pub struct Placement {
 }
 
 /// What happened at one candidate, in one region.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Attempt {
     /// The provider.
     pub provider: ProviderKind,
@@ -98,7 +96,7 @@ impl Attempt {
 }
 
 /// How one candidate ended.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "outcome")]
 pub enum AttemptOutcome {
     /// Not tried: its catalog has nothing that fits, or the request breaks one of its rules,
@@ -118,7 +116,7 @@ pub enum AttemptOutcome {
     },
     /// The cluster was created (or found) here.
     Created,
-    /// Tried, and failed in a way that ends the placement (see [`PlacementError`]).
+    /// Tried, and failed in a way that ends the placement (the placement's error).
     Failed {
         /// What kind of error.
         kind: ErrorKind,
@@ -145,39 +143,6 @@ pub struct Placed {
     pub attempts: Vec<Attempt>,
     /// What the price ceiling made of the cluster's own price.
     pub price_check: PriceCheck,
-}
-
-/// A placement that got no cluster.
-#[derive(Debug)]
-pub struct PlacementError {
-    /// Every candidate, in the order tried, with its outcome.
-    pub attempts: Vec<Attempt>,
-    /// The error that ended it: the last refusal when every candidate refused, or the
-    /// failure that stopped it.
-    pub error: Error,
-}
-
-impl fmt::Display for PlacementError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "no candidate created the cluster: ")?;
-        let tried: Vec<String> = self
-            .attempts
-            .iter()
-            .filter_map(|a| match &a.outcome {
-                AttemptOutcome::Skipped { reason, .. }
-                | AttemptOutcome::Refused { reason, .. }
-                | AttemptOutcome::Failed { reason, .. } => Some(format!("{}: {reason}", a.place())),
-                AttemptOutcome::Created | AttemptOutcome::NotTried => None,
-            })
-            .collect();
-        f.write_str(&tried.join("; "))
-    }
-}
-
-impl std::error::Error for PlacementError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&self.error)
-    }
 }
 
 /// What a candidate would send, once resolved.
@@ -315,15 +280,30 @@ impl Placement {
     /// Creates the cluster at the first candidate that can (see the module docs). A candidate
     /// whose request pins no region is tried in each region that fits, in order, while the
     /// regions before answer that they have no capacity; every try is an [`Attempt`].
-    pub async fn create(&self) -> Result<Placed, PlacementError> {
-        self.execute(self.plan().await).await
+    ///
+    /// # Errors
+    /// The error that ended it, as it is (`Error::NoCapacity` when every candidate had no
+    /// capacity, say): the last refusal when every candidate refused, or the failure that
+    /// stopped it. What happened at each candidate is [`Self::execute`]'s `on_attempt`.
+    pub async fn create(&self) -> Result<Placed, Error> {
+        self.execute(self.plan().await, |_| {}).await
     }
 
     /// Creates the cluster from `plans`, a [`Self::plan`] of this placement (shown to a person
     /// and confirmed, say), without resolving the request again: what runs is what was shown.
     /// A plan that names no candidate of this placement is passed over.
-    pub async fn execute(&self, plans: Vec<CandidatePlan>) -> Result<Placed, PlacementError> {
-        let mut attempts: Vec<Attempt> = Vec::with_capacity(plans.len());
+    /// `on_attempt` sees each [`Attempt`] as it ends, the ones never tried included: on
+    /// success they are also [`Placed::attempts`]; on failure they are the only account of
+    /// what each candidate answered.
+    pub async fn execute(
+        &self,
+        plans: Vec<CandidatePlan>,
+        on_attempt: impl FnMut(&Attempt),
+    ) -> Result<Placed, Error> {
+        let mut attempts = Attempts {
+            list: Vec::with_capacity(plans.len()),
+            on_attempt,
+        };
         let mut last_error = None;
         let mut plans = plans.into_iter();
         while let Some(plan) = plans.next() {
@@ -393,14 +373,14 @@ impl Placement {
                             client,
                             created,
                             resolution,
-                            attempts,
+                            attempts: attempts.list,
                             price_check,
                         });
                     }
-                    Err(error) if !error.is_ambiguous() && refused(&error) => {
+                    Err(error) if !error.is_ambiguous() && error.kind().facts().refusal => {
                         let kind = error.kind();
                         let reason = error.to_string();
-                        let outcome = if sent_nothing(&error) {
+                        let outcome = if kind.facts().sent_nothing {
                             AttemptOutcome::Skipped { kind, reason }
                         } else {
                             AttemptOutcome::Refused { kind, reason }
@@ -437,18 +417,34 @@ impl Placement {
                             },
                         ));
                         attempts.extend(not_tried(provider, regions, plans));
-                        return Err(PlacementError { attempts, error });
+                        return Err(error);
                     }
                 }
             }
         }
-        Err(PlacementError {
-            attempts,
-            error: last_error.unwrap_or_else(|| Error::Configuration {
-                setting: "placement".into(),
-                problem: "has no candidates".into(),
-            }),
-        })
+        Err(last_error.unwrap_or_else(|| Error::Configuration {
+            setting: "placement".into(),
+            problem: "has no candidates".into(),
+        }))
+    }
+}
+
+/// The attempts of a placement so far, each shown to the caller's `on_attempt` as it ends.
+struct Attempts<F> {
+    list: Vec<Attempt>,
+    on_attempt: F,
+}
+
+impl<F: FnMut(&Attempt)> Attempts<F> {
+    fn push(&mut self, attempt: Attempt) {
+        (self.on_attempt)(&attempt);
+        self.list.push(attempt);
+    }
+
+    fn extend(&mut self, attempts: Vec<Attempt>) {
+        for attempt in attempts {
+            self.push(attempt);
+        }
     }
 }
 
@@ -469,31 +465,4 @@ fn not_tried(
 /// The known price per hour of a candidate's resolved offering, and its currency.
 fn price(plan: &CandidatePlan) -> Option<(f64, &str)> {
     plan.resolution.as_ref().ok()?.price_per_hour()
-}
-
-/// Whether a create's error lets the placement go on to the next candidate: it certainly
-/// created nothing, and another provider may well succeed.
-fn refused(error: &Error) -> bool {
-    matches!(
-        error,
-        Error::NoCapacity(_)
-            | Error::Undeletable { .. }
-            | Error::InsufficientFunds(_)
-            | Error::NoMatchingOffering { .. }
-            | Error::Validation(_)
-            | Error::Unsupported { .. }
-            | Error::Configuration { .. }
-    )
-}
-
-/// Whether the error was raised before anything was sent.
-fn sent_nothing(error: &Error) -> bool {
-    matches!(
-        error,
-        Error::NoMatchingOffering { .. }
-            | Error::Undeletable { .. }
-            | Error::Validation(_)
-            | Error::Unsupported { .. }
-            | Error::Configuration { .. }
-    )
 }

@@ -2,8 +2,8 @@
 
 use chrono::{DateTime, Utc};
 use gpucloud::{
-    Attempt, Cleanup, ClusterId, CreateAndWait, CreateAndWaitError, Created, PriceCheck,
-    ProviderKind, Ready, Timeline,
+    Attempt, Cleanup, ClusterId, CreateAndWait, Created, Error, NotReady, PriceCheck, ProviderKind,
+    Ready, Timeline,
 };
 use gpucloud_ledger::Ledger;
 use serde::Serialize;
@@ -118,15 +118,14 @@ async fn create(ctx: &Context, args: &CreateArgs) -> Result<(), CliError> {
                 output::cluster(&report.created.cluster);
             })
         }
-        Err(failed) => {
-            if matches!(
-                failed.cleanup,
-                Some(Cleanup::Deleted(_) | Cleanup::NotNeeded)
-            ) {
-                stakes.settled(&spec.name);
+        Err(error) => {
+            if let Error::NotReady(failed) = &error {
+                if !failed.cleanup.may_be_billing() {
+                    stakes.settled(&spec.name);
+                }
+                say_cleanup(failed);
             }
-            say_cleanup(client.provider(), &failed);
-            Err(wait_failed(client.provider(), failed, placement))
+            Err(wait_failed(error, placement))
         }
     }
 }
@@ -165,49 +164,44 @@ fn deadline_of(ledger: &Ledger, provider: ProviderKind, id: &ClusterId) -> Optio
 
 /// The failure of a create whose wait failed: its error, and (for `--json`) what became of
 /// the cluster and what the placement tried.
-fn wait_failed(
-    provider: ProviderKind,
-    failed: CreateAndWaitError,
-    placement: Option<Vec<Attempt>>,
-) -> CliError {
-    let Some(id) = failed.cluster else {
-        return CliError::Cloud(failed.error);
+fn wait_failed(error: Error, placement: Option<Vec<Attempt>>) -> CliError {
+    let Error::NotReady(failed) = error else {
+        return CliError::Cloud(error);
     };
     let cleanup = match &failed.cleanup {
-        Some(Cleanup::Deleted(_)) => CleanedUp::Deleted,
-        Some(Cleanup::NotNeeded) => CleanedUp::Released,
-        Some(Cleanup::DeleteFailed(_)) => CleanedUp::DeleteFailed,
-        Some(Cleanup::Kept) | None => CleanedUp::Kept,
+        Cleanup::Deleted(_) => CleanedUp::Deleted,
+        Cleanup::NotNeeded => CleanedUp::Released,
+        Cleanup::DeleteFailed(_) => CleanedUp::DeleteFailed,
+        _ => CleanedUp::Kept,
     };
+    let cluster = crate::error::LeftBehind::new(failed.provider, failed.cluster.as_str(), cleanup);
     CliError::WaitFailed(Box::new(crate::error::WaitFailed {
         error: failed.error,
         placement,
-        cluster: crate::error::LeftBehind::new(provider, id.as_str(), cleanup),
+        cluster,
     }))
 }
 
 /// What became of a cluster whose wait failed, on stderr, with its id.
-fn say_cleanup(provider: ProviderKind, failed: &CreateAndWaitError) {
-    let Some(raw_id) = &failed.cluster else {
-        return;
-    };
-    let id = cell(raw_id);
-    let stop = crate::shell::how_to_stop(provider, raw_id.as_str());
+fn say_cleanup(failed: &NotReady) {
+    let provider = failed.provider;
+    let id = cell(&failed.cluster);
+    let stop = crate::shell::how_to_stop(provider, failed.cluster.as_str());
     match &failed.cleanup {
-        Some(Cleanup::Deleted(deletion)) => tell!(
+        Cleanup::Deleted(deletion) => tell!(
             "{provider} cluster {id} was deleted; the provider confirmed it gone after {}.",
             elapsed(deletion.took)
         ),
-        Some(Cleanup::DeleteFailed(error)) => tell!(
+        Cleanup::DeleteFailed(error) => tell!(
             "{provider} cluster {id} MAY STILL BE BILLING: deleting it failed ({}). {stop}",
             crate::error::one_line(error.as_ref())
         ),
-        Some(Cleanup::NotNeeded) => tell!(
+        Cleanup::NotNeeded => tell!(
             "{provider} cluster {id} failed to start; {} releases every machine of a failed \
              start, so nothing bills (and there is nothing to delete).",
             provider.profile().display_name
         ),
-        Some(Cleanup::Kept) | None => {
+        _ => {
             tell!("{provider} cluster {id} was kept and may be billing. {stop}");
         }
     }

@@ -97,7 +97,7 @@ async fn failover(sim: &RunningSim, out: Output) -> Result<(), Error> {
         .collect::<Result<Vec<_>, Error>>()?;
     let placed = Placement::new(candidates).create().await;
     sim.capacity().reset();
-    let placed = placed.map_err(|failed| failed.error)?;
+    let placed = placed?;
     if out.is_human() {
         for attempt in &placed.attempts {
             let what = match &attempt.outcome {

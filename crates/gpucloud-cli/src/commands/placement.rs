@@ -134,11 +134,10 @@ pub async fn create(
             settle_earlier(ledger, client).await;
         }
     }
-    let result = placement.execute(plans).await;
-    let attempts = match &result {
-        Ok(placed) => &placed.attempts,
-        Err(failed) => &failed.attempts,
-    };
+    let mut attempts = Vec::new();
+    let result = placement
+        .execute(plans, |attempt| attempts.push(attempt.clone()))
+        .await;
     for attempt in attempts.iter().filter(|_| !way.single) {
         let line = match &attempt.outcome {
             AttemptOutcome::Skipped { kind, reason } => {
@@ -171,8 +170,10 @@ pub async fn create(
             attempts: placed.attempts,
             price_check: placed.price_check,
         }),
-        Err(failed) if way.single => Err(failed.error.into()),
-        Err(failed) => Err(CliError::Placement(Box::new(failed))),
+        Err(error) if way.single => Err(error.into()),
+        Err(error) => Err(CliError::Placement(Box::new(
+            crate::error::PlacementFailed { error, attempts },
+        ))),
     }
 }
 

@@ -3,8 +3,8 @@
 //! command that waits picks one of these, so all waits show the same spinner and timeline.
 
 use gpucloud::{
-    Acceptor, Cluster, ClusterClient, ClusterId, CreateAndWait, CreateAndWaitError, Created,
-    CreatedReady, Deletion, Error, WaitOptions,
+    Acceptor, Cluster, ClusterClient, ClusterId, CreateAndWait, Created, CreatedReady, Deletion,
+    Error, WaitOptions,
 };
 
 use crate::cli::WaitArgs;
@@ -42,7 +42,7 @@ pub async fn ready_or_clean_up(
     client: &ClusterClient,
     created: Created,
     options: &CreateAndWait,
-) -> Result<CreatedReady, CreateAndWaitError> {
+) -> Result<CreatedReady, Error> {
     let display = ProgressDisplay::new("", 1.0);
     let result = client
         .wait_or_clean_up(created, options, |p| display.update(p))
@@ -50,11 +50,8 @@ pub async fn ready_or_clean_up(
     display.finish();
     match &result {
         Ok(ready) => output::timeline(&ready.timeline, true),
-        Err(failed) => {
-            if let Some(timeline) = &failed.timeline {
-                output::timeline(timeline, false);
-            }
-        }
+        Err(Error::NotReady(failed)) => output::timeline(&failed.timeline, false),
+        Err(_) => {}
     }
     result
 }

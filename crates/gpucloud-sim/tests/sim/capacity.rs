@@ -9,7 +9,6 @@ use crate::common;
 
 use std::time::Duration;
 
-use common::facade::{client, requests, spec};
 use common::*;
 use gpucloud_sim::{CapacityFilter, Offering, OfferingKey, Provider, RunningSim};
 use serde_json::json;
@@ -277,21 +276,5 @@ async fn e2e_nodes_are_taken_by_creates_and_scales_and_given_back_after_deleting
         404
     );
     assert_eq!(left(&sim, &delhi), (3, 0));
-    finish(sim).await;
-}
-
-#[tokio::test]
-async fn the_facade_reads_runcrates_refusal_as_no_capacity_and_does_not_retry_it() {
-    let sim = sim().await;
-    sim.capacity()
-        .set(&CapacityFilter::new(Provider::Runcrate, "H100"), 1)
-        .unwrap();
-    let error = client(&sim, Provider::Runcrate)
-        .create(&spec(Provider::Runcrate, "wide"))
-        .await
-        .unwrap_err();
-    assert!(matches!(error, gpucloud::Error::NoCapacity(_)), "{error:?}");
-    assert_eq!(requests(&sim, Provider::Runcrate, "create_cluster"), 1);
-    assert!(sim.clusters(Provider::Runcrate).is_empty());
     finish(sim).await;
 }

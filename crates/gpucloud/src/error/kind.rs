@@ -92,33 +92,80 @@ impl ErrorKind {
 
     /// The kind's stable name (`not_found`, `no_capacity`, …).
     pub fn as_str(self) -> &'static str {
+        self.facts().name
+    }
+
+    /// What this kind of failure means: the one table that placement (fail over, or stop)
+    /// and the command line's exit codes read, so that a new kind is placed here and nowhere
+    /// else. Whether a retry may help and whether the request may have had an effect depend
+    /// on the answer too (its status): [`super::Error::retry_kind`] and
+    /// [`super::Error::is_ambiguous`].
+    pub fn facts(self) -> KindFacts {
+        use FailureClass::{Network, Provider, Request, Timeout};
+        // name, refusal (failover), sent nothing, class
+        let row = |name, refusal, sent_nothing, class| KindFacts {
+            name,
+            refusal,
+            sent_nothing,
+            class,
+        };
         match self {
-            Self::Validation => "validation",
-            Self::Configuration => "configuration",
-            Self::Authentication => "authentication",
-            Self::NotFound => "not_found",
-            Self::Conflict => "conflict",
-            Self::InsufficientFunds => "insufficient_funds",
-            Self::NoCapacity => "no_capacity",
-            Self::NoMatchingOffering => "no_matching_offering",
-            Self::RateLimited => "rate_limited",
-            Self::Timeout => "timeout",
-            Self::Unsupported => "unsupported",
-            Self::ClusterFailed => "cluster_failed",
-            Self::Api => "api",
-            Self::TransportConnect => "transport_connect",
-            Self::TransportTimeout => "transport_timeout",
-            Self::Transport => "transport",
-            Self::Decode => "decode",
-            Self::Journal => "journal",
-            Self::NameClaimed => "name_claimed",
-            Self::ResponseTooLarge => "response_too_large",
-            Self::Undeletable => "undeletable",
-            Self::NameInUse => "name_in_use",
-            Self::NameTaken => "name_taken",
-            Self::PriceAboveCeiling => "price_above_ceiling",
+            Self::Validation => row("validation", true, true, Request),
+            Self::Configuration => row("configuration", true, true, Request),
+            Self::Authentication => row("authentication", false, false, Provider),
+            Self::NotFound => row("not_found", false, false, Provider),
+            Self::Conflict => row("conflict", false, false, Provider),
+            Self::InsufficientFunds => row("insufficient_funds", true, false, Provider),
+            Self::NoCapacity => row("no_capacity", true, false, Provider),
+            Self::NoMatchingOffering => row("no_matching_offering", true, true, Provider),
+            Self::RateLimited => row("rate_limited", false, false, Provider),
+            Self::Timeout => row("timeout", false, false, Timeout),
+            Self::Unsupported => row("unsupported", true, true, Provider),
+            Self::ClusterFailed => row("cluster_failed", false, false, Timeout),
+            Self::Api => row("api", false, false, Provider),
+            Self::TransportConnect => row("transport_connect", false, false, Network),
+            Self::TransportTimeout => row("transport_timeout", false, false, Timeout),
+            Self::Transport => row("transport", false, false, Provider),
+            Self::Decode => row("decode", false, false, Provider),
+            Self::Journal => row("journal", false, true, Request),
+            Self::NameClaimed => row("name_claimed", false, true, Provider),
+            Self::ResponseTooLarge => row("response_too_large", false, false, Provider),
+            Self::Undeletable => row("undeletable", true, true, Provider),
+            Self::NameInUse => row("name_in_use", false, true, Provider),
+            Self::NameTaken => row("name_taken", false, true, Provider),
+            Self::PriceAboveCeiling => row("price_above_ceiling", false, false, Provider),
         }
     }
+}
+
+/// One row of the kinds' table ([`ErrorKind::facts`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct KindFacts {
+    /// The stable name ([`ErrorKind::as_str`]).
+    pub name: &'static str,
+    /// A refusal that certainly created nothing, where another provider or region may well
+    /// succeed (no capacity, funds or matching offering; a request the candidate cannot take):
+    /// a placement goes on to the next candidate, unless the error is ambiguous.
+    pub refusal: bool,
+    /// Raised before anything was sent to create.
+    pub sent_nothing: bool,
+    /// Whose failure it is.
+    pub class: FailureClass,
+}
+
+/// Whose failure an error is: what a command line's exit code says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum FailureClass {
+    /// The request, the configuration or the local journal: fix it and run again.
+    Request,
+    /// The provider refused or answered wrongly.
+    Provider,
+    /// Something did not finish in time (a wait, a request, a cluster that failed to start).
+    Timeout,
+    /// No connection could be made: the network or the address.
+    Network,
 }
 
 /// As its stable name ([`ErrorKind::as_str`]).
@@ -140,6 +187,32 @@ mod tests {
 
     #[test]
     fn every_kind_has_its_own_stable_name() {
+        use super::FailureClass;
+        // A few rows of the table, exactly: what placement and exit codes act on.
+        let facts = |k: ErrorKind| {
+            let f = k.facts();
+            (f.refusal, f.sent_nothing, f.class)
+        };
+        assert_eq!(
+            facts(ErrorKind::NoCapacity),
+            (true, false, FailureClass::Provider)
+        );
+        assert_eq!(
+            facts(ErrorKind::Validation),
+            (true, true, FailureClass::Request)
+        );
+        assert_eq!(
+            facts(ErrorKind::Journal),
+            (false, true, FailureClass::Request)
+        );
+        assert_eq!(
+            facts(ErrorKind::TransportConnect),
+            (false, false, FailureClass::Network)
+        );
+        assert_eq!(
+            facts(ErrorKind::ClusterFailed),
+            (false, false, FailureClass::Timeout)
+        );
         let mut names: Vec<_> = ErrorKind::ALL.iter().map(|k| k.as_str()).collect();
         names.sort_unstable();
         names.dedup();

@@ -12,11 +12,13 @@ use crate::cluster::ProviderKind;
 mod detail;
 mod journal;
 mod kind;
+mod not_ready;
 
 pub(crate) use detail::excerpt;
 pub use detail::{ApiError, DecodeError, ValidationError};
 pub use journal::JournalError;
-pub use kind::ErrorKind;
+pub use kind::{ErrorKind, FailureClass, KindFacts};
+pub use not_ready::{Cleanup, NotReady};
 
 /// Everything that can go wrong in `gpucloud`.
 #[derive(Debug, thiserror::Error)]
@@ -244,6 +246,12 @@ pub enum Error {
         /// The cap, in bytes.
         limit: usize,
     },
+
+    /// A cluster was created (or found) but did not become ready
+    /// ([`crate::ClusterClient::create_and_wait`]): the wait's error, the cluster, and what
+    /// was done about it ([`Cleanup`]). Its [`Error::kind`] is the wait error's.
+    #[error(transparent)]
+    NotReady(Box<NotReady>),
 }
 
 /// `d` rounded for people: `0.3s` and `2.0s` under ten seconds, whole seconds under a minute
@@ -348,6 +356,9 @@ impl Error {
     /// Why a retry may help, as smithy-rs's standard retry strategy classifies failures; `None`
     /// for a failure a retry cannot mend.
     pub fn retry_kind(&self) -> Option<RetryKind> {
+        if let Self::NotReady(failed) = self {
+            return failed.error.retry_kind();
+        }
         // The provider's error rules said so (see `ApiError::retry_hint`).
         if let Some(hint) = self.api_error().and_then(|e| e.retry_hint) {
             return Some(hint);
@@ -373,6 +384,7 @@ impl Error {
             Self::Api(e) => e.status >= 500 || (300..400).contains(&e.status),
             // A success body we cannot read may well mean the create happened.
             Self::Decode(_) | Self::ResponseTooLarge { .. } => true,
+            Self::NotReady(failed) => failed.error.is_ambiguous(),
             _ => false,
         }
     }
@@ -422,6 +434,7 @@ impl Error {
             Self::Journal(_) => ErrorKind::Journal,
             Self::NameClaimed { .. } => ErrorKind::NameClaimed,
             Self::ResponseTooLarge { .. } => ErrorKind::ResponseTooLarge,
+            Self::NotReady(failed) => failed.error.kind(),
         }
     }
 

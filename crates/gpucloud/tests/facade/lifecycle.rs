@@ -150,14 +150,15 @@ async fn a_cluster_that_fails_while_waited_for_is_deleted_and_the_delete_verifie
         )
         .await
         .unwrap_err();
+    let failure = not_ready(failure);
 
     assert!(
         matches!(failure.error, Error::ClusterFailed { .. }),
         "{:?}",
         failure.error
     );
-    assert_eq!(failure.cluster, Some(ClusterId::new("c-1")));
-    let Some(Cleanup::Deleted(deletion)) = &failure.cleanup else {
+    assert_eq!(failure.cluster, ClusterId::new("c-1"));
+    let Cleanup::Deleted(deletion) = &failure.cleanup else {
         panic!("{:?}", failure.cleanup)
     };
     assert!(!deletion.already_gone);
@@ -210,24 +211,25 @@ async fn a_timeout_keeps_the_cluster_unless_asked_and_names_it() {
             .create_and_wait(&together_spec(), &options, |_| {})
             .await
             .unwrap_err();
+        let failure = not_ready(failure);
 
         assert!(
             matches!(failure.error, Error::Timeout { .. }),
             "{:?}",
             failure.error
         );
-        assert_eq!(failure.cluster, Some(ClusterId::new("c-1")));
+        assert_eq!(failure.cluster, ClusterId::new("c-1"));
         let deletes = api.count("DELETE", CLUSTER).await;
         if delete_on_timeout {
             assert!(
-                matches!(failure.cleanup, Some(Cleanup::Deleted(_))),
+                matches!(failure.cleanup, Cleanup::Deleted(_)),
                 "{:?}",
                 failure.cleanup
             );
             assert_eq!(deletes, 1);
         } else {
             assert!(
-                matches!(failure.cleanup, Some(Cleanup::Kept)),
+                matches!(failure.cleanup, Cleanup::Kept),
                 "{:?}",
                 failure.cleanup
             );
@@ -264,8 +266,9 @@ async fn a_create_that_fails_has_no_cluster_to_clean_up() {
         .await
         .unwrap_err();
 
-    assert_eq!(failure.error.status(), Some(400));
-    assert!(failure.cluster.is_none() && failure.cleanup.is_none());
+    // The create's own error: no cluster, so nothing to clean up.
+    assert_eq!(failure.status(), Some(400));
+    assert!(!matches!(failure, Error::NotReady(_)), "{failure:?}");
     assert_eq!(api.count("DELETE", CLUSTER).await, 0);
 }
 
@@ -297,10 +300,11 @@ async fn a_failed_cluster_is_kept_when_asked_and_a_failed_delete_is_reported() {
             .create_and_wait(&together_spec(), &options, |_| {})
             .await
             .unwrap_err();
+        let failure = not_ready(failure);
 
         assert!(matches!(failure.error, Error::ClusterFailed { .. }));
         if delete_on_failure {
-            let Some(Cleanup::DeleteFailed(error)) = &failure.cleanup else {
+            let Cleanup::DeleteFailed(error) = &failure.cleanup else {
                 panic!("{:?}", failure.cleanup)
             };
             assert!(matches!(**error, Error::Authentication(_)), "{error:?}");
@@ -312,7 +316,7 @@ async fn a_failed_cluster_is_kept_when_asked_and_a_failed_delete_is_reported() {
             );
         } else {
             assert!(
-                matches!(failure.cleanup, Some(Cleanup::Kept)),
+                matches!(failure.cleanup, Cleanup::Kept),
                 "{:?}",
                 failure.cleanup
             );
@@ -347,4 +351,12 @@ async fn waiting_for_a_delete_that_never_ends_times_out_naming_the_goal() {
         "{what}"
     );
     assert_eq!(*after, Duration::from_secs(60));
+}
+
+/// The failure of a create whose cluster did not become ready.
+fn not_ready(error: Error) -> Box<gpucloud::NotReady> {
+    match error {
+        Error::NotReady(failed) => failed,
+        other => panic!("expected a cluster that did not become ready: {other:?}"),
+    }
 }

@@ -4,8 +4,8 @@
 //! One module per subject: the three providers through the facade (`together`, `runcrate`,
 //! `e2e`), a provider on a bad day (`hostile`), secrets (`secrets`), journaled calls
 //! (`journal`), the answers to a claim on a name (`claims`), plans (`plan`), resizing
-//! (`resize`), waiting (`waiter`) and what follows a create (`lifecycle`). The mock API and
-//! the fixtures they share are in `support`.
+//! (`resize`), waiting (`waiter`) and what follows a create (`lifecycle`), against a mock API
+//! (its fixtures in `support`); and the facade end to end against the simulator (`sim`).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -21,5 +21,6 @@ mod plan;
 mod resize;
 mod runcrate;
 mod secrets;
+mod sim;
 mod together;
 mod waiter;

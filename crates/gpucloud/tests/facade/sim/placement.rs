@@ -3,14 +3,9 @@
 //! provider has no capacity (a state here, not an injected fault) or is too dear; an
 //! ambiguous failure at the first candidate never leaves a second cluster anywhere.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-use crate::common;
-
-use common::facade::{client, named, requests};
-use common::*;
+use super::{client, finish, named, requests, sim};
 use gpucloud::{
-    AttemptOutcome, Candidate, ClusterSize, ClusterSpec, ClusterState, CreateAndWait,
+    Attempt, AttemptOutcome, Candidate, ClusterSize, ClusterSpec, ClusterState, CreateAndWait,
     CreateOutcome, E2eOptions, Error, ErrorKind, Placement, PriceCheck, ProviderKind,
 };
 use gpucloud_sim::{CapacityFilter, Fault, FaultKind, Provider};
@@ -160,17 +155,12 @@ async fn every_candidate_refusing_is_an_error_naming_each() {
             .unwrap();
     }
     let placement = Placement::new(candidates(&sim, &ALL, "nowhere")).allow_undeletable();
-    let failed = placement.create().await.unwrap_err();
-    assert!(matches!(failed.error, Error::NoCapacity(_)), "{failed}");
-    let source = std::error::Error::source(&failed).map(ToString::to_string);
-    assert_eq!(
-        source,
-        Some(failed.error.to_string()),
-        "the last refusal is the source"
-    );
+    let (failed, attempts) = refused(&placement).await;
+    // The error is the last refusal, as it is: matched like any create's.
+    assert!(matches!(failed, Error::NoCapacity(_)), "{failed}");
     // Together's three regions, Runcrate's two, E2E's one.
-    assert_eq!(failed.attempts.len(), 6);
-    let text = failed.to_string();
+    assert_eq!(attempts.len(), 6);
+    let text = said(&attempts);
     for place in [
         "together (eu-north-1)",
         "together (us-central-4)",
@@ -225,13 +215,13 @@ async fn a_price_ceiling_and_cheapest_first_choose_the_provider() {
     );
 
     // Under 40 USD/h nothing can be shown to fit: nothing is created.
-    let refused = Placement::new(candidates(&sim, &ALL, "priced"))
-        .allow_undeletable()
-        .with_max_price_per_hour(40.0, "USD")
-        .create()
-        .await
-        .unwrap_err();
-    let text = refused.to_string();
+    let (_, attempts) = refused(
+        &Placement::new(candidates(&sim, &ALL, "priced"))
+            .allow_undeletable()
+            .with_max_price_per_hour(40.0, "USD"),
+    )
+    .await;
+    let text = said(&attempts);
     assert!(text.contains("states no price"), "{text}");
     assert!(sim.clusters(Provider::Together).is_empty());
     assert!(sim.clusters(Provider::Runcrate).is_empty());
@@ -283,14 +273,14 @@ async fn an_ambiguous_failure_at_the_first_candidate_never_makes_a_second_cluste
         "ambiguous",
     ));
 
-    let failed = placement.create().await.unwrap_err();
+    let (failed, attempts) = refused(&placement).await;
 
     assert!(
-        matches!(failed.attempts[0].outcome, AttemptOutcome::Failed { .. }),
+        matches!(attempts[0].outcome, AttemptOutcome::Failed { .. }),
         "{failed}"
     );
     assert!(
-        matches!(failed.attempts[1].outcome, AttemptOutcome::NotTried),
+        matches!(attempts[1].outcome, AttemptOutcome::NotTried),
         "{failed}"
     );
     assert_eq!(requests(&sim, Provider::Runcrate, "create_cluster"), 0);
@@ -464,15 +454,13 @@ async fn a_region_without_capacity_fails_over_to_the_next_region_of_the_same_pro
     assert_eq!(named(&sim, Provider::E2e, "regional"), 0);
 
     // A pinned region is the only one tried.
-    let pinned = Placement::new([Candidate::new(
+    let (pinned, attempts) = refused(&Placement::new([Candidate::new(
         client(&sim, Provider::Together),
         intent(Provider::Together, "pinned").with_region(&first_region),
-    )])
-    .create()
-    .await
-    .unwrap_err();
-    assert!(matches!(pinned.error, Error::NoCapacity(_)), "{pinned}");
-    assert_eq!(pinned.attempts.len(), 1, "{pinned}");
+    )]))
+    .await;
+    assert!(matches!(pinned, Error::NoCapacity(_)), "{pinned}");
+    assert_eq!(attempts.len(), 1, "{attempts:?}");
     finish(sim).await;
 }
 
@@ -490,11 +478,10 @@ async fn a_failure_that_is_not_a_refusal_ends_the_placement_where_it_happened() 
         "forbidden",
     ));
 
-    let failed = placement.create().await.unwrap_err();
+    let (failed, attempts) = refused(&placement).await;
 
-    assert_eq!(failed.error.kind(), ErrorKind::Authentication, "{failed}");
-    let outcomes: Vec<_> = failed
-        .attempts
+    assert_eq!(failed.kind(), ErrorKind::Authentication, "{failed}");
+    let outcomes: Vec<_> = attempts
         .iter()
         .map(|a| match &a.outcome {
             AttemptOutcome::Failed { kind, .. } => (a.provider, Some(*kind)),
@@ -649,19 +636,14 @@ async fn a_name_taken_in_one_region_by_the_same_request_in_another_is_found_ther
     // Another request under the name is refused in every region, and no other provider is
     // tried: the name is taken, and a second cluster of it elsewhere would be a double.
     let bigger = intent(Provider::Together, "roaming").with_size(ClusterSize::Gpus(32));
-    let refused = Placement::new([together(bigger), e2e()])
-        .create()
-        .await
-        .unwrap_err();
-    assert_eq!(refused.error.kind(), ErrorKind::NameInUse, "{refused}");
+    let (name_in_use, attempts) = refused(&Placement::new([together(bigger), e2e()])).await;
+    assert_eq!(name_in_use.kind(), ErrorKind::NameInUse, "{name_in_use}");
     assert!(
-        refused
-            .attempts
+        attempts
             .iter()
             .filter(|a| a.provider == ProviderKind::E2e)
             .all(|a| matches!(a.outcome, AttemptOutcome::NotTried)),
-        "{:?}",
-        refused.attempts
+        "{attempts:?}"
     );
     assert_eq!(named(&sim, Provider::Together, "roaming"), 1);
     assert_eq!(named(&sim, Provider::E2e, "roaming"), 0);
@@ -684,18 +666,18 @@ async fn a_cluster_whose_own_answer_is_over_the_ceiling_is_deleted_and_the_place
         )
         .on("create_cluster"),
     );
-    let failed = Placement::new(candidates(&sim, &[Provider::E2e], "dear"))
-        .with_max_price_per_hour(5000.0, "INR")
-        .create()
-        .await
-        .unwrap_err();
+    let (failed, attempts) = refused(
+        &Placement::new(candidates(&sim, &[Provider::E2e], "dear"))
+            .with_max_price_per_hour(5000.0, "INR"),
+    )
+    .await;
     let Error::PriceAboveCeiling {
         per_hour,
         ceiling,
         deleted,
         delete_error,
         ..
-    } = &failed.error
+    } = &failed
     else {
         panic!("{failed}")
     };
@@ -703,15 +685,13 @@ async fn a_cluster_whose_own_answer_is_over_the_ceiling_is_deleted_and_the_place
     assert_eq!(delete_error, &None);
     assert!(
         failed
-            .error
             .to_string()
             .contains("deleted, and the delete verified"),
-        "{}",
-        failed.error
+        "{failed}"
     );
-    assert_eq!(failed.error.kind(), ErrorKind::PriceAboveCeiling);
+    assert_eq!(failed.kind(), ErrorKind::PriceAboveCeiling);
     assert!(matches!(
-        failed.attempts[0].outcome,
+        attempts[0].outcome,
         AttemptOutcome::Failed {
             kind: ErrorKind::PriceAboveCeiling,
             ..
@@ -736,28 +716,24 @@ async fn a_cluster_whose_own_answer_is_over_the_ceiling_is_deleted_and_the_place
         )
         .on("create_cluster"),
     );
-    let failed = Placement::new(candidates(&sim, &[Provider::Runcrate], "dear"))
-        .allow_undeletable()
-        .with_max_price_per_hour(50.0, "USD")
-        .create()
-        .await
-        .unwrap_err();
+    let (failed, _) = refused(
+        &Placement::new(candidates(&sim, &[Provider::Runcrate], "dear"))
+            .allow_undeletable()
+            .with_max_price_per_hour(50.0, "USD"),
+    )
+    .await;
     let Error::PriceAboveCeiling {
         per_hour,
         deleted,
         delete_error,
         ..
-    } = &failed.error
+    } = &failed
     else {
         panic!("{failed}")
     };
     assert_eq!((*per_hour, *deleted), (400.0, false));
     assert!(delete_error.is_some(), "{failed}");
-    assert!(
-        failed.error.to_string().contains("it may be billing"),
-        "{}",
-        failed.error
-    );
+    assert!(failed.to_string().contains("it may be billing"), "{failed}");
 
     // An answer that agrees with the catalog is placed as before.
     let placed = Placement::new(candidates(&sim, &[Provider::E2e], "fair"))
@@ -823,4 +799,46 @@ async fn a_placed_cluster_says_what_the_ceiling_made_of_its_own_price() {
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(placed.price_check, PriceCheck::NoCeiling);
     assert_eq!(requests(&sim, Provider::Together, "get_cluster"), 1);
+}
+
+#[tokio::test]
+async fn the_facade_reads_runcrates_refusal_as_no_capacity_and_does_not_retry_it() {
+    let sim = sim().await;
+    sim.capacity()
+        .set(&CapacityFilter::new(Provider::Runcrate, "H100"), 1)
+        .unwrap();
+    let error = client(&sim, Provider::Runcrate)
+        .create(&super::spec(Provider::Runcrate, "wide"))
+        .await
+        .unwrap_err();
+    assert!(matches!(error, Error::NoCapacity(_)), "{error:?}");
+    assert_eq!(requests(&sim, Provider::Runcrate, "create_cluster"), 1);
+    assert!(sim.clusters(Provider::Runcrate).is_empty());
+    finish(sim).await;
+}
+
+/// A placement that creates nothing: the error it ended with, and every attempt it reported.
+async fn refused(placement: &Placement) -> (Error, Vec<Attempt>) {
+    let mut attempts = Vec::new();
+    let result = placement
+        .execute(placement.plan().await, |a| attempts.push(a.clone()))
+        .await;
+    match result {
+        Err(error) => (error, attempts),
+        Ok(placed) => panic!("placed: {placed:?}"),
+    }
+}
+
+/// What each attempt that did not create said, `place: reason`, joined by `; `.
+fn said(attempts: &[Attempt]) -> String {
+    let lines: Vec<String> = attempts
+        .iter()
+        .filter_map(|a| match &a.outcome {
+            AttemptOutcome::Skipped { reason, .. }
+            | AttemptOutcome::Refused { reason, .. }
+            | AttemptOutcome::Failed { reason, .. } => Some(format!("{}: {reason}", a.place())),
+            _ => None,
+        })
+        .collect();
+    lines.join("; ")
 }

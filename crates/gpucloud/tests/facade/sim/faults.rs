@@ -1,14 +1,9 @@
 //! The facade against each injected fault: what is safe is retried, a create is never sent
 //! twice into a second cluster, and the rest is reported clearly.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-use crate::common;
-
 use std::time::Duration;
 
-use common::facade::{Settings, client, client_with, named, requests, spec};
-use common::*;
+use super::{Settings, SimTime, client, client_with, finish, named, requests, sim, spec};
 use gpucloud::{ClusterState, CreateOutcome, Error, RetryPolicy, WaitOptions};
 use gpucloud_sim::{Fault, FaultKind, Provider};
 

@@ -2,14 +2,9 @@
 //! get → delete (where the provider documents one), on the simulator's timeline (the facade's
 //! sleeps move simulated time, so minutes of provisioning take milliseconds).
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-use crate::common;
-
 use std::time::Duration;
 
-use common::facade::{client, named, spec};
-use common::*;
+use super::{client, finish, named, sim, spec};
 use gpucloud::{ClusterState, CreateOutcome, Error, WaitOptions};
 use gpucloud_sim::Provider;
 

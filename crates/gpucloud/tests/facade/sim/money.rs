@@ -1,30 +1,18 @@
-//! The facade's money-safety calls against the simulator, on its timeline: a create told over
-//! HTTP (`POST /_sim/faults`) to fail while provisioning is deleted again by
+//! The facade's money-safety calls against the simulator, on its timeline: a create told to
+//! fail while provisioning is deleted again by
 //! `create_and_wait`, and the delete verified; resizes that take simulated time reach the new
 //! size; deletes that take simulated time are waited through by `delete_and_wait`.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-use crate::common;
-
 use std::time::Duration;
 
-use common::facade::{client, named, requests, spec};
-use common::*;
+use super::{client, finish, named, requests, sim, spec};
 use gpucloud::{Cleanup, ClusterSize, ClusterState, CreateAndWait, Error, WaitOptions};
-use gpucloud_sim::{Provider, RunningSim};
-use serde_json::json;
+use gpucloud_sim::{Fault, FaultKind, Provider, RunningSim};
 
-/// Tells the simulator, from outside, to doom the next create of `provider`.
+/// Tells the simulator to doom the next create of `provider`.
 async fn doom_next_create(sim: &RunningSim, provider: Provider) {
-    let body = json!({"provider": provider.as_str(), "operation": "create_cluster", "kind": "fail_provisioning"});
-    let answer = http()
-        .post(format!("{}/faults", sim.control_url()))
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(answer.status(), 200);
+    sim.faults()
+        .inject(Fault::new(provider, FaultKind::FailProvisioning).on("create_cluster"));
 }
 
 #[tokio::test]
@@ -43,6 +31,9 @@ async fn a_create_told_to_fail_is_deleted_and_the_delete_verified() {
             })
             .await
             .unwrap_err();
+        let Error::NotReady(failure) = failure else {
+            panic!("{provider}: {failure:?}");
+        };
         assert!(
             matches!(failure.error, Error::ClusterFailed { .. }),
             "{provider}: {failure}"
@@ -53,7 +44,7 @@ async fn a_create_told_to_fail_is_deleted_and_the_delete_verified() {
             Some(&ClusterState::Provisioning),
             "{provider}"
         );
-        let Some(Cleanup::Deleted(deletion)) = &failure.cleanup else {
+        let Cleanup::Deleted(deletion) = &failure.cleanup else {
             panic!("{provider}: not deleted: {failure}");
         };
         assert!(!deletion.already_gone);
@@ -61,7 +52,7 @@ async fn a_create_told_to_fail_is_deleted_and_the_delete_verified() {
             deletion.took > Duration::ZERO,
             "{provider}: the delete took time"
         );
-        assert_eq!(Some(&deletion.id), failure.cluster.as_ref());
+        assert_eq!(deletion.id, failure.cluster);
         assert!(failure.to_string().contains("was deleted"), "{failure}");
         assert_eq!(named(&sim, provider, "doomed"), 0, "{provider}: gone");
         assert!(sim.faults().pending().is_empty(), "the fault was used");
@@ -88,6 +79,9 @@ async fn runcrate_told_to_fail_ends_in_cluster_failed() {
         )
         .await
         .unwrap_err();
+    let Error::NotReady(failure) = failure else {
+        panic!("{failure:?}");
+    };
     assert!(
         matches!(failure.error, Error::ClusterFailed { .. }),
         "{failure}"
@@ -100,17 +94,14 @@ async fn runcrate_told_to_fail_ends_in_cluster_failed() {
         "{failure}"
     );
     // A failed Runcrate start releases every machine: nothing to delete, and it says so.
-    assert!(
-        matches!(&failure.cleanup, Some(Cleanup::NotNeeded)),
-        "{failure}"
-    );
+    assert!(matches!(&failure.cleanup, Cleanup::NotNeeded), "{failure}");
     assert!(
         failure
             .to_string()
             .ends_with("released its machines itself: nothing bills"),
         "{failure}"
     );
-    let id = failure.cluster.unwrap();
+    let id = failure.cluster.clone();
     let seen = client.get(&id).await.unwrap();
     assert!(
         matches!(seen.state, ClusterState::Failed(_)),
