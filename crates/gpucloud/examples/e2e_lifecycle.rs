@@ -5,6 +5,7 @@
 //!   cargo run -p gpucloud --example e2e_lifecycle -- my-cluster IMAGE_VERSION_ID SKU_ID SKU_ITEM_PRICE_ID SECURITY_GROUP_ID SSH_KEY_ID
 //! ```
 
+use gpucloud::Ready;
 use gpucloud::{ClusterClient, ClusterSize, ClusterSpec, E2eConfig, E2eOptions, WaitOptions};
 
 #[tokio::main]
@@ -29,10 +30,14 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("{:?}: cluster {}", created.outcome, created.cluster.id);
 
     let ready = client
-        .wait_until_ready(&created.cluster.id, &WaitOptions::default(), |p| {
+        .wait(&created.cluster.id, &Ready)
+        .with_options(WaitOptions::default())
+        .run(|p| {
             println!("[{:>5.0}s] {}", p.elapsed.as_secs_f64(), p.cluster.state);
         })
-        .await?;
+        .await
+        .map(|w| w.output)
+        .map_err(gpucloud::Error::from)?;
     println!(
         "login node: {:?}",
         ready.nodes.first().and_then(|n| n.public_ip.clone())

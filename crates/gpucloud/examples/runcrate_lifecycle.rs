@@ -6,6 +6,7 @@
 //! ```
 //! Re-running with the same `IDEMPOTENCY_KEY` finds the cluster instead of starting another.
 
+use gpucloud::Ready;
 use gpucloud::{
     ClusterClient, ClusterSize, ClusterSpec, RuncrateConfig, RuncrateOptions, SoftwareStack,
     WaitOptions,
@@ -32,7 +33,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("{:?}: cluster {}", created.outcome, created.cluster.id);
 
     let ready = client
-        .wait_until_ready(&created.cluster.id, &WaitOptions::default(), |p| {
+        .wait(&created.cluster.id, &Ready)
+        .with_options(WaitOptions::default())
+        .run(|p| {
             println!(
                 "[{:>5.0}s] {} ({} nodes reachable)",
                 p.elapsed.as_secs_f64(),
@@ -40,7 +43,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 p.cluster.nodes_reachable()
             );
         })
-        .await?;
+        .await
+        .map(|w| w.output)
+        .map_err(gpucloud::Error::from)?;
     for node in &ready.nodes {
         println!("{}", node.ssh_command.as_deref().unwrap_or("(no ssh yet)"));
     }

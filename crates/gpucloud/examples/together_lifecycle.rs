@@ -5,6 +5,7 @@
 //! ```
 //! Set `TOGETHER_BASE_URL` to aim it at a proxy or a simulator.
 
+use gpucloud::Ready;
 use gpucloud::{
     ClusterClient, ClusterSize, ClusterSpec, TogetherConfig, TogetherOptions, WaitOptions,
 };
@@ -34,7 +35,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
 
     let ready = client
-        .wait_until_ready(&created.cluster.id, &WaitOptions::default(), |p| {
+        .wait(&created.cluster.id, &Ready)
+        .with_options(WaitOptions::default())
+        .run(|p| {
             println!(
                 "[{:>5.0}s] {} {}",
                 p.elapsed.as_secs_f64(),
@@ -42,7 +45,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 p.cluster.phase.as_deref().unwrap_or("")
             );
         })
-        .await?;
+        .await
+        .map(|w| w.output)
+        .map_err(gpucloud::Error::from)?;
     for node in &ready.nodes {
         println!("{} {}", node.id, node.hostname.as_deref().unwrap_or("-"));
     }

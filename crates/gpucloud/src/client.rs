@@ -12,16 +12,12 @@ use crate::providers::ops::{self, Provider};
 use crate::providers::runcrate::{RuncrateClusters, RuncrateConfig};
 use crate::providers::together::{TogetherClusters, TogetherConfig};
 use crate::spec::{ClusterSize, ClusterSpec};
-use crate::waiter::{
-    self, Acceptor, ClusterReport, Deleted, Progress, Ready, SizeReached, WaitEnd, WaitOptions,
-    WaitReport,
-};
 
 /// A provider-neutral cluster client.
 ///
 /// ```no_run
 /// # async fn run() -> Result<(), gpucloud::Error> {
-/// use gpucloud::{ClusterClient, ClusterSize, ClusterSpec, ProviderKind, WaitOptions};
+/// use gpucloud::{ClusterClient, ClusterSize, ClusterSpec, ProviderKind, Ready, WaitOptions};
 /// let client = ClusterClient::from_env(ProviderKind::Together)?;
 /// let spec = ClusterSpec::new("train-42", ClusterSize::Gpus(16))
 ///     .with_gpu_model("H100_SXM")
@@ -30,15 +26,12 @@ use crate::waiter::{
 /// println!("{}", client.plan(&spec).await?);
 /// let created = client.create(&spec).await?;
 /// let ready = client
-///     .wait_until_ready(&created.cluster.id, &WaitOptions::default(), |p| {
-///         println!("{} after {:?}", p.cluster.state, p.elapsed)
-///     })
-///     .await?;
+///     .wait(&created.cluster.id, &Ready)
+///     .run(|p| println!("{} after {:?}", p.cluster.state, p.elapsed))
+///     .await?
+///     .output;
 /// println!("{} nodes", ready.nodes.len());
-/// client.delete(&ready.id).await?;
-/// client
-///     .wait_until_deleted(&ready.id, &WaitOptions::default(), |_| {})
-///     .await?;
+/// client.delete_and_wait(&ready.id, &WaitOptions::default(), |_| {}).await?;
 /// # Ok(()) }
 /// ```
 #[derive(Debug, Clone)]
@@ -268,7 +261,7 @@ impl ClusterClient {
     }
 
     /// Deletes a cluster (Runcrate documents no delete: [`Error::Unsupported`]). Returns when
-    /// the provider has accepted the delete; [`Self::wait_until_deleted`] waits until it is
+    /// the provider has accepted the delete; [`Self::delete_and_wait`] waits until it is
     /// gone. A 404 on a retry means an earlier attempt of this call worked, and is success.
     pub async fn delete(&self, id: &ClusterId) -> Result<(), Error> {
         with_provider!(self, p => ops::delete(p, id).await)
@@ -277,85 +270,8 @@ impl ClusterClient {
     /// Changes the cluster's size: Together `PUT /compute/clusters/{id}` with `num_gpus`
     /// (a positive multiple of 8, checked before sending), E2E's `scale_cluster` action (adds
     /// nodes; it cannot remove any), Runcrate [`Error::Unsupported`] (undocumented). Returns
-    /// the cluster as the provider answered; [`Self::wait_until_size`] waits for the new size.
+    /// the cluster as the provider answered; [`Self::wait`] with [`crate::SizeReached`] waits for the new size.
     pub async fn resize(&self, id: &ClusterId, size: ClusterSize) -> Result<Cluster, Error> {
         with_provider!(self, p => ops::resize(p, id, size).await)
-    }
-
-    /// Polls until the cluster is ready at `size` (GPUs or nodes, as the provider reports
-    /// them); fails early on a terminal state.
-    pub async fn wait_until_size(
-        &self,
-        id: &ClusterId,
-        size: ClusterSize,
-        options: &WaitOptions,
-        on_progress: impl FnMut(&Progress),
-    ) -> Result<Cluster, Error> {
-        self.wait_for_cluster_report(id, options, &SizeReached(size), on_progress)
-            .await
-            .result
-    }
-
-    /// Polls until the cluster is ready; fails early on a terminal state and after
-    /// `options.max_wait`. `on_progress` is called whenever the phase, state or number of
-    /// reachable nodes changes.
-    pub async fn wait_until_ready(
-        &self,
-        id: &ClusterId,
-        options: &WaitOptions,
-        on_progress: impl FnMut(&Progress),
-    ) -> Result<Cluster, Error> {
-        self.wait_for_cluster_report(id, options, &Ready, on_progress)
-            .await
-            .result
-    }
-
-    /// Polls until the provider no longer has the cluster (a 404, or a terminal deleted state).
-    pub async fn wait_until_deleted(
-        &self,
-        id: &ClusterId,
-        options: &WaitOptions,
-        on_progress: impl FnMut(&Progress),
-    ) -> Result<WaitEnd, Error> {
-        self.wait_for(id, options, &Deleted, on_progress).await
-    }
-
-    /// Polls until `acceptor` ends the wait (see [`Acceptor`]) or `options.max_wait` passes.
-    pub async fn wait_for(
-        &self,
-        id: &ClusterId,
-        options: &WaitOptions,
-        acceptor: &dyn Acceptor,
-        on_progress: impl FnMut(&Progress),
-    ) -> Result<WaitEnd, Error> {
-        self.wait_for_report(id, options, acceptor, on_progress)
-            .await
-            .result
-    }
-
-    /// Polls until `acceptor` accepts the cluster as answered (ready, a size), with how long
-    /// each phase took: the result is the cluster, never "gone" (see [`ClusterReport`]).
-    pub async fn wait_for_cluster_report(
-        &self,
-        id: &ClusterId,
-        options: &WaitOptions,
-        acceptor: &dyn Acceptor,
-        on_progress: impl FnMut(&Progress),
-    ) -> ClusterReport {
-        let pacing = self.settings().pacing();
-        waiter::wait_until_seen(pacing, options, acceptor, || self.get(id), on_progress).await
-    }
-
-    /// [`Self::wait_for`], with how long each phase took ([`crate::Timeline`]) whatever the result:
-    /// a slow or stuck phase is visible when the wait ends.
-    pub async fn wait_for_report(
-        &self,
-        id: &ClusterId,
-        options: &WaitOptions,
-        acceptor: &dyn Acceptor,
-        on_progress: impl FnMut(&Progress),
-    ) -> WaitReport {
-        let pacing = self.settings().pacing();
-        waiter::wait_for(pacing, options, acceptor, || self.get(id), on_progress).await
     }
 }

@@ -14,8 +14,9 @@
 //!   status or a field (open enums).
 //! - **Checked before sent**: each provider's documented rules are enforced before any network
 //!   call, as [`Error::Validation`] naming the field, the rule and the doc.
-//! - **Waiting** ([`ClusterClient::wait_until_ready`], [`ClusterClient::wait_until_deleted`],
-//!   [`ClusterClient::wait_for`] with your own [`Acceptor`]): backoff, a maximum wait, progress
+//! - **Waiting**, one way ([`ClusterClient::wait`] with [`Ready`], [`SizeReached`],
+//!   [`Deleted`] or your own [`Acceptor`]; the end is its output or a typed [`WaitError`], each
+//!   with the [`Timeline`] of the phases): backoff, a maximum wait, progress
 //!   on every phase change, an early failure on terminal states, an injectable
 //!   [`clock::Clock`] and [`random::Random`].
 //! - **Secrets stay secret**: keys are never in `Debug`, `Display`, logs or errors.
@@ -50,6 +51,7 @@ pub mod random;
 pub mod retry;
 pub mod settle;
 mod spec;
+mod wait;
 mod waiter;
 
 pub use client::ClusterClient;
@@ -76,9 +78,10 @@ pub use spec::{
     Billing, ClusterSize, ClusterSpec, E2eOptions, E2eSfsMount, MAX_TTL, MIN_TTL, ProviderOptions,
     RuncrateOptions, SharedStorage, SoftwareStack, TogetherOptions,
 };
+pub use wait::Wait;
 pub use waiter::{
-    Acceptor, ClusterReport, Deleted, MAX_PHASES, Observation, PhaseSpan, Progress, Ready,
-    SizeReached, Timeline, TimelineSource, Verdict, WaitEnd, WaitOptions, WaitReport,
+    Acceptor, Deleted, MAX_PHASES, Observation, PhaseSpan, Progress, Ready, SizeReached, Timeline,
+    TimelineSource, Verdict, WaitEnd, WaitError, WaitOptions, Waited,
 };
 
 /// The generated Together AI client.

@@ -101,11 +101,12 @@ impl ClusterClient {
         let timeline = if already_gone {
             None
         } else {
-            let report = self
-                .wait_for_report(id, options, &Deleted, on_progress)
-                .await;
-            report.result?;
-            Some(report.timeline)
+            let waited = self
+                .wait(id, &Deleted)
+                .with_options(options.clone())
+                .run(on_progress)
+                .await?;
+            Some(waited.timeline)
         };
         Ok(Deletion {
             id: id.clone(),
@@ -133,13 +134,6 @@ impl ClusterClient {
         self.wait_or_clean_up(created, options, on_progress).await
     }
 
-    /// [`Self::create_and_wait`] with the default options and no progress callback: the
-    /// cluster `spec` describes, ready, or the error (with what was done about the cluster).
-    pub async fn create_ready(&self, spec: &ClusterSpec) -> Result<CreatedReady, Error> {
-        self.create_and_wait(spec, &CreateAndWait::default(), |_| {})
-            .await
-    }
-
     /// The second half of [`Self::create_and_wait`], for a caller that shows the create's
     /// result before waiting: waits until `created`'s cluster is ready, and deletes it (or
     /// keeps it) as `options` say when it is not.
@@ -150,19 +144,23 @@ impl ClusterClient {
         on_progress: impl FnMut(&Progress),
     ) -> Result<CreatedReady, Error> {
         let id = created.cluster.id.clone();
-        let report = self
-            .wait_for_cluster_report(&id, &options.wait, &Ready, on_progress)
+        let waited = self
+            .wait(&id, &Ready)
+            .with_options(options.wait.clone())
+            .run(on_progress)
             .await;
-        let timeline = report.timeline;
-        let error = match report.result {
-            Ok(cluster) => {
+        let (error, timeline) = match waited {
+            Ok(ready) => {
                 return Ok(CreatedReady {
                     created,
-                    cluster,
-                    timeline,
+                    cluster: ready.output,
+                    timeline: ready.timeline,
                 });
             }
-            Err(error) => error,
+            Err(failed) => {
+                let timeline = failed.timeline().clone();
+                (failed.into_error(), timeline)
+            }
         };
         let released = self.provider().profile().failed_start == FailedStart::Released;
         let delete = match &error {

@@ -9,7 +9,7 @@ use serde::Serialize;
 /// A provider's own cluster object, typed by its generated client. Serialises (and shows in
 /// `Debug`) as the provider's JSON with the credentials it may carry withheld — Together's
 /// `kube_config` holds the cluster's admin credentials, so `--json` output, logs and error
-/// excerpts show `REDACTED` in its place; [`Cluster::kubeconfig`] is the one way to read it.
+/// excerpts show `REDACTED` in its place; [`crate::Cluster::kubeconfig`] is the one way to read it.
 #[derive(Clone, PartialEq)]
 pub enum ProviderCluster {
     /// Together's `GPUClusterInfo`.

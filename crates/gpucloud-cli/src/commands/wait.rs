@@ -23,17 +23,23 @@ pub async fn wait_with_progress(
     client: &ClusterClient,
     id: &ClusterId,
     args: &WaitArgs,
-    goal: &dyn Acceptor,
+    goal: &dyn Acceptor<Output = Cluster>,
     display: ProgressDisplay,
 ) -> Result<Cluster, Error> {
-    let report = client
-        .wait_for_cluster_report(id, &wait_options(args), goal, |p| display.update(p))
+    let waited = client
+        .wait(id, goal)
+        .with_options(wait_options(args))
+        .run(|p| display.update(p))
         .await;
     display.finish();
     if display.shows_timeline() {
-        output::timeline(&report.timeline, report.result.is_ok());
+        let timeline = match &waited {
+            Ok(ready) => &ready.timeline,
+            Err(failed) => failed.timeline(),
+        };
+        output::timeline(timeline, waited.is_ok());
     }
-    report.result
+    Ok(waited?.output)
 }
 
 /// Waits until a cluster just created is ready, deleting it on failure as `options` say, with

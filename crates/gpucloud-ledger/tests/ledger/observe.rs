@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use crate::support::*;
+use gpucloud::Ready;
 use gpucloud::journal::Journal;
 use gpucloud::{
     ClusterClient, CreateOutcome, ProviderKind, RetryPolicy, RuncrateConfig, WaitOptions,
@@ -31,8 +32,12 @@ async fn the_last_state_price_and_gone_time_follow_what_the_client_saw() {
     assert!(entry.may_be_alive());
 
     let ready = e2e
-        .wait_until_ready(&created.cluster.id, &WaitOptions::default(), |_| {})
+        .wait(&created.cluster.id, &Ready)
+        .with_options(WaitOptions::default())
+        .run(|_| {})
         .await
+        .map(|w| w.output)
+        .map_err(gpucloud::Error::from)
         .unwrap();
     let entry = ledger.clusters().unwrap().pop().unwrap();
     assert_eq!(

@@ -25,10 +25,19 @@ pub enum Verdict {
     KeepPolling,
 }
 
-/// Judges each poll of a waiter.
+/// Judges each poll of a waiter, and makes the wait's output from the poll it accepts.
 pub trait Acceptor {
+    /// What a successful wait returns: the cluster (ready, at a size), or how a delete ended.
+    type Output;
+
     /// The verdict on `seen`.
     fn judge(&self, seen: Observation<'_>) -> Verdict;
+
+    /// The wait's output from the poll this acceptor accepted: `Some(cluster)` when the
+    /// provider answered with one, `None` when the accepted poll was an error (a 404). `None`
+    /// back means the acceptor needs a cluster and got none: the wait fails with that poll's
+    /// error instead of succeeding on nothing.
+    fn output(&self, accepted: Option<Cluster>) -> Option<Self::Output>;
 
     /// What is waited for, for messages: "waiting for … cluster 42 {goal}".
     fn goal(&self) -> &str {
@@ -36,10 +45,28 @@ pub trait Acceptor {
     }
 }
 
+/// A caller's predicate: its output is how the wait ended ([`WaitEnd`]).
 impl<F: Fn(Observation<'_>) -> Verdict> Acceptor for F {
+    type Output = WaitEnd;
+
     fn judge(&self, seen: Observation<'_>) -> Verdict {
         self(seen)
     }
+
+    fn output(&self, accepted: Option<Cluster>) -> Option<WaitEnd> {
+        Some(accepted.map_or(WaitEnd::Gone, WaitEnd::Seen))
+    }
+}
+
+/// How a wait that accepts a missing cluster ended.
+#[derive(Debug, Clone, PartialEq)]
+// Returned once per wait, and usually carrying the cluster: boxing would only add a step.
+#[allow(clippy::large_enum_variant)]
+pub enum WaitEnd {
+    /// The last poll saw the cluster.
+    Seen(Cluster),
+    /// The last poll found no cluster (404).
+    Gone,
 }
 
 /// Ready: [`ClusterState::Ready`] is success; a state the cluster will not leave by itself
@@ -48,6 +75,12 @@ impl<F: Fn(Observation<'_>) -> Verdict> Acceptor for F {
 pub struct Ready;
 
 impl Acceptor for Ready {
+    type Output = Cluster;
+
+    fn output(&self, accepted: Option<Cluster>) -> Option<Cluster> {
+        accepted
+    }
+
     fn judge(&self, seen: Observation<'_>) -> Verdict {
         match seen {
             Observation::Cluster(c) if c.state == ClusterState::Ready => Verdict::Success,
@@ -68,6 +101,12 @@ impl Acceptor for Ready {
 pub struct Deleted;
 
 impl Acceptor for Deleted {
+    type Output = WaitEnd;
+
+    fn output(&self, accepted: Option<Cluster>) -> Option<WaitEnd> {
+        Some(accepted.map_or(WaitEnd::Gone, WaitEnd::Seen))
+    }
+
     fn judge(&self, seen: Observation<'_>) -> Verdict {
         match seen {
             Observation::Cluster(c) if c.state == ClusterState::Deleted => Verdict::Success,
@@ -89,6 +128,12 @@ impl Acceptor for Deleted {
 pub struct SizeReached(pub crate::spec::ClusterSize);
 
 impl Acceptor for SizeReached {
+    type Output = Cluster;
+
+    fn output(&self, accepted: Option<Cluster>) -> Option<Cluster> {
+        accepted
+    }
+
     fn judge(&self, seen: Observation<'_>) -> Verdict {
         match (Ready.judge(seen), seen) {
             (Verdict::Success, Observation::Cluster(c)) if !has_size(c, self.0) => {

@@ -12,7 +12,7 @@ use crate::pacing::Pacing;
 mod acceptor;
 mod timeline;
 
-pub use acceptor::{Acceptor, Deleted, Observation, Ready, SizeReached, Verdict};
+pub use acceptor::{Acceptor, Deleted, Observation, Ready, SizeReached, Verdict, WaitEnd};
 pub use timeline::{MAX_PHASES, PhaseSpan, Timeline, TimelineSource};
 
 /// How patiently to wait.
@@ -76,99 +76,114 @@ pub struct Progress {
     pub polls: u32,
 }
 
-/// How a successful wait ended.
+/// What a wait returned: the acceptor's output, and how long each phase took.
 #[derive(Debug, Clone, PartialEq)]
-// Returned once per wait, and usually carrying the cluster: boxing would only add a step.
-#[allow(clippy::large_enum_variant)]
-pub enum WaitEnd {
-    /// The last poll saw the cluster.
-    Seen(Cluster),
-    /// The last poll found no cluster (404).
-    Gone,
-}
-
-/// How a wait ended, and how long each phase took.
-#[derive(Debug)]
-pub struct WaitReport {
-    /// The wait's result.
-    pub result: Result<WaitEnd, Error>,
-    /// The phases seen until it ended, whatever the result.
+#[non_exhaustive]
+pub struct Waited<T> {
+    /// The acceptor's output (the ready cluster, how a delete ended).
+    pub output: T,
+    /// The phases seen until the wait ended.
     pub timeline: Timeline,
 }
 
-/// How a wait for a cluster to reach a goal (ready, a size) ended — never "gone": a wait
-/// whose acceptor would take a missing cluster for success ends with the error the last poll
-/// got instead — and how long each phase took.
+/// A wait that did not end in success, as smithy-rs's waiters end: the maximum wait passed,
+/// the cluster reached a state it will not leave, or a poll failed. Each carries the
+/// [`Error`] it is (so `?` turns it into one, and `error()` is matched like any error) and the
+/// timeline of the wait.
 #[derive(Debug)]
-pub struct ClusterReport {
-    /// The cluster as the last poll saw it, or why the wait failed.
-    pub result: Result<Cluster, Error>,
-    /// The phases seen until it ended, whatever the result.
-    pub timeline: Timeline,
+#[non_exhaustive]
+pub enum WaitError {
+    /// `max_wait` passed: [`Error::Timeout`], with the last cluster seen (if any poll saw one).
+    ExceededMaxWait {
+        /// The timeout, naming what was waited for and the last state seen.
+        error: Error,
+        /// The cluster as the last successful poll saw it.
+        last: Option<Box<Cluster>>,
+        /// The phases seen.
+        timeline: Timeline,
+    },
+    /// The acceptor judged the cluster failed: [`Error::ClusterFailed`], and the cluster.
+    FailureState {
+        /// The failure, naming the state and the provider's phase.
+        error: Error,
+        /// The cluster as the poll saw it.
+        cluster: Box<Cluster>,
+        /// The phases seen.
+        timeline: Timeline,
+    },
+    /// A poll failed in a way the acceptor does not accept (after the get's own retries).
+    OperationFailed {
+        /// The poll's error.
+        error: Error,
+        /// The phases seen.
+        timeline: Timeline,
+    },
 }
 
-/// An acceptor whose success needs a cluster: an error it would accept fails the wait instead.
-struct MustSee<'a>(&'a dyn Acceptor);
-
-impl Acceptor for MustSee<'_> {
-    fn judge(&self, seen: Observation<'_>) -> Verdict {
-        let error = matches!(seen, Observation::Error(_));
-        match self.0.judge(seen) {
-            Verdict::Success if error => Verdict::Failure,
-            verdict => verdict,
+impl WaitError {
+    /// The error this is.
+    pub fn error(&self) -> &Error {
+        match self {
+            Self::ExceededMaxWait { error, .. }
+            | Self::FailureState { error, .. }
+            | Self::OperationFailed { error, .. } => error,
         }
     }
 
-    fn goal(&self) -> &str {
-        self.0.goal()
+    /// The phases seen until the wait ended.
+    pub fn timeline(&self) -> &Timeline {
+        match self {
+            Self::ExceededMaxWait { timeline, .. }
+            | Self::FailureState { timeline, .. }
+            | Self::OperationFailed { timeline, .. } => timeline,
+        }
+    }
+
+    /// The error this is, without the wait's details.
+    pub fn into_error(self) -> Error {
+        match self {
+            Self::ExceededMaxWait { error, .. }
+            | Self::FailureState { error, .. }
+            | Self::OperationFailed { error, .. } => error,
+        }
     }
 }
 
-/// Polls `get` until `acceptor` accepts a cluster it answered, fails, or `options.max_wait`
-/// passes (see [`ClusterReport`]).
-pub(crate) async fn wait_until_seen<G, Fut>(
-    pacing: Pacing<'_>,
-    options: &WaitOptions,
-    acceptor: &dyn Acceptor,
-    get: G,
-    on_progress: impl FnMut(&Progress),
-) -> ClusterReport
-where
-    G: FnMut() -> Fut,
-    Fut: std::future::Future<Output = Result<Cluster, Error>>,
-{
-    let report = wait_for(pacing, options, &MustSee(acceptor), get, on_progress).await;
-    let result = match report.result {
-        Ok(WaitEnd::Seen(cluster)) => Ok(cluster),
-        Err(error) => Err(error),
-        // `MustSee` turns every accepted error into a failure, which returns that error.
-        Ok(WaitEnd::Gone) => Err(Error::Timeout {
-            what: format!("waiting for a cluster {}: it was gone", acceptor.goal()),
-            after: report.timeline.waited,
-        }),
-    };
-    ClusterReport {
-        result,
-        timeline: report.timeline,
+impl std::fmt::Display for WaitError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self.error(), f)
+    }
+}
+
+impl std::error::Error for WaitError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        std::error::Error::source(self.error())
+    }
+}
+
+impl From<WaitError> for Error {
+    fn from(error: WaitError) -> Self {
+        error.into_error()
     }
 }
 
 /// Polls `get` until `acceptor` ends the wait or `options.max_wait` passes.
-pub(crate) async fn wait_for<G, Fut>(
+pub(crate) async fn run<A, G, Fut>(
     pacing: Pacing<'_>,
     options: &WaitOptions,
-    acceptor: &dyn Acceptor,
+    acceptor: &A,
     get: G,
     on_progress: impl FnMut(&Progress),
-) -> WaitReport
+) -> Result<Waited<A::Output>, WaitError>
 where
+    A: Acceptor + ?Sized,
     G: FnMut() -> Fut,
     Fut: std::future::Future<Output = Result<Cluster, Error>>,
 {
     let started = pacing.clock.now();
     let mut observed = Vec::new();
     let mut last = None;
-    let result = poll(
+    let end = poll(
         pacing,
         options,
         acceptor,
@@ -191,20 +206,72 @@ where
     .await;
     let waited = pacing.clock.now().saturating_sub(started);
     let timeline = Timeline::of(last.as_ref(), &observed, waited);
-    WaitReport { result, timeline }
+    match end {
+        End::Accepted(Ok(cluster)) => {
+            let goal = acceptor.goal().to_string();
+            let (provider, id) = (cluster.provider, cluster.id.clone());
+            match acceptor.output(Some(cluster)) {
+                Some(output) => Ok(Waited { output, timeline }),
+                // An acceptor that refuses the very cluster it accepted: nothing to return.
+                None => Err(WaitError::OperationFailed {
+                    error: Error::Configuration {
+                        setting: "acceptor".into(),
+                        problem: format!(
+                            "accepted {provider} cluster {id} ({goal}) but made no output from it"
+                        ),
+                    },
+                    timeline,
+                }),
+            }
+        }
+        End::Accepted(Err(error)) => match acceptor.output(None) {
+            Some(output) => Ok(Waited { output, timeline }),
+            // It needs a cluster, and the poll it accepted found none.
+            None => Err(WaitError::OperationFailed { error, timeline }),
+        },
+        End::Failed(cluster) => Err(WaitError::FailureState {
+            error: failed(&cluster),
+            cluster: Box::new(cluster),
+            timeline,
+        }),
+        End::Errored(error) => Err(WaitError::OperationFailed { error, timeline }),
+        End::Exceeded(last) => {
+            let error = timed_out(&last, acceptor.goal(), timeline.waited);
+            Err(WaitError::ExceededMaxWait {
+                error,
+                last: last.ok().map(Box::new),
+                timeline,
+            })
+        }
+    }
 }
 
-/// The polling loop of [`wait_for`]; `seen` is called with every cluster answered and the
+/// How the polling loop ended.
+// Returned once per wait: boxing would only add a step.
+#[allow(clippy::large_enum_variant)]
+enum End {
+    /// The acceptor accepted this poll (a cluster, or an error such as a 404).
+    Accepted(Result<Cluster, Error>),
+    /// The acceptor judged this cluster failed.
+    Failed(Cluster),
+    /// The acceptor judged this poll's error final.
+    Errored(Error),
+    /// `max_wait` passed; the last poll.
+    Exceeded(Result<Cluster, Error>),
+}
+
+/// The polling loop of [`run`]; `seen` is called with every cluster answered and the
 /// time since the wait began.
-async fn poll<G, Fut>(
+async fn poll<A, G, Fut>(
     pacing: Pacing<'_>,
     options: &WaitOptions,
-    acceptor: &dyn Acceptor,
+    acceptor: &A,
     mut get: G,
     mut on_progress: impl FnMut(&Progress),
     mut seen: impl FnMut(&Cluster, Duration),
-) -> Result<WaitEnd, Error>
+) -> End
 where
+    A: Acceptor + ?Sized,
     G: FnMut() -> Fut,
     Fut: std::future::Future<Output = Result<Cluster, Error>>,
 {
@@ -239,14 +306,13 @@ where
             Err(error) => Observation::Error(error),
         };
         match (acceptor.judge(observation), answer) {
-            (Verdict::Success, Ok(cluster)) => return Ok(WaitEnd::Seen(cluster)),
-            (Verdict::Success, Err(_)) => return Ok(WaitEnd::Gone),
-            (Verdict::Failure, Ok(cluster)) => return Err(failed(&cluster)),
-            (Verdict::Failure, Err(error)) => return Err(error),
+            (Verdict::Success, answer) => return End::Accepted(answer),
+            (Verdict::Failure, Ok(cluster)) => return End::Failed(cluster),
+            (Verdict::Failure, Err(error)) => return End::Errored(error),
             (Verdict::KeepPolling, last) => {
                 let remaining = options.max_wait.saturating_sub(elapsed);
                 if remaining.is_zero() {
-                    return Err(timed_out(last, acceptor.goal(), elapsed));
+                    return End::Exceeded(last);
                 }
                 clock.sleep(backoff.next_pause(random, remaining)).await;
             }
@@ -265,7 +331,7 @@ fn failed(cluster: &Cluster) -> Error {
     }
 }
 
-fn timed_out(last: Result<Cluster, Error>, goal: &str, after: Duration) -> Error {
+fn timed_out(last: &Result<Cluster, Error>, goal: &str, after: Duration) -> Error {
     let what = match last {
         Ok(cluster) => format!(
             "waiting for {} cluster {} {goal} (last state: {})",

@@ -3,6 +3,7 @@
 //! Runcrate unsupported; and waiting until the new size is reached.
 
 use crate::support::*;
+use gpucloud::SizeReached;
 use gpucloud::{ClusterId, ClusterSize, Error, WaitOptions};
 use serde_json::{Value, json};
 use wiremock::Mock;
@@ -48,8 +49,12 @@ async fn together_sends_the_new_gpu_count_and_waits_for_it() {
 
     client.resize(&id, ClusterSize::Gpus(24)).await.unwrap();
     let resized = client
-        .wait_until_size(&id, ClusterSize::Gpus(24), &WaitOptions::default(), |_| {})
+        .wait(&id, &SizeReached(ClusterSize::Gpus(24)))
+        .with_options(WaitOptions::default())
+        .run(|_| {})
         .await
+        .map(|w| w.output)
+        .map_err(gpucloud::Error::from)
         .unwrap();
 
     let puts = api.requests("PUT", "/compute/clusters/c-1").await;

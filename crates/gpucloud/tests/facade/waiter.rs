@@ -1,9 +1,10 @@
-//! `ClusterClient::wait_until_ready` against a mock Together API, on a `ManualClock`: progress
+//! `ClusterClient::wait` with `Ready` against a mock Together API, on a `ManualClock`: progress
 //! once per phase change, an early failure on a failed-tests phase, a timeout at `max_wait`.
 
 use std::time::Duration;
 
 use crate::support::*;
+use gpucloud::Ready;
 use gpucloud::{ClusterId, ClusterState, Error, ProviderKind, WaitOptions};
 use wiremock::Mock;
 use wiremock::matchers::{method, path};
@@ -51,7 +52,9 @@ async fn reports_each_phase_once_and_returns_ready() {
 
     let cluster = api
         .together()
-        .wait_until_ready(&ClusterId::new(ID), &WaitOptions::default(), |p| {
+        .wait(&ClusterId::new(ID), &Ready)
+        .with_options(WaitOptions::default())
+        .run(|p| {
             seen.push((
                 p.cluster.phase.clone().unwrap(),
                 p.cluster.state.clone(),
@@ -60,6 +63,8 @@ async fn reports_each_phase_once_and_returns_ready() {
             ))
         })
         .await
+        .map(|w| w.output)
+        .map_err(gpucloud::Error::from)
         .unwrap();
 
     assert_eq!(cluster.state, ClusterState::Ready);
@@ -107,10 +112,12 @@ async fn failed_acceptance_tests_fail_early() {
 
     let error = api
         .together()
-        .wait_until_ready(&ClusterId::new(ID), &WaitOptions::default(), |_| {
-            progress += 1
-        })
+        .wait(&ClusterId::new(ID), &Ready)
+        .with_options(WaitOptions::default())
+        .run(|_| progress += 1)
         .await
+        .map(|w| w.output)
+        .map_err(gpucloud::Error::from)
         .unwrap_err();
 
     let Error::ClusterFailed {
@@ -151,8 +158,12 @@ async fn degraded_fails_early_too() {
 
     let error = api
         .together()
-        .wait_until_ready(&ClusterId::new(ID), &WaitOptions::default(), |_| {})
+        .wait(&ClusterId::new(ID), &Ready)
+        .with_options(WaitOptions::default())
+        .run(|_| {})
         .await
+        .map(|w| w.output)
+        .map_err(gpucloud::Error::from)
         .unwrap_err();
 
     assert!(matches!(error, Error::ClusterFailed { .. }), "{error:?}");
@@ -179,8 +190,12 @@ async fn never_ready_times_out_at_max_wait() {
 
     let error = api
         .together()
-        .wait_until_ready(&ClusterId::new(ID), &options, |_| progress += 1)
+        .wait(&ClusterId::new(ID), &Ready)
+        .with_options(options.clone())
+        .run(|_| progress += 1)
         .await
+        .map(|w| w.output)
+        .map_err(gpucloud::Error::from)
         .unwrap_err();
 
     let Error::Timeout { after, what } = &error else {
@@ -221,8 +236,12 @@ async fn a_get_error_ends_the_wait_with_that_error() {
 
     let error = api
         .together()
-        .wait_until_ready(&ClusterId::new(ID), &WaitOptions::default(), |_| {})
+        .wait(&ClusterId::new(ID), &Ready)
+        .with_options(WaitOptions::default())
+        .run(|_| {})
         .await
+        .map(|w| w.output)
+        .map_err(gpucloud::Error::from)
         .unwrap_err();
 
     assert!(matches!(error, Error::NotFound(_)), "{error:?}");
@@ -245,8 +264,12 @@ async fn transient_get_errors_are_retried_inside_a_poll() {
 
     let cluster = api
         .together()
-        .wait_until_ready(&ClusterId::new(ID), &WaitOptions::default(), |_| {})
+        .wait(&ClusterId::new(ID), &Ready)
+        .with_options(WaitOptions::default())
+        .run(|_| {})
         .await
+        .map(|w| w.output)
+        .map_err(gpucloud::Error::from)
         .unwrap();
 
     assert_eq!(cluster.state, ClusterState::Ready);

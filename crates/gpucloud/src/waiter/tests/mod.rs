@@ -16,6 +16,37 @@ fn paced<'a>(clock: &'a ManualClock, budget: &'a RetryBudget) -> Pacing<'a> {
     }
 }
 
+/// A wait's end as these tests read it: the output or the plain error, and the timeline.
+struct Report<T> {
+    result: Result<T, Error>,
+    timeline: Timeline,
+}
+
+/// [`run`], its end as a [`Report`].
+async fn wait_for<A, G, Fut>(
+    pacing: Pacing<'_>,
+    options: &WaitOptions,
+    acceptor: &A,
+    get: G,
+    on_progress: impl FnMut(&Progress),
+) -> Report<A::Output>
+where
+    A: Acceptor + ?Sized,
+    G: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<Cluster, Error>>,
+{
+    match run(pacing, options, acceptor, get, on_progress).await {
+        Ok(waited) => Report {
+            result: Ok(waited.output),
+            timeline: waited.timeline,
+        },
+        Err(failed) => Report {
+            timeline: failed.timeline().clone(),
+            result: Err(failed.into_error()),
+        },
+    }
+}
+
 /// The waiter with the ready acceptor and jitter fixed at the top of its range.
 async fn wait_until_ready<G, Fut>(
     clock: &ManualClock,
@@ -29,13 +60,9 @@ where
 {
     let budget = RetryBudget::default();
     let pacing = paced(clock, &budget);
-    match wait_for(pacing, options, &Ready, get, on_progress)
+    wait_for(pacing, options, &Ready, get, on_progress)
         .await
-        .result?
-    {
-        WaitEnd::Seen(cluster) => Ok(cluster),
-        WaitEnd::Gone => panic!("the ready acceptor never accepts a 404"),
-    }
+        .result
 }
 
 fn not_found() -> Error {
@@ -161,7 +188,7 @@ async fn jitter_spans_half_to_all_of_the_interval_and_the_interval_is_capped() {
         .await
         .result
         .unwrap();
-        assert!(matches!(end, WaitEnd::Seen(_)));
+        assert_eq!(end.state, ClusterState::Ready);
         let millis: Vec<u128> = clock.sleeps().iter().map(Duration::as_millis).collect();
         assert_eq!(millis, expected);
     }

@@ -4,7 +4,7 @@
 use super::*;
 
 /// The report of a wait over `script`, jitter at the top of its range.
-async fn report_of(clock: &ManualClock, script: Vec<Result<Cluster, Error>>) -> WaitReport {
+async fn report_of(clock: &ManualClock, script: Vec<Result<Cluster, Error>>) -> Report<Cluster> {
     let budget = RetryBudget::default();
     let pacing = paced(clock, &budget);
     let mut polls = script.into_iter();
@@ -34,7 +34,7 @@ async fn the_timeline_times_each_observed_phase_from_first_sight_to_the_next() {
         ],
     )
     .await;
-    assert!(matches!(report.result, Ok(WaitEnd::Seen(_))));
+    assert!(report.result.is_ok());
     let timeline = report.timeline;
     assert_eq!(timeline.source, TimelineSource::Observed);
     // Polls at 0, 5, 15 and 35 s.
@@ -121,18 +121,31 @@ async fn together_s_recorded_transitions_are_the_timeline_sorted_and_bounded() {
     assert_eq!(timeline.phases[0].took, Some(Duration::from_secs(1)));
 }
 
+/// An acceptor that takes any answer, a 404 included, but needs a cluster for its output.
+struct AnyCluster;
+
+impl Acceptor for AnyCluster {
+    type Output = Cluster;
+
+    fn judge(&self, _: Observation<'_>) -> Verdict {
+        Verdict::Success
+    }
+
+    fn output(&self, accepted: Option<Cluster>) -> Option<Cluster> {
+        accepted
+    }
+}
+
 #[tokio::test]
-async fn a_wait_that_must_see_a_cluster_fails_with_the_error_its_acceptor_would_accept() {
+async fn an_acceptor_that_needs_a_cluster_fails_with_the_error_it_accepted() {
     let clock = ManualClock::new();
     let budget = RetryBudget::default();
     let pacing = paced(&clock, &budget);
-    // An acceptor that takes any answer, a 404 included, for success.
-    let anything = |_: Observation<'_>| Verdict::Success;
     let mut polls = 0;
-    let report = wait_until_seen(
+    let end = run(
         pacing,
         &WaitOptions::default(),
-        &anything,
+        &AnyCluster,
         || {
             polls += 1;
             async { Err(not_found()) }
@@ -141,29 +154,45 @@ async fn a_wait_that_must_see_a_cluster_fails_with_the_error_its_acceptor_would_
     )
     .await;
     assert!(
-        matches!(report.result, Err(Error::NotFound(_))),
-        "{:?}",
-        report.result
+        matches!(
+            &end,
+            Err(WaitError::OperationFailed {
+                error: Error::NotFound(_),
+                ..
+            })
+        ),
+        "{end:?}"
     );
     assert_eq!(polls, 1);
     // The same acceptor on a cluster: that cluster.
-    let report = wait_until_seen(
+    let end = run(
         pacing,
         &WaitOptions::default(),
-        &anything,
+        &AnyCluster,
         || async { Ok(cluster(ClusterState::Provisioning, "booting", 0)) },
         |_| {},
     )
     .await;
-    assert_eq!(report.result.unwrap().state, ClusterState::Provisioning);
+    assert_eq!(end.unwrap().output.state, ClusterState::Provisioning);
+    // A caller's predicate takes the 404 for the end it is: gone.
+    let anything = |_: Observation<'_>| Verdict::Success;
+    let end = run(
+        pacing,
+        &WaitOptions::default(),
+        &anything,
+        || async { Err(not_found()) },
+        |_| {},
+    )
+    .await;
+    assert_eq!(end.unwrap().output, WaitEnd::Gone);
 }
 
 #[tokio::test]
-async fn a_wait_that_must_see_a_cluster_times_out_naming_what_it_waited_for() {
+async fn each_way_a_wait_fails_is_typed_and_keeps_the_cluster_it_saw() {
     let clock = ManualClock::new();
     let budget = RetryBudget::default();
     let pacing = paced(&clock, &budget);
-    let report = wait_until_seen(
+    let end = run(
         pacing,
         &WaitOptions::up_to(Duration::from_secs(60)),
         &Ready,
@@ -171,11 +200,44 @@ async fn a_wait_that_must_see_a_cluster_times_out_naming_what_it_waited_for() {
         |_| {},
     )
     .await;
-    let Err(Error::Timeout { what, .. }) = &report.result else {
-        panic!("{:?}", report.result)
+    let Err(WaitError::ExceededMaxWait {
+        error: Error::Timeout { what, .. },
+        last: Some(last),
+        timeline,
+    }) = &end
+    else {
+        panic!("{end:?}")
     };
     assert_eq!(
         what,
         "waiting for together cluster c-1 to be ready (last state: provisioning)"
     );
+    assert_eq!(last.phase.as_deref(), Some("booting"));
+    assert_eq!(timeline.waited, Duration::from_secs(60));
+
+    let failed = ClusterState::Failed("tests failed".into());
+    let end = run(
+        pacing,
+        &WaitOptions::default(),
+        &Ready,
+        || {
+            let failed = failed.clone();
+            async move { Ok(cluster(failed, "CLUSTER_PHASE_NCCL_TESTS_FAILED", 0)) }
+        },
+        |_| {},
+    )
+    .await;
+    let Err(WaitError::FailureState {
+        error: Error::ClusterFailed { .. },
+        cluster,
+        timeline,
+    }) = &end
+    else {
+        panic!("{end:?}")
+    };
+    assert_eq!(cluster.state, failed);
+    assert_eq!(timeline.phases.len(), 1);
+    // `?` makes it the error it is.
+    let as_error: Error = end.unwrap_err().into();
+    assert_eq!(as_error.kind(), crate::ErrorKind::ClusterFailed);
 }

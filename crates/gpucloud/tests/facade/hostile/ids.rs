@@ -180,15 +180,21 @@ async fn a_wait_fed_another_clusters_answer_does_not_end_ready() {
         ),
     )
     .await;
-    let report = api
-        .together()
-        .wait_for_cluster_report(
-            &ClusterId::new("c-1"),
-            &gpucloud::WaitOptions::default(),
-            &gpucloud::Ready,
-            |_| {},
-        )
-        .await;
-    let error = report.result.unwrap_err();
-    assert!(matches!(error, Error::Decode(_)), "{error:?}");
+    let client = api.together();
+    let id = ClusterId::new("c-1");
+    let error = client
+        .wait(&id, &gpucloud::Ready)
+        .run(|_| {})
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            error,
+            gpucloud::WaitError::OperationFailed {
+                error: Error::Decode(_),
+                ..
+            }
+        ),
+        "{error:?}"
+    );
 }

@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use super::{Settings, SimTime, client, client_with, finish, named, requests, sim, spec};
+use gpucloud::Ready;
 use gpucloud::{ClusterState, CreateOutcome, Error, RetryPolicy, WaitOptions};
 use gpucloud_sim::{Fault, FaultKind, Provider};
 
@@ -174,10 +175,12 @@ async fn an_unknown_status_decodes_as_unknown_and_the_waiter_keeps_waiting() {
         );
         let mut states = Vec::new();
         let ready = client
-            .wait_until_ready(&created.cluster.id, &WaitOptions::default(), |p| {
-                states.push(p.cluster.state.clone())
-            })
+            .wait(&created.cluster.id, &Ready)
+            .with_options(WaitOptions::default())
+            .run(|p| states.push(p.cluster.state.clone()))
             .await
+            .map(|w| w.output)
+            .map_err(gpucloud::Error::from)
             .unwrap();
         assert_eq!(ready.state, ClusterState::Ready, "{provider}");
         assert_eq!(

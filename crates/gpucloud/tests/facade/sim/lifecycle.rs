@@ -5,6 +5,7 @@
 use std::time::Duration;
 
 use super::{client, finish, named, sim, spec};
+use gpucloud::Ready;
 use gpucloud::{ClusterState, CreateOutcome, Error, WaitOptions};
 use gpucloud_sim::Provider;
 
@@ -24,10 +25,12 @@ async fn together_create_wait_get_delete() {
 
     let mut phases = Vec::new();
     let ready = client
-        .wait_until_ready(&created.cluster.id, &WaitOptions::default(), |p| {
-            phases.push(p.cluster.phase.clone().unwrap_or_default())
-        })
+        .wait(&created.cluster.id, &Ready)
+        .with_options(WaitOptions::default())
+        .run(|p| phases.push(p.cluster.phase.clone().unwrap_or_default()))
         .await
+        .map(|w| w.output)
+        .map_err(gpucloud::Error::from)
         .unwrap();
     assert_eq!(ready.state, ClusterState::Ready);
     assert_eq!(
@@ -70,8 +73,12 @@ async fn runcrate_create_wait_get() {
         .unwrap();
     assert_eq!(created.outcome, CreateOutcome::Created);
     let ready = client
-        .wait_until_ready(&created.cluster.id, &WaitOptions::default(), |_| {})
+        .wait(&created.cluster.id, &Ready)
+        .with_options(WaitOptions::default())
+        .run(|_| {})
         .await
+        .map(|w| w.output)
+        .map_err(gpucloud::Error::from)
         .unwrap();
     assert_eq!(ready.state, ClusterState::Ready);
     assert!(
@@ -109,8 +116,12 @@ async fn runcrate_all_or_nothing_failure_ends_the_wait() {
     }
     let created = client.create(&doomed).await.unwrap();
     let error = client
-        .wait_until_ready(&created.cluster.id, &WaitOptions::default(), |_| {})
+        .wait(&created.cluster.id, &Ready)
+        .with_options(WaitOptions::default())
+        .run(|_| {})
         .await
+        .map(|w| w.output)
+        .map_err(gpucloud::Error::from)
         .unwrap_err();
     assert!(matches!(error, Error::ClusterFailed { .. }), "{error}");
     assert!(
@@ -131,8 +142,12 @@ async fn e2e_create_wait_get_delete() {
     assert_eq!(created.outcome, CreateOutcome::Created);
     assert_eq!(created.cluster.phase.as_deref(), Some("Creating"));
     let ready = client
-        .wait_until_ready(&created.cluster.id, &WaitOptions::default(), |_| {})
+        .wait(&created.cluster.id, &Ready)
+        .with_options(WaitOptions::default())
+        .run(|_| {})
         .await
+        .map(|w| w.output)
+        .map_err(gpucloud::Error::from)
         .unwrap();
     assert_eq!(
         (ready.phase.as_deref(), ready.gpu_count),

@@ -6,6 +6,7 @@
 use std::time::Duration;
 
 use super::{client, finish, named, requests, sim, spec};
+use gpucloud::SizeReached;
 use gpucloud::{Cleanup, ClusterSize, ClusterState, CreateAndWait, Error, WaitOptions};
 use gpucloud_sim::{Fault, FaultKind, Provider, RunningSim};
 
@@ -143,10 +144,12 @@ async fn resizes_take_simulated_time_and_reach_the_new_size() {
         );
         let mut states = Vec::new();
         let resized = client
-            .wait_until_size(&id, to, &WaitOptions::default(), |p| {
-                states.push(p.cluster.state.clone())
-            })
+            .wait(&id, &SizeReached(to))
+            .with_options(WaitOptions::default())
+            .run(|p| states.push(p.cluster.state.clone()))
             .await
+            .map(|w| w.output)
+            .map_err(gpucloud::Error::from)
             .unwrap();
         assert_eq!(resized.state, ClusterState::Ready);
         assert!(
