@@ -30,13 +30,15 @@ pub fn client(
         }
     }
     let connection = &target.connection;
+    let base_url_variable = target.provider.profile().base_url_variable;
     ClusterClient::from_vars(
         target.provider,
-        &|name| std::env::var(name).ok(),
+        // `--base-url` stands for the provider's own base-URL variable.
+        &|name| match &connection.base_url {
+            Some(url) if name == base_url_variable => Some(url.clone()),
+            _ => std::env::var(name).ok(),
+        },
         |settings| {
-            if let Some(url) = &connection.base_url {
-                settings.base_url.clone_from(url);
-            }
             settings.timeout = connection.request_timeout;
             settings.retry.max_attempts = connection.max_attempts;
             settings.reconcile.settle_window = connection.settle_window;

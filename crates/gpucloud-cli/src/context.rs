@@ -117,7 +117,7 @@ impl Context {
              it was created with (the same id here would be another cluster)",
             crate::sanitize::cell(id),
             crate::sanitize::cell(first.origin.as_deref().unwrap_or_default()),
-            crate::sanitize::cell(&client.settings().origin)
+            crate::sanitize::cell(client.origin())
         )))
     }
 

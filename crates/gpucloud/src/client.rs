@@ -129,6 +129,13 @@ impl ClusterClient {
         with_provider!(self, p => Provider::settings(p))
     }
 
+    /// Where this client's requests go and as whom: its base URL and a fingerprint of its
+    /// credentials (never the credentials), and for E2E its project and location. A journal
+    /// keeps it with each create; only a 404 from the same origin proves a cluster gone.
+    pub fn origin(&self) -> &str {
+        with_provider!(self, p => Provider::origin(p))
+    }
+
     /// The exact request [`Self::create`] would send, built by the generated client itself
     /// (credentials redacted), with the catalog ids resolution filled in; nothing is sent
     /// (but the catalog, when the request needs it).
@@ -234,11 +241,11 @@ impl ClusterClient {
         let Some(origin) = origin else {
             return Some(self.clone());
         };
-        if origin == self.settings().origin {
+        if origin == self.origin() {
             return Some(self.clone());
         }
         let moved = self.for_scope(scope?);
-        (moved.settings().origin == origin).then_some(moved)
+        (moved.origin() == origin).then_some(moved)
     }
 
     /// The scope [`Self::list`] covers, as a create's intent records it

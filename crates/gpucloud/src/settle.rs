@@ -84,7 +84,7 @@ pub async fn resolve_pending_with(
     // Only creates sent where this client looks: another endpoint's or account's list does
     // not show their clusters, and would settle them "gone" (or as someone else's same-name
     // cluster).
-    let origin = &client.settings().origin;
+    let origin = client.origin();
     let intents: Vec<_> = journal
         .unsettled(provider)
         .map_err(Error::Journal)?

@@ -311,10 +311,7 @@ async fn a_404_from_another_endpoint_or_account_does_not_mark_a_cluster_gone() {
             entry().may_be_alive(),
             "{provider:?}: another origin's sighting"
         );
-        assert_eq!(
-            entry().origin.as_deref(),
-            Some(home.settings().origin.as_str())
-        );
+        assert_eq!(entry().origin.as_deref(), Some(home.origin()));
         let mut there = intent(kind(provider), "homed");
         there.scope = entry().scope;
         there.request_sha256 = entry().request_sha256;

@@ -27,7 +27,7 @@ fn together_reads_key_and_base_url() {
     ]);
     let config = TogetherConfig::from_lookup(&|k| vars.get(k).cloned()).unwrap();
     assert_eq!(config.api_key.expose(), "tg-key-0001");
-    assert_eq!(config.settings.base_url, "http://127.0.0.1:9/v1");
+    assert_eq!(config.base_url, "http://127.0.0.1:9/v1");
     assert!(!format!("{config:?}").contains("tg-key-0001"));
 }
 
@@ -65,7 +65,7 @@ fn e2e_needs_all_four_and_checks_types() {
     let config = E2eConfig::from_lookup(&|k| vars.get(k).cloned()).unwrap();
     assert_eq!(config.project_id, 4242);
     assert_eq!(config.location, gpucloud_e2e::types::Location::Chennai);
-    assert_eq!(config.settings.base_url, gpucloud_e2e::DEFAULT_BASE_URL);
+    assert_eq!(config.base_url, gpucloud_e2e::DEFAULT_BASE_URL);
 
     let mut vars = env(&full);
     vars.insert("E2E_PROJECT_ID".into(), "abc".into());
@@ -126,4 +126,20 @@ fn every_config_reads_exactly_the_variables_its_profile_names() {
         asked.dedup();
         assert_eq!(asked, named, "{provider}");
     }
+}
+
+/// One value of shared settings configures several providers alike, and each keeps its own
+/// endpoint: a base URL is a provider config's, never carried from one provider to another.
+#[test]
+fn shared_settings_leave_each_providers_endpoint_its_own() {
+    let mut shared = ClientSettings::default();
+    shared.timeout = Duration::from_secs(7);
+    let together = TogetherConfig::new("tg-key-0001")
+        .with_base_url("http://127.0.0.1:9/together")
+        .with_settings(shared.clone());
+    let runcrate = RuncrateConfig::new("rc_live_key_0001").with_settings(shared);
+    assert_eq!(together.base_url(), "http://127.0.0.1:9/together");
+    assert_eq!(runcrate.base_url(), gpucloud_runcrate::DEFAULT_BASE_URL);
+    assert_eq!(together.settings().timeout, Duration::from_secs(7));
+    assert_eq!(runcrate.settings().timeout, Duration::from_secs(7));
 }

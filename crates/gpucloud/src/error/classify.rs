@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use super::{ApiError, Error, ErrorKind};
+use super::{ApiError, Error, ErrorKind, RetryKind};
 
 /// The [`ApiError`] of `$error` (an `&Error` or `&mut Error`), for every variant that carries
 /// one: the list of those variants, written once.
@@ -122,15 +122,4 @@ impl Error {
             _ => None,
         }
     }
-}
-
-/// Why a failed request may succeed when repeated (see [`Error::retry_kind`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum RetryKind {
-    /// The connection failed or timed out, or the request timed out (408).
-    Transient,
-    /// The provider asked us to slow down (429, or a keyed request still in progress).
-    Throttling,
-    /// The provider failed (500, 502, 503, 504).
-    Server,
 }

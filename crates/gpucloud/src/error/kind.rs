@@ -1,4 +1,4 @@
-//! [`ErrorKind`]: the one list of failure kinds, which the CLI's exit codes, the ledger's
+//! [`ErrorKind`]: the one list of failure kinds (and [`RetryKind`], why one may be retried), which the CLI's exit codes, the ledger's
 //! records and the tests all read, so that a new kind cannot be forgotten by one of them.
 
 use std::fmt;
@@ -179,6 +179,17 @@ impl fmt::Display for ErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
+}
+
+/// Why a failed request may succeed when repeated (see [`Error::retry_kind`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RetryKind {
+    /// The connection failed or timed out, or the request timed out (408).
+    Transient,
+    /// The provider asked us to slow down (429, or a keyed request still in progress).
+    Throttling,
+    /// The provider failed (500, 502, 503, 504).
+    Server,
 }
 
 #[cfg(test)]

@@ -16,13 +16,12 @@ mod journal;
 mod kind;
 mod not_ready;
 
-pub use classify::RetryKind;
 pub(crate) use detail::excerpt;
 pub use detail::{ApiError, DecodeError, ValidationError};
 pub use difference::FieldDifference;
 use difference::differences_in_words;
 pub use journal::JournalError;
-pub use kind::{ErrorKind, FailureClass, KindFacts};
+pub use kind::{ErrorKind, FailureClass, KindFacts, RetryKind};
 pub use not_ready::{Cleanup, NotReady};
 
 /// Everything that can go wrong in `gpucloud`.

@@ -1,4 +1,4 @@
-//! [`E2eConfig`]: an E2E client's credentials, project, location and settings, read from the
+//! [`E2eConfig`]: an E2E client's credentials, project, location, endpoint and settings, read from the
 //! variables its profile names.
 
 use gpucloud_core::Secret;
@@ -19,6 +19,7 @@ pub struct E2eConfig {
     pub(crate) project_id: i64,
     pub(crate) location: gpucloud_e2e::types::Location,
     pub(crate) active_iam: Option<i64>,
+    pub(crate) base_url: String,
     pub(crate) settings: ClientSettings,
 }
 
@@ -36,7 +37,8 @@ impl E2eConfig {
             project_id,
             location,
             active_iam: None,
-            settings: ClientSettings::new(PROFILE.default_base_url),
+            base_url: PROFILE.default_base_url.to_string(),
+            settings: ClientSettings::default(),
         }
     }
 
@@ -64,8 +66,7 @@ impl E2eConfig {
             }
         })?;
         let mut config = Self::new(api_key, auth_token, project_id, location);
-        config.settings.base_url =
-            base_url(lookup, PROFILE.base_url_variable, PROFILE.default_base_url)?;
+        config.base_url = base_url(lookup, PROFILE.base_url_variable, PROFILE.default_base_url)?;
         Ok(config)
     }
 

@@ -50,9 +50,11 @@ pub struct E2eClusters {
     project_id: i64,
     location: Location,
     active_iam: Option<i64>,
-    /// The endpoint and account ([`ClientSettings::origin`] as the config computed it),
-    /// before the project and location are added.
+    /// The endpoint and account (the origin of its credentials at its base URL), before the
+    /// project and location are added.
     account: String,
+    /// Where its requests go and as whom: the account in this project and location.
+    origin: String,
 }
 
 /// A validated create: the body and the location it goes to.
@@ -80,8 +82,8 @@ macro_rules! scoped {
 impl E2eClusters {
     /// A client for `config`.
     pub fn new(config: E2eConfig) -> Result<Self, Error> {
-        let mut config = config;
-        let client = config.settings.generated_client(
+        let (client, account) = config.settings.generated_client(
+            &config.base_url,
             gpucloud_e2e::auth::Credentials::new(config.api_key.clone(), config.auth_token.clone()),
             "E2E_API_KEY / E2E_AUTH_TOKEN",
             "E2E_BASE_URL",
@@ -89,7 +91,8 @@ impl E2eClusters {
         )?;
         let mut clusters = Self {
             client,
-            account: config.settings.origin.clone(),
+            account,
+            origin: String::new(),
             settings: config.settings,
             catalog: crate::catalog::CatalogCache::default(),
             names: ops::NameLookups::default(),
@@ -97,13 +100,13 @@ impl E2eClusters {
             location: config.location,
             active_iam: config.active_iam,
         };
-        clusters.settings.origin = clusters.origin();
+        clusters.origin = clusters.scoped_origin();
         Ok(clusters)
     }
 
     /// Where this client's requests go: the endpoint and account, and the project and
     /// location every request names (a cluster id means something only in both).
-    fn origin(&self) -> String {
+    fn scoped_origin(&self) -> String {
         format!(
             "{} in {}",
             self.account,
@@ -124,8 +127,9 @@ impl E2eClusters {
             location,
             active_iam: self.active_iam,
             account: self.account.clone(),
+            origin: String::new(),
         };
-        other.settings.origin = other.origin();
+        other.origin = other.scoped_origin();
         other
     }
 
@@ -309,6 +313,10 @@ impl Provider for E2eClusters {
 
     fn settings(&self) -> &ClientSettings {
         &self.settings
+    }
+
+    fn origin(&self) -> &str {
+        &self.origin
     }
 
     fn client(&self) -> &Self::Client {

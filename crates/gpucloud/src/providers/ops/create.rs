@@ -48,7 +48,7 @@ async fn create_journaled<P: Provider>(
 ) -> Result<Created, Error> {
     let settings = provider.settings();
     let mut intent = provider.intent(create);
-    intent.origin = Some(settings.origin.clone());
+    intent.origin = Some(provider.origin().to_string());
     intent.deadline = ttl.and_then(|ttl| {
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -78,7 +78,7 @@ async fn create_journaled<P: Provider>(
     let noted = journal
         .create_finished(id, &record)
         .and_then(|()| match &result {
-            Ok(created) => journal.cluster_seen(&created.cluster, &settings.origin),
+            Ok(created) => journal.cluster_seen(&created.cluster, provider.origin()),
             Err(_) => Ok(()),
         });
     if let Err(error) = noted {

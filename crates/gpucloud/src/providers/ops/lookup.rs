@@ -153,7 +153,7 @@ fn share_names<P: Provider>(provider: &P, scope: &str, clusters: &[Cluster], max
 fn listed_at<'a, P: Provider>(provider: &'a P, scope: &'a str) -> ListedAt<'a> {
     ListedAt {
         provider: P::KIND,
-        origin: &provider.settings().origin,
+        origin: provider.origin(),
         scope,
     }
 }

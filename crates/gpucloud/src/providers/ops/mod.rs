@@ -113,6 +113,9 @@ pub(crate) trait Provider: Sync {
 
     /// The settings the client was built with.
     fn settings(&self) -> &ClientSettings;
+    /// Where its requests go and as whom (see `config::origin`): a journal keeps it with each
+    /// create, and only a 404 from it proves a cluster gone.
+    fn origin(&self) -> &str;
     /// The look-ups by name its creates share (see [`NameLookups`]).
     fn name_lookups(&self) -> &NameLookups;
     /// The generated client that sends.
@@ -189,8 +192,8 @@ pub(crate) async fn get<P: Provider>(provider: &P, id: &ClusterId) -> Result<Clu
         .and_then(|answer| about(provider, id, answer));
     if let Some(journal) = settings.journal() {
         let noted = match &answer {
-            Ok(cluster) => journal.cluster_seen(cluster, &settings.origin),
-            Err(Error::NotFound(_)) => journal.cluster_gone(P::KIND, id, &settings.origin),
+            Ok(cluster) => journal.cluster_seen(cluster, provider.origin()),
+            Err(Error::NotFound(_)) => journal.cluster_gone(P::KIND, id, provider.origin()),
             Err(_) => Ok(()),
         };
         if let Err(error) = noted {

@@ -1,45 +1,19 @@
-//! [`RuncrateConfig`]: a Runcrate client's credentials and settings, read from the variables
-//! its profile names.
-
-use gpucloud_core::Secret;
+//! [`RuncrateConfig`]: a Runcrate client's key, endpoint and settings, read from the variables
+//! its profile names: the one config type of single-key providers ([`ApiKeyConfig`]).
 
 use super::PROFILE;
 use super::profile::API_KEY;
-use crate::config::{ClientSettings, Lookup, base_url, process_env, secret, settings_setters};
-use crate::error::Error;
+use crate::config::{ApiKeyConfig, KeyedProvider};
 
 /// Runcrate: `RUNCRATE_API_KEY`, `RUNCRATE_BASE_URL`.
-#[derive(Debug, Clone)]
-pub struct RuncrateConfig {
-    pub(crate) api_key: Secret,
-    pub(crate) settings: ClientSettings,
+pub type RuncrateConfig = ApiKeyConfig<RuncrateKey>;
+
+/// Runcrate's variables and endpoint, for [`ApiKeyConfig`].
+#[derive(Debug, Clone, Copy)]
+pub struct RuncrateKey;
+
+impl KeyedProvider for RuncrateKey {
+    const API_KEY_VARIABLE: &'static str = API_KEY;
+    const BASE_URL_VARIABLE: &'static str = PROFILE.base_url_variable;
+    const DEFAULT_BASE_URL: &'static str = PROFILE.default_base_url;
 }
-
-impl RuncrateConfig {
-    /// With an explicit key (`rc_live_…`) and the production endpoint.
-    pub fn new(api_key: impl Into<Secret>) -> Self {
-        Self {
-            api_key: api_key.into(),
-            settings: ClientSettings::new(PROFILE.default_base_url),
-        }
-    }
-
-    /// From `RUNCRATE_API_KEY` (required) and `RUNCRATE_BASE_URL` (optional).
-    pub fn from_env() -> Result<Self, Error> {
-        Self::from_lookup(&process_env)
-    }
-
-    pub(crate) fn from_lookup(lookup: Lookup<'_>) -> Result<Self, Error> {
-        let mut config = Self::new(secret(lookup, API_KEY)?);
-        config.settings.base_url =
-            base_url(lookup, PROFILE.base_url_variable, PROFILE.default_base_url)?;
-        Ok(config)
-    }
-
-    /// Overrides the API key.
-    pub fn with_api_key(mut self, api_key: impl Into<Secret>) -> Self {
-        self.api_key = api_key.into();
-        self
-    }
-}
-settings_setters!(RuncrateConfig);

@@ -18,7 +18,7 @@ mod view;
 use gpucloud_core::RequestCapture;
 use progenitor_client::ClientInfo;
 
-pub use config::RuncrateConfig;
+pub use config::{RuncrateConfig, RuncrateKey};
 pub use options::RuncrateOptions;
 pub use request::{RuncrateCreate, create_request, validate};
 pub use state::{state_of, status_state};
@@ -40,6 +40,8 @@ const PROVIDER: ProviderKind = ProviderKind::Runcrate;
 pub struct RuncrateClusters {
     client: gpucloud_runcrate::Client,
     settings: ClientSettings,
+    /// Where its requests go and as whom (see [`crate::config::origin`]).
+    origin: String,
     catalog: crate::catalog::CatalogCache,
     names: ops::NameLookups,
 }
@@ -47,8 +49,8 @@ pub struct RuncrateClusters {
 impl RuncrateClusters {
     /// A client for `config`.
     pub fn new(config: RuncrateConfig) -> Result<Self, Error> {
-        let mut config = config;
-        let client = config.settings.generated_client(
+        let (client, origin) = config.settings.generated_client(
+            &config.base_url,
             gpucloud_runcrate::auth::Credentials::new(config.api_key.clone()),
             "RUNCRATE_API_KEY",
             "RUNCRATE_BASE_URL",
@@ -57,6 +59,7 @@ impl RuncrateClusters {
         Ok(Self {
             client,
             settings: config.settings,
+            origin,
             catalog: crate::catalog::CatalogCache::default(),
             names: ops::NameLookups::default(),
         })
@@ -113,6 +116,10 @@ impl Provider for RuncrateClusters {
 
     fn settings(&self) -> &ClientSettings {
         &self.settings
+    }
+
+    fn origin(&self) -> &str {
+        &self.origin
     }
 
     fn client(&self) -> &Self::Client {

@@ -19,7 +19,7 @@ use gpucloud_core::RequestCapture;
 use gpucloud_together::types;
 use progenitor_client::ClientInfo;
 
-pub use config::TogetherConfig;
+pub use config::{TogetherConfig, TogetherKey};
 pub use options::TogetherOptions;
 pub use request::{create_request, validate};
 pub use state::{phase_state, state_of, status_state};
@@ -40,6 +40,8 @@ const PROVIDER: ProviderKind = ProviderKind::Together;
 pub struct TogetherClusters {
     client: gpucloud_together::Client,
     settings: ClientSettings,
+    /// Where its requests go and as whom (see [`crate::config::origin`]).
+    origin: String,
     catalog: crate::catalog::CatalogCache,
     names: ops::NameLookups,
 }
@@ -47,8 +49,8 @@ pub struct TogetherClusters {
 impl TogetherClusters {
     /// A client for `config`.
     pub fn new(config: TogetherConfig) -> Result<Self, Error> {
-        let mut config = config;
-        let client = config.settings.generated_client(
+        let (client, origin) = config.settings.generated_client(
+            &config.base_url,
             gpucloud_together::auth::Credentials::new(config.api_key.clone()),
             "TOGETHER_API_KEY",
             "TOGETHER_BASE_URL",
@@ -57,6 +59,7 @@ impl TogetherClusters {
         Ok(Self {
             client,
             settings: config.settings,
+            origin,
             catalog: crate::catalog::CatalogCache::default(),
             names: ops::NameLookups::default(),
         })
@@ -113,6 +116,10 @@ impl Provider for TogetherClusters {
 
     fn settings(&self) -> &ClientSettings {
         &self.settings
+    }
+
+    fn origin(&self) -> &str {
+        &self.origin
     }
 
     fn client(&self) -> &Self::Client {
