@@ -252,7 +252,7 @@ mod tests {
             ..serde_json::from_value::<gpucloud::together::types::GpuClusterInfo>(
                 serde_json::json!({"cluster_id": "c-1"}),
             )
-            .map(gpucloud::providers::together::view)
+            .map(gpucloud::Cluster::from)
             .unwrap()
         };
         let phase = "CLUSTER_PHASE_ACCEPTANCE_TESTS_FAILED";

@@ -106,7 +106,7 @@ fn bench_decode(c: &mut Criterion) {
     group.bench_function("typed_and_view", |b| {
         b.iter(|| {
             let info = serde_json::from_str::<GpuClusterInfo>(black_box(&body)).ok();
-            black_box(info.map(gpucloud::providers::together::view))
+            black_box(info.map(gpucloud::Cluster::from))
         })
     });
     group.finish();

@@ -21,9 +21,9 @@ struct BudgetState {
 }
 
 /// What a retry after a throttling or server error costs.
-pub const RETRY_COST: u32 = 5;
+pub(crate) const RETRY_COST: u32 = 5;
 /// What a retry after a timeout or a connection failure costs.
-pub const TRANSIENT_RETRY_COST: u32 = 10;
+pub(crate) const TRANSIENT_RETRY_COST: u32 = 10;
 
 impl Default for RetryBudget {
     /// 500 tokens: 100 retries in a row, or 50 after timeouts.

@@ -37,18 +37,18 @@ pub mod catalog;
 mod client;
 pub mod clock;
 mod cluster;
-pub mod config;
+mod config;
 mod deletion;
 mod error;
 pub mod journal;
 mod lifecycle;
 mod pacing;
-pub mod placement;
+mod placement;
 mod plan;
 mod provider_cluster;
 pub mod providers;
 pub mod random;
-pub mod retry;
+mod retry;
 pub mod settle;
 mod spec;
 mod wait;
@@ -59,7 +59,7 @@ pub use cluster::{
     Cluster, ClusterId, ClusterState, CreateOutcome, Created, Node, Price, ProviderCluster,
     ProviderKind,
 };
-pub use config::ClientSettings;
+pub use config::{ApiKeyConfig, ClientSettings, KeyedProvider};
 pub use deletion::Deletion;
 pub use error::{
     ApiError, Cleanup, DecodeError, Error, ErrorKind, FailureClass, FieldDifference, KindFacts,
@@ -67,12 +67,14 @@ pub use error::{
 };
 pub use lifecycle::{CreateAndWait, CreatedReady};
 pub use pacing::Pacing;
-pub use placement::{Attempt, AttemptOutcome, Candidate, Placed, Placement, PriceCheck};
+pub use placement::{
+    Attempt, AttemptOutcome, Candidate, CandidatePlan, Order, Placed, Placement, PriceCheck,
+};
 pub use plan::PlannedRequest;
-pub use providers::e2e::E2eConfig;
+pub use providers::e2e::config::E2eConfig;
 pub use providers::profile::{CreateSafetyKind, FailedStart, Kubeconfig, Profile, Resize};
-pub use providers::runcrate::RuncrateConfig;
-pub use providers::together::TogetherConfig;
+pub use providers::runcrate::config::{RuncrateConfig, RuncrateKey};
+pub use providers::together::config::{TogetherConfig, TogetherKey};
 pub use retry::{ReconcilePolicy, RetryBudget, RetryPolicy};
 pub use spec::{
     Billing, ClusterSize, ClusterSpec, E2eOptions, E2eSfsMount, MAX_TTL, MIN_TTL, ProviderOptions,

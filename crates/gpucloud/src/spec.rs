@@ -12,9 +12,9 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-pub use crate::providers::e2e::{E2eOptions, E2eSfsMount};
-pub use crate::providers::runcrate::RuncrateOptions;
-pub use crate::providers::together::TogetherOptions;
+pub use crate::providers::e2e::options::{E2eOptions, E2eSfsMount};
+pub use crate::providers::runcrate::options::RuncrateOptions;
+pub use crate::providers::together::options::TogetherOptions;
 
 /// A cluster to create: [`ClusterSpec::new`] and the `with_*` builders (the type is
 /// `#[non_exhaustive]`, so a field added later breaks no caller; the fields stay readable and

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use gpucloud::placement::CandidatePlan;
+use gpucloud::CandidatePlan;
 use gpucloud::{
     Attempt, AttemptOutcome, Candidate, ClusterClient, ClusterSpec, Created, ErrorKind, Placement,
     PriceCheck, ProviderKind,

@@ -11,7 +11,7 @@
 pub(crate) mod call;
 pub mod e2e;
 pub(crate) mod ops;
-pub mod profile;
+pub(crate) mod profile;
 pub mod runcrate;
 pub mod together;
 

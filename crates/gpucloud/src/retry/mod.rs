@@ -11,7 +11,9 @@
 use std::future::Future;
 use std::time::Duration;
 
-pub use crate::budget::{RETRY_COST, RetryBudget, TRANSIENT_RETRY_COST};
+pub use crate::budget::RetryBudget;
+#[cfg(test)]
+use crate::budget::TRANSIENT_RETRY_COST;
 use crate::error::Error;
 use crate::pacing::Pacing;
 use crate::random::Random;

@@ -4,8 +4,8 @@
 //! (`CreateSafety::ReconcileByName`). Its MyAccount API sometimes reports failure inside an
 //! HTTP 200 (`code` ≥ 400 in the envelope); every answer's `code` is checked (`errors.rs`).
 
-mod config;
-mod options;
+pub(crate) mod config;
+pub(crate) mod options;
 mod profile;
 pub(crate) use profile::PROFILE;
 pub(crate) mod catalog;
@@ -18,12 +18,10 @@ use gpucloud_core::RequestCapture;
 use gpucloud_e2e::types::{self, Location};
 use progenitor_client::ClientInfo;
 
-pub use config::E2eConfig;
-pub use options::{E2eOptions, E2eSfsMount};
-pub use request::{create_request, validate};
-pub use state::status_state;
+pub(crate) use config::E2eConfig;
+pub(crate) use request::{create_request, validate};
 pub(crate) use view::stated_node_count;
-pub use view::view;
+pub(crate) use view::view;
 
 use crate::cluster::{Cluster, ClusterId, Created, ProviderKind};
 use crate::config::ClientSettings;

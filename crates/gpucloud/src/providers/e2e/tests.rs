@@ -1,5 +1,6 @@
 //! E2E: the status table and each documented create rule.
 
+use super::state::*;
 use super::*;
 use crate::cluster::ClusterState;
 use crate::spec::{ClusterSize, E2eOptions, E2eSfsMount};

@@ -7,7 +7,7 @@ use super::state::status_state;
 use crate::cluster::{Cluster, ClusterId, ClusterState, Node, Price, ProviderCluster};
 
 /// The neutral view of an E2E training cluster.
-pub fn view(cluster: types::TrainingCluster) -> Cluster {
+pub(crate) fn view(cluster: types::TrainingCluster) -> Cluster {
     let public_ip = cluster.ssh_public_ip.clone().filter(|ip| !ip.is_empty());
     let mut nodes: Vec<Node> = cluster
         .worker_nodes
@@ -84,6 +84,14 @@ pub fn view(cluster: types::TrainingCluster) -> Cluster {
         ready_at: None,
         price,
         raw: ProviderCluster::E2e(Box::new(cluster)),
+    }
+}
+
+/// A E2E training cluster as the generated client decoded it (from a call the neutral API does not make),
+/// in the neutral shape.
+impl From<types::TrainingCluster> for Cluster {
+    fn from(raw: types::TrainingCluster) -> Self {
+        view(raw)
     }
 }
 

@@ -5,8 +5,8 @@
 //! instead of starting another (`CreateSafety::Keyed`). Runcrate documents no list or delete
 //! endpoint for clusters, so those are [`Error::Unsupported`].
 
-mod config;
-mod options;
+pub(crate) mod config;
+pub(crate) mod options;
 mod profile;
 pub(crate) use profile::PROFILE;
 pub(crate) mod catalog;
@@ -18,12 +18,11 @@ mod view;
 use gpucloud_core::RequestCapture;
 use progenitor_client::ClientInfo;
 
-pub use config::{RuncrateConfig, RuncrateKey};
-pub use options::RuncrateOptions;
-pub use request::{RuncrateCreate, create_request, validate};
-pub use state::{state_of, status_state};
+pub(crate) use config::RuncrateConfig;
+pub use request::RuncrateCreate;
+pub(crate) use request::{create_request, validate};
 pub(crate) use view::stated_node_count;
-pub use view::view;
+pub(crate) use view::view;
 
 use crate::cluster::{Cluster, ClusterId, Created, ProviderKind};
 use crate::config::ClientSettings;

@@ -2,6 +2,7 @@
 
 use gpucloud_runcrate::types;
 
+use super::state::*;
 use super::*;
 use crate::cluster::ClusterState;
 use crate::spec::{ClusterSize, RuncrateOptions, SoftwareStack};

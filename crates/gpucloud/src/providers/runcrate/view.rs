@@ -7,7 +7,7 @@ use super::state::state_of;
 use crate::cluster::{Cluster, ClusterId, Node, Price, ProviderCluster};
 
 /// The neutral view of a Runcrate cluster.
-pub fn view(cluster: types::Cluster) -> Cluster {
+pub(crate) fn view(cluster: types::Cluster) -> Cluster {
     let nodes = cluster
         .nodes
         .iter()
@@ -52,6 +52,14 @@ pub fn view(cluster: types::Cluster) -> Cluster {
                 currency: "USD".into(),
             }),
         raw: ProviderCluster::Runcrate(Box::new(cluster)),
+    }
+}
+
+/// A Runcrate cluster as the generated client decoded it (from a call the neutral API does not make),
+/// in the neutral shape.
+impl From<types::Cluster> for Cluster {
+    fn from(raw: types::Cluster) -> Self {
+        view(raw)
     }
 }
 

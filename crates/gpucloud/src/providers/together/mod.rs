@@ -4,8 +4,8 @@
 //! start a second cluster); creates here are reconciled by name instead
 //! (`CreateSafety::ReconcileByName`, within the project when one is given).
 
-mod config;
-mod options;
+pub(crate) mod config;
+pub(crate) mod options;
 mod profile;
 pub(crate) use profile::PROFILE;
 pub(crate) use view::{kubeconfig, phase_changes};
@@ -19,11 +19,9 @@ use gpucloud_core::RequestCapture;
 use gpucloud_together::types;
 use progenitor_client::ClientInfo;
 
-pub use config::{TogetherConfig, TogetherKey};
-pub use options::TogetherOptions;
-pub use request::{create_request, validate};
-pub use state::{phase_state, state_of, status_state};
-pub use view::view;
+pub(crate) use config::TogetherConfig;
+pub(crate) use request::{create_request, validate};
+pub(crate) use view::view;
 
 use crate::cluster::{Cluster, ClusterId, Created, ProviderKind};
 use crate::config::ClientSettings;

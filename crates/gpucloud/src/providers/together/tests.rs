@@ -4,6 +4,7 @@
 use chrono::Utc;
 use gpucloud_together::types::{ClusterPhase, ClusterStatus};
 
+use super::state::*;
 use super::*;
 use crate::cluster::{ClusterState, ProviderCluster};
 use crate::spec::{Billing, ClusterSize, SoftwareStack, TogetherOptions};

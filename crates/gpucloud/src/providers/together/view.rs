@@ -9,7 +9,7 @@ use crate::cluster::{Cluster, ClusterId, Node, ProviderCluster};
 use crate::error::{DecodeError, Error};
 
 /// The neutral view of a Together cluster.
-pub fn view(info: types::GpuClusterInfo) -> Cluster {
+pub(crate) fn view(info: types::GpuClusterInfo) -> Cluster {
     let node = |id: &str,
                 host: &Option<String>,
                 ip: &Option<String>,
@@ -50,6 +50,14 @@ pub fn view(info: types::GpuClusterInfo) -> Cluster {
         ready_at: info.first_ready_at,
         price: None,
         raw: ProviderCluster::Together(Box::new(info)),
+    }
+}
+
+/// A Together cluster (`GPUClusterInfo`) as the generated client decoded it (from a call the neutral API does not make),
+/// in the neutral shape.
+impl From<types::GpuClusterInfo> for Cluster {
+    fn from(raw: types::GpuClusterInfo) -> Self {
+        view(raw)
     }
 }
 
