@@ -63,7 +63,7 @@ const REGISTRIES: &[(&str, usize, &str)] = &[
         "OfferingIds: one variant per provider (its catalog ids) and one arm of its label",
     ),
     (
-        "crates/gpucloud-cli/src/cli/request_flags.rs",
+        "crates/gpucloud-cli/src/flags/request.rs",
         6,
         "RequestArgs: one flag group per provider (from the provider's file)",
     ),

@@ -8,9 +8,9 @@
 
 use gpucloud::{ClusterClient, ClusterId, ProviderKind};
 
-use crate::cli::{ClusterTargetArgs, TargetArgs};
 use crate::context::{Context, LedgerUse};
 use crate::error::CliError;
+use crate::flags::{ClusterTargetArgs, TargetArgs};
 use crate::sanitize::cell;
 
 /// One cluster a name or an id may mean.

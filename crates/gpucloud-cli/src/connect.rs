@@ -6,7 +6,7 @@ use std::sync::Arc;
 use gpucloud::journal::Journal;
 use gpucloud::{ClusterClient, Error, ProviderKind};
 
-use crate::cli::TargetArgs;
+use crate::flags::TargetArgs;
 use crate::secrets;
 
 /// The environment variables that hold `provider`'s credentials (its profile's).

@@ -12,9 +12,9 @@ use std::sync::Arc;
 use gpucloud::ClusterClient;
 use gpucloud_ledger::Ledger;
 
-use crate::cli::{Cli, TargetArgs};
 use crate::connect;
 use crate::error::CliError;
+use crate::flags::TargetArgs;
 use crate::interrupt::AtStake;
 use crate::ledger::Ledgers;
 use crate::output::Output;
@@ -43,12 +43,13 @@ pub struct Context {
 }
 
 impl Context {
-    /// The context `cli`'s global flags describe. Opens nothing: the ledger is opened by the
-    /// first command that asks for it.
-    pub fn new(cli: &Cli) -> Self {
+    /// The context the global flags `--json` and `--no-ledger` describe. Opens nothing: the
+    /// ledger is opened by the first command that asks for it. Takes the flags, not the parsed
+    /// command line, which names every command's arguments and so sits above this module.
+    pub fn new(json: bool, no_ledger: bool) -> Self {
         Self {
-            output: Output::new(cli.json),
-            ledgers: Ledgers::new(cli.no_ledger),
+            output: Output::new(json),
+            ledgers: Ledgers::new(no_ledger),
             at_stake: AtStake::default(),
         }
     }
@@ -146,10 +147,11 @@ mod tests {
     use clap::Parser as _;
 
     use super::*;
+    use crate::cli::Cli;
 
     fn context(args: &[&str]) -> Context {
         let cli = Cli::try_parse_from(args).unwrap_or_else(|e| panic!("{e}"));
-        Context::new(&cli)
+        Context::new(cli.json, cli.no_ledger)
     }
 
     #[test]

@@ -1,14 +1,22 @@
 //! `gpucloud`: provision and watch GPU clusters on Together AI, Runcrate and E2E Networks from a
 //! terminal, dry-run requests, and (with the default `sim` feature) run the local simulator.
 //!
-//! Layout: `cli` is the command line's shape; `request` turns flags or a file into a
-//! `ClusterSpec`; `context` is what every command is handed (the output mode, the `ledger`, and
-//! clients built by `connect`); `commands/` holds one module per command, and `commands/wait`
-//! the waits they share; `output` (clusters, lists, JSON), `table` and `progress` render, and
-//! `terminal` is the one byte sink, escaping server text (`sanitize`) and scrubbing credentials
-//! (`secrets`) on the way out; `shell` words the command that stops a bill; `logging` sends
-//! `-v` logs through the same scrubber; `input` reads files with a size cap; `error` maps every failure to one line and an
-//! exit code.
+//! Layout: `cli` is the command line's shape (the global flags, the list of commands, the
+//! `clusters` subcommands and the help's closing text); `commands/` holds one module per
+//! command, its clap arguments (`CreateArgs`, `SweepArgs`, …) beside its `run`: `create`,
+//! `get`, `list`, `delete`, `wait`, `resize`, `kubeconfig`, `ssh` and `sweep` (the `clusters`
+//! subcommands), `ledger`, `catalog`, `plan`, `schema`, `completions`, `sim` and `demo`; with
+//! `commands/placement` (the create path of `create` and `plan`) and `commands/progress_waits`
+//! (the waits they share). `flags` holds the flag groups several commands share (connection,
+//! target, cluster id, waiting, placement target, the providers list), the request flags
+//! (`flags/request`) and the value parsers that bound them (`flags/bounds`); it imports no
+//! command, and `cli` only names the commands' arguments, so no command imports `cli` back.
+//! `request` turns flags or a file into a `ClusterSpec`; `context` is what every command is
+//! handed (the output mode, the `ledger`, and clients built by `connect`); `output` (clusters,
+//! lists, JSON), `table` and `progress` render, and `terminal` is the one byte sink, escaping
+//! server text (`sanitize`) and scrubbing credentials (`secrets`) on the way out; `shell` words
+//! the command that stops a bill; `logging` sends `-v` logs through the same scrubber; `input`
+//! reads files with a size cap; `error` maps every failure to one line and an exit code.
 
 // Like the facade: `gpucloud::Error` is carried inline (about 140 bytes). Errors are the cold
 // path of a one-shot command; boxing would buy nothing measurable and cost clarity.
@@ -42,6 +50,7 @@ mod confirm;
 mod connect;
 mod context;
 mod error;
+mod flags;
 mod input;
 mod interrupt;
 mod ledger;

@@ -8,8 +8,8 @@ use std::path::Path;
 
 use gpucloud::{Billing, ClusterSize, ClusterSpec, ProviderKind, SharedStorage};
 
-use crate::cli::{RequestArgs, SpecFlags};
 use crate::error::CliError;
+use crate::flags::request::{RequestArgs, SpecFlags};
 use crate::input;
 
 /// The request the flags or the file describe, for `providers` (one, or the candidates of a

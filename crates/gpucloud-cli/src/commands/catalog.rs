@@ -1,15 +1,41 @@
 //! `gpucloud catalog`: what each provider offers, filtered by GPU model, size and region, as
 //! a table or as the facade's `Offering`s in JSON.
 
+use std::time::Duration;
+
+use clap::Args;
 use gpucloud::ProviderKind;
 use gpucloud::catalog::{Offering, gpu_matches};
 use serde::Serialize;
 
-use crate::cli::{CatalogArgs, ConnectionArgs, TargetArgs};
 use crate::context::Context;
 use crate::error::{CliError, one_line};
+use crate::flags::{ConnectionArgs, Providers, TargetArgs, bounds, parse_providers};
 use crate::sanitize::cell;
 use crate::table::{render, table};
+
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("size").args(["gpus", "nodes"])))]
+pub struct CatalogArgs {
+    /// The provider, a comma-separated list, or `all`.
+    #[arg(long, short = 'p', value_name = "PROVIDER[,…]|all", value_parser = parse_providers)]
+    pub provider: Providers,
+    /// Only offerings of this GPU model (the provider's word, or a family such as H100).
+    #[arg(long, value_name = "MODEL")]
+    pub gpu_model: Option<String>,
+    /// Only offerings that can take this many GPUs (in whole nodes).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub gpus: Option<u32>,
+    /// Only offerings that can take this many nodes.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub nodes: Option<u32>,
+    /// Only offerings in this region (Together region, Runcrate location, E2E location).
+    #[arg(long, value_name = "REGION")]
+    pub region: Option<String>,
+    /// Give up on one HTTP request after this long (1s to 1h).
+    #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = bounds::request_timeout)]
+    pub request_timeout: Duration,
+}
 
 /// `catalog --json`: the offerings, and the providers whose catalog could not be read.
 #[derive(Serialize)]

@@ -8,6 +8,7 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use clap::Args;
 use gpucloud::catalog::Constraints;
 use gpucloud::{
     AttemptOutcome, Candidate, ClusterClient, ClusterSize, ClusterSpec, E2eOptions, Error,
@@ -16,14 +17,21 @@ use gpucloud::{
 use gpucloud_sim::{CapacityFilter, Provider, RunningSim};
 use serde::Serialize;
 
-use super::sim;
-use super::wait::wait_with_progress;
-use crate::cli::{DemoArgs, WaitArgs};
+use super::progress_waits::wait_with_progress;
+use super::sim::{self, parse_time_scale};
 use crate::context::Context;
 use crate::error::{CliError, one_line};
+use crate::flags::WaitArgs;
 use crate::output::{self, Output, elapsed};
 use crate::progress::ProgressDisplay;
 use crate::sanitize::cell;
+
+#[derive(Debug, Args)]
+pub struct DemoArgs {
+    /// Simulated seconds per real second.
+    #[arg(long, value_name = "X", default_value_t = 600.0, value_parser = parse_time_scale)]
+    pub time_scale: f64,
+}
 
 /// What happened on one provider.
 #[derive(Debug, Serialize)]

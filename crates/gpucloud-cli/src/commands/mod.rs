@@ -1,20 +1,31 @@
-//! One module per command.
+//! One module per command, each holding its clap arguments (`…Args`) beside its `run`; and
+//! what several commands share: `placement` (the create path of `clusters create` and `plan`)
+//! and `progress_waits` (every wait, with its progress display and timeline).
 
-mod access;
-mod catalog;
-mod clusters;
-mod completions;
+pub mod catalog;
+pub mod completions;
+pub mod create;
+pub mod delete;
 #[cfg(feature = "sim")]
-mod demo;
-mod ledger;
+pub mod demo;
+pub mod get;
+pub mod kubeconfig;
+pub mod ledger;
+pub mod list;
 mod placement;
-mod plan;
-mod schema;
+pub mod plan;
+mod progress_waits;
+pub mod resize;
+pub mod schema;
 #[cfg(feature = "sim")]
-mod sim;
-mod wait;
+pub mod sim;
+pub mod ssh;
+pub mod sweep;
+pub mod wait;
 
-use crate::cli::{Cli, Command};
+use clap::CommandFactory;
+
+use crate::cli::{Cli, ClustersCommand, Command};
 use crate::context::Context;
 use crate::error::CliError;
 use crate::interrupt;
@@ -23,7 +34,7 @@ use crate::interrupt;
 /// a SIGINT or SIGTERM interrupts it (see [`crate::interrupt`]). `gpucloud sim` handles its
 /// own signals: they end the simulator cleanly.
 pub async fn run(cli: Cli) -> Result<(), CliError> {
-    let ctx = Context::new(&cli);
+    let ctx = Context::new(cli.json, cli.no_ledger);
     #[cfg(feature = "sim")]
     if let Command::Sim(args) = &cli.command {
         return sim::run(&ctx, args).await;
@@ -50,8 +61,8 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
 
 async fn dispatch(ctx: &Context, command: Command) -> Result<(), CliError> {
     match command {
-        Command::Clusters(command) => clusters::run(ctx, command).await,
-        Command::Ledger(args) => ledger::show(ctx, &args).await,
+        Command::Clusters(command) => clusters(ctx, command).await,
+        Command::Ledger(args) => ledger::run(ctx, &args).await,
         Command::Catalog(args) => catalog::run(ctx, &args).await,
         Command::Plan(args) => plan::run(ctx, &args).await,
         #[cfg(feature = "sim")]
@@ -62,7 +73,22 @@ async fn dispatch(ctx: &Context, command: Command) -> Result<(), CliError> {
         Command::Completions(_) if ctx.output().is_json() => Err(no_json(
             "completions prints a shell script; there is no JSON form of it",
         )),
-        Command::Completions(args) => completions::run(&args),
+        Command::Completions(args) => completions::run(&args, Cli::command()),
+    }
+}
+
+/// Runs one `clusters` subcommand.
+async fn clusters(ctx: &Context, command: ClustersCommand) -> Result<(), CliError> {
+    match command {
+        ClustersCommand::Create(args) => create::run(ctx, &args).await,
+        ClustersCommand::Get(args) => get::run(ctx, &args).await,
+        ClustersCommand::List(args) => list::run(ctx, &args).await,
+        ClustersCommand::Delete(args) => delete::run(ctx, &args).await,
+        ClustersCommand::Wait(args) => wait::run(ctx, &args).await,
+        ClustersCommand::Resize(args) => resize::run(ctx, &args).await,
+        ClustersCommand::Kubeconfig(args) => kubeconfig::run(ctx, &args).await,
+        ClustersCommand::Ssh(args) => ssh::run(ctx, &args).await,
+        ClustersCommand::Sweep(args) => sweep::run(ctx, &args).await,
     }
 }
 

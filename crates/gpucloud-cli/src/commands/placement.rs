@@ -12,9 +12,9 @@ use gpucloud::{
 use gpucloud_ledger::Ledger;
 use serde::Serialize;
 
-use crate::cli::PlacementTargetArgs;
 use crate::context::Context;
 use crate::error::{CliError, one_line};
+use crate::flags::PlacementTargetArgs;
 use crate::ledger::settle_earlier;
 use crate::output;
 use crate::sanitize::cell;

@@ -1,11 +1,21 @@
 //! `gpucloud plan`: the exact create request, not sent.
 
+use clap::Args;
 use gpucloud::catalog::Constraints;
 
-use crate::cli::PlanArgs;
 use crate::context::{Context, LedgerUse};
 use crate::error::CliError;
+use crate::flags::PlacementTargetArgs;
+use crate::flags::request::RequestArgs;
 use crate::request;
+
+#[derive(Debug, Args)]
+pub struct PlanArgs {
+    #[command(flatten)]
+    pub target: PlacementTargetArgs,
+    #[command(flatten)]
+    pub request: RequestArgs,
+}
 
 /// Validates the request and prints it as it would be sent, credentials redacted (with the
 /// ledger, a Runcrate create re-uses the key of an earlier unanswered create of the same

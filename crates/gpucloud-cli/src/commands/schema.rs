@@ -4,11 +4,26 @@
 //! Editors use it to complete and check request files: YAML through
 //! `# yaml-language-server: $schema=…`, TOML through taplo (see the README).
 
+use clap::{Args, ValueEnum};
 use gpucloud::ClusterSpec;
 
-use crate::cli::{SchemaArgs, SchemaKind};
 use crate::error::CliError;
 use crate::output;
+
+/// Which schema to print.
+#[derive(Debug, Args)]
+pub struct SchemaArgs {
+    /// The file format: `request` is a request file for `clusters create -f` and `plan -f`.
+    #[arg(value_enum)]
+    pub what: SchemaKind,
+}
+
+/// The file formats that have a schema.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum SchemaKind {
+    /// A request file (TOML, YAML or JSON): the facade's `ClusterSpec`.
+    Request,
+}
 
 /// The schema's `$id`: where the repository keeps a copy, for editors that want a URL.
 const REQUEST_SCHEMA_ID: &str = "urn:gpucloud:schema:request:v1";

@@ -1,14 +1,30 @@
 //! `gpucloud sim`: the simulator in the foreground, until Ctrl-C.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 
+use clap::Args;
 use gpucloud_sim::{RunningSim, SimConfig, Simulator};
 use serde::Serialize;
 
-use crate::cli::SimArgs;
 use crate::context::Context;
 use crate::error::CliError;
 use crate::output;
+
+#[derive(Debug, Args)]
+pub struct SimArgs {
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub bind: IpAddr,
+    /// Port to listen on (0: any free port).
+    #[arg(long, default_value_t = 8480)]
+    pub port: u16,
+    /// Simulated seconds per real second (600: a 10-minute provisioning takes 1 s).
+    #[arg(long, value_name = "X", default_value_t = 1.0, value_parser = parse_time_scale)]
+    pub time_scale: f64,
+    /// Seed of the simulator's random choices.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+}
 
 /// Starts a simulator.
 pub async fn start(bind: SocketAddr, time_scale: f64, seed: u64) -> Result<RunningSim, CliError> {
@@ -91,5 +107,24 @@ async fn stopped() {
     // Without a handler, waiting forever is right: the default action still ends the process.
     if tokio::signal::ctrl_c().await.is_err() {
         std::future::pending::<()>().await;
+    }
+}
+
+pub(super) fn parse_time_scale(raw: &str) -> Result<f64, String> {
+    match raw.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+        _ => Err("must be a positive number".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_scales_are_checked_by_the_parser() {
+        assert_eq!(parse_time_scale("600"), Ok(600.0));
+        assert!(parse_time_scale("0").is_err());
+        assert!(parse_time_scale("inf").is_err());
     }
 }

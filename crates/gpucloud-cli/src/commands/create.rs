@@ -1,38 +1,50 @@
-//! `gpucloud clusters create|get|list|delete|wait`.
+//! `gpucloud clusters create`: a cluster from flags or a request file, through a placement
+//! (`placement`), and with `--wait` until it is ready or cleaned up.
 
 use chrono::{DateTime, Utc};
+use clap::Args;
 use gpucloud::{
     Attempt, Cleanup, ClusterId, CreateAndWait, Created, Error, NotReady, PriceCheck, ProviderKind,
-    Ready, Timeline,
 };
 use gpucloud_ledger::Ledger;
 use serde::Serialize;
 
-use super::wait::{delete_with_progress, ready_or_clean_up, wait_options, wait_with_progress};
-use crate::cli::{ClustersCommand, CreateArgs, DeleteArgs, IdArgs, TargetArgs, WaitCommandArgs};
+use super::progress_waits::{ready_or_clean_up, wait_options};
 use crate::context::{Context, LedgerUse};
 use crate::error::{CleanedUp, CliError};
+use crate::flags::request::RequestArgs;
+use crate::flags::{PlacementTargetArgs, TargetArgs, WaitArgs};
 use crate::output::elapsed;
-use crate::progress::ProgressDisplay;
 use crate::sanitize::cell;
 use crate::{output, request};
 
-/// Runs one `clusters` subcommand.
-pub async fn run(ctx: &Context, command: ClustersCommand) -> Result<(), CliError> {
-    match command {
-        ClustersCommand::Create(args) => create(ctx, &args).await,
-        ClustersCommand::Get(args) => get(ctx, &args).await,
-        ClustersCommand::List(args) => list(ctx, &args).await,
-        ClustersCommand::Delete(args) => delete(ctx, &args).await,
-        ClustersCommand::Wait(args) => wait(ctx, &args).await,
-        ClustersCommand::Resize(args) => super::access::resize(ctx, &args).await,
-        ClustersCommand::Kubeconfig(args) => super::access::kubeconfig(ctx, &args).await,
-        ClustersCommand::Ssh(args) => super::access::ssh(ctx, &args).await,
-        ClustersCommand::Sweep(args) => super::ledger::sweep(ctx, &args).await,
-    }
+#[derive(Debug, Args)]
+pub struct CreateArgs {
+    #[command(flatten)]
+    pub target: PlacementTargetArgs,
+    /// After creating, wait until the cluster is ready. A cluster that fails meanwhile is
+    /// deleted (and the delete verified); one not ready in time is kept.
+    #[arg(long)]
+    pub wait: bool,
+    /// With --wait: keep a cluster that fails instead of deleting it.
+    #[arg(long, requires = "wait")]
+    pub keep_on_failure: bool,
+    /// With --wait: delete a cluster that is not ready when --timeout passes.
+    #[arg(long, requires = "wait")]
+    pub delete_on_timeout: bool,
+    /// Do not ask before creating. On a terminal (stdin and stderr both), create first shows
+    /// where the cluster would go and what it costs per hour and for its --ttl, and asks;
+    /// without a terminal it never asks.
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+    #[command(flatten)]
+    pub request: RequestArgs,
+    #[command(flatten)]
+    pub wait_options: WaitArgs,
 }
 
-async fn create(ctx: &Context, args: &CreateArgs) -> Result<(), CliError> {
+/// Creates the cluster `args` describe; with `--wait`, waits until it is ready (or cleans it up).
+pub async fn run(ctx: &Context, args: &CreateArgs) -> Result<(), CliError> {
     // The request is read (and flags checked) before credentials; the facade validates it
     // against the provider's rules before anything is sent.
     let spec = request::spec(&args.target.provider.0, &args.request)?;
@@ -48,7 +60,7 @@ async fn create(ctx: &Context, args: &CreateArgs) -> Result<(), CliError> {
     // A request resolved from the catalog that pins no region goes through a placement even
     // on one provider: each region that fits is tried in turn while the ones before have no
     // capacity. A request that names its ids (or region) has one place to go.
-    let pinned = |target: &crate::cli::TargetArgs| {
+    let pinned = |target: &TargetArgs| {
         spec.region.is_some()
             || !gpucloud::catalog::consults_catalog(
                 target.provider.profile().catalog,
@@ -205,126 +217,4 @@ fn say_cleanup(failed: &NotReady) {
             tell!("{provider} cluster {id} was kept and may be billing. {stop}");
         }
     }
-}
-
-async fn get(ctx: &Context, args: &IdArgs) -> Result<(), CliError> {
-    let (client, id) = crate::cluster_ref::resolve(ctx, &args.target, &args.id).await?;
-    let cluster = client.get(&id).await?;
-    ctx.output().result(&cluster, output::cluster)
-}
-
-/// The clusters of `--provider`, or of every provider that documents a list and is
-/// configured: one table (with each cluster's provider) or one JSON array. A provider that
-/// could not be listed is said on stderr and makes the exit code its error's, after the rest
-/// is shown; one passed over (no list, no credentials) is said too, never left out silently.
-async fn list(ctx: &Context, args: &crate::cli::ClusterTargetArgs) -> Result<(), CliError> {
-    let providers: Vec<ProviderKind> = match args.provider {
-        Some(provider) => vec![provider],
-        None => ProviderKind::ALL.to_vec(),
-    };
-    let mut all = Vec::new();
-    let mut failed = None;
-    for provider in providers {
-        let target = TargetArgs {
-            provider,
-            connection: args.connection.clone(),
-        };
-        if args.provider.is_none() && !provider.profile().lists_clusters {
-            tell!(
-                "{provider}: passed over: it documents no list (`gpucloud ledger` shows what \
-                 gpucloud made there)"
-            );
-            continue;
-        }
-        let client = match ctx.client(&target, LedgerUse::Unused) {
-            Ok(client) => client,
-            Err(CliError::Cloud(error)) if args.provider.is_none() => {
-                tell!(
-                    "{provider}: passed over: {}",
-                    crate::error::one_line(&error)
-                );
-                continue;
-            }
-            Err(error) => return Err(error),
-        };
-        match client.list().await {
-            Ok(clusters) => all.extend(clusters),
-            Err(error) if args.provider.is_none() => {
-                tell!("{provider}: error: {}", crate::error::one_line(&error));
-                failed.get_or_insert(CliError::Cloud(error));
-            }
-            Err(error) => return Err(error.into()),
-        }
-    }
-    ctx.output().result(all.as_slice(), output::clusters)?;
-    failed.map_or(Ok(()), Err)
-}
-
-/// `--json` output of a delete.
-#[derive(Serialize)]
-struct Deleted<'a> {
-    provider: ProviderKind,
-    id: &'a str,
-    deleted: bool,
-    /// With `--wait`: whether the provider had no such cluster to begin with.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    already_gone: Option<bool>,
-    /// With `--wait`: seconds from the DELETE until the provider no longer had it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    took_secs: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    timeline: Option<&'a Timeline>,
-}
-
-async fn delete(ctx: &Context, args: &DeleteArgs) -> Result<(), CliError> {
-    let (client, id) = crate::cluster_ref::resolve(ctx, &args.target, &args.id).await?;
-    let provider = client.provider();
-    if !args.wait {
-        client.delete(&id).await?;
-        let deleted = Deleted {
-            provider,
-            id: id.as_str(),
-            deleted: true,
-            already_gone: None,
-            took_secs: None,
-            timeline: None,
-        };
-        return ctx.output().result(&deleted, |_| {
-            say!("Deleted {provider} cluster {}.", cell(&id));
-        });
-    }
-    let deletion = delete_with_progress(&client, &id, &args.wait_options).await?;
-    if ctx.output().is_json() {
-        return output::json(&Deleted {
-            provider,
-            id: id.as_str(),
-            deleted: true,
-            already_gone: Some(deletion.already_gone),
-            took_secs: Some(deletion.took.as_secs_f64()),
-            timeline: deletion.timeline.as_ref(),
-        });
-    }
-    if deletion.already_gone {
-        say!("{provider} cluster {} was already gone.", cell(&id));
-    } else {
-        say!(
-            "Deleted {provider} cluster {}: the provider confirmed it gone after {}.",
-            cell(&id),
-            elapsed(deletion.took)
-        );
-    }
-    Ok(())
-}
-
-async fn wait(ctx: &Context, args: &WaitCommandArgs) -> Result<(), CliError> {
-    let (client, id) = crate::cluster_ref::resolve(ctx, &args.target, &args.id).await?;
-    let cluster = wait_with_progress(
-        &client,
-        &id,
-        &args.wait,
-        &Ready,
-        ProgressDisplay::new("", 1.0),
-    )
-    .await?;
-    ctx.output().result(&cluster, output::cluster)
 }

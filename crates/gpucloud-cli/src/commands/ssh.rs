@@ -1,137 +1,35 @@
-//! `gpucloud clusters resize|kubeconfig|ssh`: changing a cluster's size, and getting into it.
+//! `gpucloud clusters ssh`: a node's SSH command, checked before it is printed or run.
 
-use std::io::Write as _;
-use std::path::Path;
+use clap::Args;
+use gpucloud::Node;
 
-use gpucloud::{ClusterSize, Node, SizeReached};
-
-use super::wait::wait_with_progress;
-use crate::cli::{KubeconfigArgs, ResizeArgs, SshArgs};
 use crate::context::Context;
 use crate::error::CliError;
-use crate::output;
-use crate::progress::ProgressDisplay;
+use crate::flags::{ClusterTargetArgs, bounds};
 use crate::sanitize::cell;
 
-pub async fn resize(ctx: &Context, args: &ResizeArgs) -> Result<(), CliError> {
-    let (size, shown) = match (args.gpus, args.nodes) {
-        (Some(gpus), None) => (ClusterSize::Gpus(gpus), format!("{gpus} GPUs")),
-        (None, Some(nodes)) => (ClusterSize::Nodes(nodes), format!("{nodes} nodes")),
-        // clap's group makes exactly one of them required.
-        _ => {
-            return Err(CliError::Usage(
-                "give exactly one of --gpus and --nodes".into(),
-            ));
-        }
-    };
-    let (client, id) = crate::cluster_ref::resolve(ctx, &args.target, &args.id).await?;
-    let mut cluster = client.resize(&id, size).await?;
-    let out = ctx.output();
-    if args.wait {
-        if out.is_human() {
-            say!(
-                "Resizing {} cluster {} to {shown}.",
-                client.provider(),
-                cell(&id)
-            );
-        }
-        let display = ProgressDisplay::new("", 1.0);
-        cluster = wait_with_progress(
-            &client,
-            &id,
-            &args.wait_options,
-            &SizeReached(size),
-            display,
-        )
-        .await?;
-    }
-    out.result(&cluster, |cluster| {
-        if !args.wait {
-            say!(
-                "Asked {} to resize cluster {} to {shown}; `--wait` follows it.",
-                client.provider(),
-                cell(&id)
-            );
-        }
-        say!();
-        output::cluster(cluster);
-    })
+#[derive(Debug, Args)]
+pub struct SshArgs {
+    #[command(flatten)]
+    pub target: ClusterTargetArgs,
+    /// The cluster: its id as the provider issued it, or its name (looked up in the
+    /// ledger and, without --provider, in the providers' lists).
+    #[arg(value_name = "CLUSTER", value_parser = bounds::cluster_id)]
+    pub id: String,
+    /// The node: its id, or its position in `clusters get` (0 is the first). Default: the
+    /// first GPU worker with an address (then any node with one).
+    #[arg(long, value_name = "NODE")]
+    pub node: Option<String>,
+    /// Run ssh (without a shell) instead of printing the command.
+    #[arg(long)]
+    pub exec: bool,
+    /// A command to run on the node (after `--`, with its arguments): ssh runs it there and
+    /// gpucloud exits with its exit status. Implies --exec.
+    #[arg(last = true, value_name = "COMMAND")]
+    pub command: Vec<String>,
 }
 
-/// The most a kubeconfig may be (they are a few KiB).
-const MAX_KUBECONFIG_BYTES: usize = 1 << 20;
-
-pub async fn kubeconfig(ctx: &Context, args: &KubeconfigArgs) -> Result<(), CliError> {
-    if ctx.output().is_json() {
-        return Err(super::no_json(
-            "kubeconfig writes the kubeconfig itself (YAML, with the cluster's credentials): \
-             use -o FILE",
-        ));
-    }
-    let (client, id) = crate::cluster_ref::resolve(ctx, &args.target, &args.id).await?;
-    let provider = client.provider();
-    let cluster = client.get(&id).await?;
-    let Some(config) = cluster.kubeconfig()? else {
-        return Err(CliError::Other(format!(
-            "{provider} cluster {} has no kubeconfig yet (it is set once the cluster is ready)",
-            cell(&id)
-        )));
-    };
-    if config.len() > MAX_KUBECONFIG_BYTES {
-        return Err(CliError::Other(format!(
-            "{provider}'s kubeconfig for {} is {} bytes, over the 1 MiB gpucloud accepts",
-            cell(&id),
-            config.len()
-        )));
-    }
-    match &args.output {
-        Some(path) => {
-            write_private(path, config.as_bytes())?;
-            tell!(
-                "Wrote the kubeconfig of {provider} cluster {} to {} (mode 0600).",
-                cell(&id),
-                cell(path.display())
-            );
-            Ok(())
-        }
-        None if crate::terminal::stdout_is_terminal() && !args.print => Err(CliError::Usage(
-            "the kubeconfig holds the cluster's credentials: write it with -o FILE, or pass \
-             --print to show it on this terminal"
-                .into(),
-        )),
-        None if crate::terminal::stdout_is_terminal() => {
-            // On a terminal the provider's text may not move the cursor or set a title.
-            crate::terminal::stdout_text(&crate::sanitize::text_keeping_lines(&config));
-            Ok(())
-        }
-        None => {
-            // Piped or redirected: the kubeconfig as it is.
-            crate::terminal::stdout_raw(config.as_bytes());
-            Ok(())
-        }
-    }
-}
-
-/// Writes `bytes` to `path` through a temporary file of mode 0600 in the same directory,
-/// renamed over `path`: no other user can read it, and no reader sees half of it.
-fn write_private(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
-    let shown = cell(path.display());
-    let io = |doing: &str, e: std::io::Error| CliError::Other(format!("{doing} {shown}: {e}"));
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    // tempfile creates its files with mode 0600 on Unix.
-    let mut file = tempfile::NamedTempFile::new_in(dir).map_err(|e| io("cannot write", e))?;
-    file.write_all(bytes)
-        .and_then(|()| file.as_file().sync_all())
-        .map_err(|e| io("cannot write", e))?;
-    file.persist(path)
-        .map_err(|e| io("cannot replace", e.error))?;
-    Ok(())
-}
-
-pub async fn ssh(ctx: &Context, args: &SshArgs) -> Result<(), CliError> {
+pub async fn run(ctx: &Context, args: &SshArgs) -> Result<(), CliError> {
     // What runs ssh prints the node's own output on stdout: it has no JSON form.
     if ctx.output().is_json() && (args.exec || !args.command.is_empty()) {
         return Err(super::no_json(
