@@ -1,11 +1,11 @@
 //! The local ledger, as the commands use it: opened once per run (unless `--no-ledger`),
 //! required by the commands that start or sweep clusters and best effort elsewhere, and the
-//! creates an earlier run left unresolved settled before a new create is sent.
+//! creates an earlier run left unsettled settled before a new create is sent.
 
 use std::sync::{Arc, OnceLock};
 
 use gpucloud::ClusterClient;
-use gpucloud::settle::{ResolveOptions, Resolved, resolve_pending_with};
+use gpucloud::settle::{SettleOptions, Settled, settle_pending};
 use gpucloud_ledger::Ledger;
 
 use crate::error::CliError;
@@ -92,36 +92,36 @@ impl Ledgers {
     }
 }
 
-/// Settles the creates an earlier run of `client`'s provider left unresolved (it died between
+/// Settles the creates an earlier run of `client`'s provider left unsettled (it died between
 /// its request and the answer) by looking them up, and says on stderr what became of each.
 /// A look-up that fails is a warning: the create that follows looks its own name up anyway.
 pub async fn settle_earlier(ledger: &Ledger, client: &ClusterClient) {
     // Only the intents of the scope this client lists: E2E's list is one location's.
-    let options = ResolveOptions {
+    let options = SettleOptions {
         scope: client.list_scope(),
-        ..ResolveOptions::default()
+        ..SettleOptions::default()
     };
-    match resolve_pending_with(ledger, client, &options).await {
+    match settle_pending(ledger, client, &options).await {
         Ok(settled) => say_settled(&settled),
-        Err(error) => tell!("warning: could not settle earlier unresolved creates: {error}"),
+        Err(error) => tell!("warning: could not settle earlier unsettled creates: {error}"),
     }
 }
 
 /// Says on stderr what became of each earlier unanswered create a look-up settled.
-pub fn say_settled(settled: &[Resolved]) {
+pub fn say_settled(settled: &[Settled]) {
     for outcome in settled {
         match outcome {
-            Resolved::Found { intent, cluster } => tell!(
+            Settled::Found { intent, cluster } => tell!(
                 "ledger: an earlier create (#{intent}) whose answer was lost made cluster {}",
                 cell(cluster)
             ),
-            Resolved::Gone { intent } => {
+            Settled::Gone { intent } => {
                 tell!("ledger: an earlier create (#{intent}) made nothing")
             }
-            Resolved::StillPending { intent, reason } => {
-                tracing::info!(intent, reason = %cell(reason), "an earlier create stays unresolved");
+            Settled::StillPending { intent, reason } => {
+                tracing::info!(intent, reason = %cell(reason), "an earlier create stays unsettled");
             }
-            Resolved::AlreadySettled { .. } => {}
+            Settled::AlreadySettled { .. } => {}
         }
     }
 }

@@ -1,5 +1,5 @@
 //! What the ledger holds, as the queries return it: every create with what became of it,
-//! every delete, and what a look-up found for an unresolved intent.
+//! every delete, and what a look-up found for an unsettled intent.
 
 use chrono::{DateTime, Utc};
 use gpucloud::journal::IntentId;
@@ -36,7 +36,7 @@ impl IntentState {
     }
 
     /// Whether a cluster may exist that the ledger has no id for.
-    pub fn is_unresolved(self) -> bool {
+    pub fn is_unsettled(self) -> bool {
         matches!(self, Self::Pending | Self::FailedAmbiguous)
     }
 
@@ -140,7 +140,7 @@ pub struct ErrorSummary {
 /// One create gpucloud recorded, with what became of it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ClusterEntry {
-    /// The intent's id (what [`crate::Ledger::resolve_pending`] takes).
+    /// The intent's id (what [`crate::Ledger::settle`] takes).
     pub intent: IntentId,
     /// The provider.
     pub provider: ProviderKind,

@@ -78,7 +78,7 @@ impl Ledger {
                 Some(cluster) => {
                     crate::observe::settle_earlier(tx, intent, &ClusterId::new(cluster))?;
                 }
-                // The creates this one took over are unresolved again, for the next claim
+                // The creates this one took over are unsettled again, for the next claim
                 // to take over (and reconcile) in its turn.
                 None => {
                     tx.exec(
@@ -214,7 +214,7 @@ impl Journal for Ledger {
         let now = now_ms();
         // A create whose owner still holds its claim is the owner's to settle.
         let entries = self
-            .unresolved_unowned(Some(provider))
+            .unsettled_creates_unowned(Some(provider))
             .map_err(|e| self.journal_error(e))?;
         Ok(entries
             .into_iter()
@@ -234,7 +234,7 @@ impl Journal for Ledger {
     }
 
     fn settle(&self, intent: IntentId, settlement: &Settlement) -> Result<bool, JournalError> {
-        self.resolve_pending(intent, settlement)
+        self.settle(intent, settlement)
             .map_err(|e| self.journal_error(e))
     }
 }

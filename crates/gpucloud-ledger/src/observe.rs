@@ -24,7 +24,7 @@ impl Ledger {
     /// ([`FailedStart::Released`]: nothing is left to bill or to delete). Any other state is a
     /// sighting: a cluster recorded gone (after a 404, say) that answers again may be billing,
     /// and is no longer gone. Clusters the ledger did not create are left alone, and so are
-    /// creates sent to another origin than `origin` ([`gpucloud::ClientSettings::origin`];
+    /// creates sent to another origin than `origin` ([`gpucloud::ClusterClient::origin`];
     /// `None`: any): the same id at another endpoint or account is another cluster.
     pub fn record_seen(&self, cluster: &Cluster, origin: Option<&str>) -> Result<(), LedgerError> {
         let deleted = cluster.state == ClusterState::Deleted;
@@ -66,7 +66,7 @@ impl Ledger {
         })
     }
 
-    /// Records that the provider at `origin` ([`gpucloud::ClientSettings::origin`]; `None`:
+    /// Records that the provider at `origin` ([`gpucloud::ClusterClient::origin`]; `None`:
     /// any) has no cluster `id` (the first such answer's time is kept). Only a create sent to
     /// the same origin (or one whose origin was not recorded) is marked gone: another
     /// endpoint or account would answer 404 for a cluster that is alive and billing. A later
@@ -122,7 +122,7 @@ impl Ledger {
     }
 }
 
-/// Settles, inside `tx`, the unresolved creates that `intent`'s cluster answers for: those
+/// Settles, inside `tx`, the unsettled creates that `intent`'s cluster answers for: those
 /// sent under the same idempotency key and, on providers whose profile says a name is unique
 /// in its scope, those of the same name and scope. Returns how many it settled.
 pub(crate) fn settle_earlier(

@@ -29,9 +29,9 @@ impl Ledger {
         self.creates_where("TRUE", &[])
     }
 
-    /// The creates whose outcome is unknown ([`IntentState::is_unresolved`]), oldest first;
+    /// The creates whose outcome is unknown ([`IntentState::is_unsettled`]), oldest first;
     /// only `provider`'s if given.
-    pub fn unresolved(
+    pub fn unsettled_creates(
         &self,
         provider: Option<ProviderKind>,
     ) -> Result<Vec<ClusterEntry>, LedgerError> {
@@ -43,10 +43,10 @@ impl Ledger {
     }
 
     /// The creates whose outcome is unknown and that no live caller is still making, oldest
-    /// first: [`Self::unresolved`] without the pending creates whose owner's claim on the name
+    /// first: [`Self::unsettled_creates`] without the pending creates whose owner's claim on the name
     /// has not run out (that owner is alive and will record the outcome itself; settling its
     /// create from outside would report a live create as lost).
-    pub fn unresolved_unowned(
+    pub fn unsettled_creates_unowned(
         &self,
         provider: Option<ProviderKind>,
     ) -> Result<Vec<ClusterEntry>, LedgerError> {
@@ -86,15 +86,11 @@ impl Ledger {
         })
     }
 
-    /// Settles an unresolved create after a look-up: `Found` completes it with that cluster
+    /// Settles an unsettled create after a look-up: `Found` completes it with that cluster
     /// (outcome [`Outcome::FoundByLookup`]), `Gone` marks it failed. Returns `false`, changing
-    /// nothing, when the intent was no longer unresolved (its process finished it, or another
+    /// nothing, when the intent was no longer unsettled (its process finished it, or another
     /// process resolved it first).
-    pub fn resolve_pending(
-        &self,
-        intent: IntentId,
-        lookup: &Settlement,
-    ) -> Result<bool, LedgerError> {
+    pub fn settle(&self, intent: IntentId, lookup: &Settlement) -> Result<bool, LedgerError> {
         let (state, cluster, outcome, error, note) = match lookup {
             Settlement::Found(id) => (
                 IntentState::Completed,

@@ -11,7 +11,7 @@
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use gpucloud::settle::{ResolveOptions, Resolved, resolve_pending_with};
+use gpucloud::settle::{SettleOptions, Settled, settle_pending};
 use gpucloud::{
     ClusterClient, ClusterId, ClusterState, Error, Progress, ProviderKind, WaitOptions,
 };
@@ -175,7 +175,7 @@ pub struct SweepReport {
     /// clusters were not looked at.
     pub skipped: Vec<(ProviderKind, String)>,
     /// Creates an earlier run left unanswered, settled by looking their names up first.
-    pub settled: Vec<Resolved>,
+    pub settled: Vec<Settled>,
     /// Providers whose unanswered creates could not be settled, and why.
     pub unsettled: Vec<(ProviderKind, String)>,
 }
@@ -300,7 +300,7 @@ impl Ledger {
             let has_entries = self
                 .clusters()?
                 .iter()
-                .any(|e| e.provider == provider && (e.may_be_alive() || e.state.is_unresolved()));
+                .any(|e| e.provider == provider && (e.may_be_alive() || e.state.is_unsettled()));
             if !has_entries {
                 continue;
             }
@@ -312,11 +312,11 @@ impl Ledger {
                 }
             };
             // Only the intents of the scope this client lists: E2E's list is one location's.
-            let options = ResolveOptions {
+            let options = SettleOptions {
                 scope: client.list_scope(),
-                ..ResolveOptions::default()
+                ..SettleOptions::default()
             };
-            match resolve_pending_with(self, &client, &options).await {
+            match settle_pending(self, &client, &options).await {
                 Ok(settled) => report.settled.extend(settled),
                 Err(error) => report.unsettled.push((provider, chain(&error))),
             }

@@ -57,7 +57,7 @@ macro_rules! with_provider {
 
 impl ClusterClient {
     /// A client for `provider` configured from the environment: the variables its
-    /// [`Profile`](crate::Profile) names (see [`crate::config`]).
+    /// [`Profile`](crate::Profile) names.
     pub fn from_env(provider: ProviderKind) -> Result<Self, Error> {
         Self::from_vars(provider, &|name| std::env::var(name).ok(), |_| {})
     }

@@ -23,8 +23,49 @@
 //! - **Dry runs**: [`ClusterClient::plan`] returns the exact request the generated client
 //!   builds, without sending it.
 //!
-//! Configuration comes from the environment ([`TogetherConfig::from_env`] and friends) or from
-//! `with_*` overrides.
+//! - **One error**: every call returns [`Error`], so its kinds match the same way whether they
+//!   come from a create, a placement over several providers or a create that waits.
+//! - **Placement** ([`Placement`]): one request over several providers and regions, cheapest
+//!   first under a price ceiling, failing over only on answers that certainly created nothing.
+//!
+//! Configuration comes from the environment ([`ClusterClient::from_env`], [`TogetherConfig`]
+//! and friends) or from `with_*` overrides; [`ClientSettings`] configures several providers
+//! alike. Runnable examples for each everyday task are in the crate's `examples/` (create and
+//! wait, placement, the ledger and its sweep, resize, a custom acceptor, a dry run).
+//!
+//! ```no_run
+//! use gpucloud::{
+//!     Candidate, ClusterClient, ClusterSize, ClusterSpec, CreateAndWait, Error, Placement,
+//!     ProviderKind,
+//! };
+//!
+//! # async fn run() -> Result<(), Error> {
+//! let spec = ClusterSpec::new("train-42", ClusterSize::Gpus(16)).with_gpu_model("H100");
+//!
+//! // One provider: create, wait until ready; a cluster that fails is deleted and the delete
+//! // verified.
+//! let together = ClusterClient::from_env(ProviderKind::Together)?;
+//! match together.create_and_wait(&spec, &CreateAndWait::default(), |_| {}).await {
+//!     Ok(ready) => println!("{} ready", ready.cluster.id),
+//!     Err(Error::NoCapacity(answer)) => println!("nothing created: {answer}"),
+//!     Err(Error::NotReady(failed)) => println!("{failed}"), // names the cluster and its clean-up
+//!     Err(other) => return Err(other),
+//! }
+//!
+//! // Several providers: the same error type, the same kinds.
+//! let placement = Placement::new([
+//!     Candidate::new(together.clone(), spec.clone()),
+//!     Candidate::new(ClusterClient::from_env(ProviderKind::E2e)?, spec.clone()),
+//! ])
+//! .with_max_price_per_hour(5000.0, "INR");
+//! match placement.create().await {
+//!     Ok(placed) => println!("{} made {}", placed.provider, placed.created.cluster.id),
+//!     Err(Error::NoCapacity(_) | Error::NoMatchingOffering { .. }) => println!("nowhere"),
+//!     Err(Error::PriceAboveCeiling { deleted, .. }) => println!("too dear; deleted: {deleted}"),
+//!     Err(other) => return Err(other),
+//! }
+//! # Ok(()) }
+//! ```
 
 // `Error` keeps the provider's status, code, message and raw body inline (about 140 bytes):
 // errors are the cold path, and boxing would cost an allocation per error and make matching on

@@ -11,9 +11,9 @@ use crate::cluster::ClusterId;
 use crate::error::Error;
 use crate::journal::{IntentId, Journal, OffWorker, Settlement};
 
-/// How [`resolve_pending_with`] decides.
+/// How [`settle_pending`] decides.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ResolveOptions {
+pub struct SettleOptions {
     /// An intent younger than this whose cluster the list does not show stays pending: its
     /// create may still be running in another process, or the provider's list may not show a
     /// new cluster yet. A cluster the list does show is taken at any age. Default: 15 min.
@@ -25,7 +25,7 @@ pub struct ResolveOptions {
     pub scope: Option<String>,
 }
 
-impl Default for ResolveOptions {
+impl Default for SettleOptions {
     fn default() -> Self {
         Self {
             min_age_for_gone: Duration::from_secs(15 * 60),
@@ -34,9 +34,9 @@ impl Default for ResolveOptions {
     }
 }
 
-/// What became of one unresolved intent.
+/// What became of one unsettled intent.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Resolved {
+pub enum Settled {
     /// The list shows one cluster of that name: the intent is completed with it.
     Found {
         /// The intent.
@@ -63,7 +63,7 @@ pub enum Resolved {
     },
 }
 
-/// Looks up every unresolved create of `client`'s provider (pending, or failed in a way that
+/// Looks up every unsettled create of `client`'s provider (pending, or failed in a way that
 /// may have created a cluster) and settles it in `journal`: one `list()` call, then each
 /// intent matched by name.
 ///
@@ -74,11 +74,11 @@ pub enum Resolved {
 /// # Errors
 /// [`Error::Journal`] when the journal cannot be read or written; the list call's error when
 /// the look-up fails (nothing is settled then).
-pub async fn resolve_pending_with(
+pub async fn settle_pending(
     journal: &dyn Journal,
     client: &ClusterClient,
-    options: &ResolveOptions,
-) -> Result<Vec<Resolved>, Error> {
+    options: &SettleOptions,
+) -> Result<Vec<Settled>, Error> {
     let journal = OffWorker(journal);
     let provider = client.provider();
     // Only creates sent where this client looks: another endpoint's or account's list does
@@ -98,7 +98,7 @@ pub async fn resolve_pending_with(
     if !provider.profile().lists_clusters {
         return Ok(intents
             .iter()
-            .map(|e| Resolved::StillPending {
+            .map(|e| Settled::StillPending {
                 intent: e.intent,
                 reason: format!(
                     "{} documents no list to look {:?} up by name; its idempotency key \
@@ -119,7 +119,7 @@ pub async fn resolve_pending_with(
             [one] => Settlement::Found(one.id.clone()),
             [] if age >= options.min_age_for_gone => Settlement::Gone,
             [] => {
-                report.push(Resolved::StillPending {
+                report.push(Settled::StillPending {
                     intent: entry.intent,
                     reason: format!(
                         "not in the list yet, but recorded only {}s ago (less than {}s): its \
@@ -131,7 +131,7 @@ pub async fn resolve_pending_with(
                 continue;
             }
             many => {
-                report.push(Resolved::StillPending {
+                report.push(Settled::StillPending {
                     intent: entry.intent,
                     reason: format!(
                         "{} clusters are named {:?}: {}",
@@ -150,14 +150,14 @@ pub async fn resolve_pending_with(
             .settle(entry.intent, &lookup)
             .map_err(Error::Journal)?;
         report.push(match (changed, lookup) {
-            (false, _) => Resolved::AlreadySettled {
+            (false, _) => Settled::AlreadySettled {
                 intent: entry.intent,
             },
-            (true, Settlement::Found(cluster)) => Resolved::Found {
+            (true, Settlement::Found(cluster)) => Settled::Found {
                 intent: entry.intent,
                 cluster,
             },
-            (true, Settlement::Gone) => Resolved::Gone {
+            (true, Settlement::Gone) => Settled::Gone {
                 intent: entry.intent,
             },
         });

@@ -171,7 +171,7 @@ pub async fn run(ctx: &Context, args: &LedgerArgs) -> Result<(), CliError> {
         .clusters()
         .map_err(|e| CliError::Other(format!("reading the ledger: {e}")))?
         .into_iter()
-        .filter(|e| args.all || e.may_be_alive() || e.state.is_unresolved())
+        .filter(|e| args.all || e.may_be_alive() || e.state.is_unsettled())
         .collect();
     if ctx.output().is_json() {
         output::json(&entries.iter().map(|e| row(e, now)).collect::<Vec<_>>())?;

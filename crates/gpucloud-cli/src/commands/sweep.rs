@@ -180,7 +180,7 @@ pub async fn run(ctx: &Context, args: &SweepArgs) -> Result<(), CliError> {
     }
     for (_, why) in &report.unsettled {
         tell!(
-            "warning: could not settle earlier unresolved creates: {}",
+            "warning: could not settle earlier unsettled creates: {}",
             one_line_text(why)
         );
     }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::support::*;
-use gpucloud::settle::{ResolveOptions, Resolved};
+use gpucloud::settle::{SettleOptions, Settled};
 use gpucloud::{CreateOutcome, TogetherConfig};
 use gpucloud_ledger::{IntentState, LEDGER_ENV, Ledger};
 use gpucloud_sim::{Fault, FaultKind, Provider, credentials};
@@ -93,12 +93,11 @@ async fn a_process_killed_after_its_post_leaves_an_intent_the_next_run_resolves(
     // While the dead owner's claim has not run out, nothing tells it from a live one: its
     // create is left to it. Once the claim has run out unrenewed, it is settled.
     tokio::time::sleep(CHILD_LEASE + Duration::from_millis(200)).await;
-    let resolved =
-        gpucloud::settle::resolve_pending_with(&*ledger, &together, &ResolveOptions::default())
-            .await
-            .unwrap();
+    let resolved = gpucloud::settle::settle_pending(&*ledger, &together, &SettleOptions::default())
+        .await
+        .unwrap();
     let cluster = match &resolved[..] {
-        [Resolved::Found { intent, cluster }] if *intent == pending[0].intent => cluster.clone(),
+        [Settled::Found { intent, cluster }] if *intent == pending[0].intent => cluster.clone(),
         other => panic!("{other:?}"),
     };
     let entry = ledger.entry(pending[0].intent).unwrap();

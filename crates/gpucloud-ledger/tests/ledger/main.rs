@@ -2,7 +2,7 @@
 //! simulator and both database drivers again).
 //!
 //! One module per subject: what is recorded (`records`), what can be read back (`observe`),
-//! the schema and its migrations (`schema`), settling pending creates (`resolve`), a ledger
+//! the schema and its migrations (`schema`), settling pending creates (`settle`), a ledger
 //! that cannot record (`locked`), a process that dies mid-create (`crash`), several processes
 //! writing at once (`processes`), the suite both backends pass (`shared`) and the throwaway
 //! PostgreSQL server it uses (`pg_server`, the server in `postgres`). The simulator, clients
@@ -20,7 +20,7 @@ mod observe;
 mod pg_server;
 mod processes;
 mod records;
-mod resolve;
 mod schema;
+mod settle;
 mod shared;
 mod sweep;

@@ -85,7 +85,7 @@ async fn every_provider_round_trips_creates_and_deletes() {
         deletes[0].cluster_id,
         entries[0].cluster_id.clone().unwrap()
     );
-    assert!(ledger.unresolved(None).unwrap().is_empty());
+    assert!(ledger.unsettled_creates(None).unwrap().is_empty());
 
     let bytes = file_bytes(&path);
     for secret in SECRETS {
@@ -162,7 +162,7 @@ async fn failures_are_recorded_as_ambiguous_or_not() {
             .all(|e| e.cluster_id.is_none() && e.finished_at.is_some())
     );
     let unresolved: Vec<_> = ledger
-        .unresolved(None)
+        .unsettled_creates(None)
         .unwrap()
         .into_iter()
         .map(|e| e.name)

@@ -181,7 +181,7 @@ impl fmt::Display for ErrorKind {
     }
 }
 
-/// Why a failed request may succeed when repeated (see [`Error::retry_kind`]).
+/// Why a failed request may succeed when repeated (see [`super::Error::retry_kind`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum RetryKind {
     /// The connection failed or timed out, or the request timed out (408).

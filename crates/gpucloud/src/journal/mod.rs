@@ -85,7 +85,7 @@ pub trait Journal: fmt::Debug + Send + Sync {
         Ok(None)
     }
 
-    /// The client at `origin` ([`crate::ClientSettings::origin`]) saw `cluster` (after a
+    /// The client at `origin` ([`crate::ClusterClient::origin`]) saw `cluster` (after a
     /// create or a get): its state, and price where the provider states one, for a journal
     /// that keeps the last known state. Only a create sent to the same origin is about this
     /// cluster: the same id elsewhere is another. Default: nothing.
@@ -94,7 +94,7 @@ pub trait Journal: fmt::Debug + Send + Sync {
         Ok(())
     }
 
-    /// The provider at `origin` ([`crate::ClientSettings::origin`]) answered that it has no
+    /// The provider at `origin` ([`crate::ClusterClient::origin`]) answered that it has no
     /// such cluster (a 404 on a get). Proof only for a cluster created through the same
     /// origin: another endpoint or account does not see it. Default: nothing.
     fn cluster_gone(

@@ -33,7 +33,7 @@ pub struct CreateIntent {
     /// When the cluster is to be deleted, if the request set a `ttl`: the moment the intent
     /// was recorded plus the ttl.
     pub deadline: Option<chrono::DateTime<chrono::Utc>>,
-    /// Where the create was sent and as whom ([`crate::ClientSettings::origin`]): a 404 from
+    /// Where the create was sent and as whom ([`crate::ClusterClient::origin`]): a 404 from
     /// another endpoint or account says nothing about this cluster. `None` where unknown.
     pub origin: Option<String>,
 }
@@ -107,7 +107,7 @@ pub enum CreateRecord<'a> {
     },
 }
 
-/// What a shared journal answered to a claim on a cluster name (see [`Journal::claim_create`]).
+/// What a shared journal answered to a claim on a cluster name (see [`super::Journal::claim_create`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Claim {
     /// This caller holds the name: its intent is recorded, and it sends the create.
@@ -178,7 +178,7 @@ pub struct Unsettled {
 }
 
 /// Where a list of the account was taken: the provider, the client's origin
-/// ([`crate::ClientSettings::origin`]: endpoint and credentials) and the scope a name is
+/// ([`crate::ClusterClient::origin`]: endpoint and credentials) and the scope a name is
 /// unique in (for E2E, its project and location).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ListedAt<'a> {

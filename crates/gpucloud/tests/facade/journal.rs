@@ -277,10 +277,10 @@ async fn a_journal_that_lists_unsettled_creates_but_cannot_settle_them_is_an_err
     )
     .await;
 
-    let settled = gpucloud::settle::resolve_pending_with(
+    let settled = gpucloud::settle::settle_pending(
         &ListsOnly,
         &api.together(),
-        &gpucloud::settle::ResolveOptions::default(),
+        &gpucloud::settle::SettleOptions::default(),
     )
     .await;
 

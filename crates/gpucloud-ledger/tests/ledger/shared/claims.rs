@@ -214,7 +214,9 @@ fn start_up_settlement_leaves_a_create_whose_owner_holds_its_claim_to_that_owner
         expected.sort_unstable();
         assert_eq!(unsettled, expected, "{what}: {live} is its owner's");
         // The ledger's own list still shows every unresolved create, the live one included.
-        let listed = starter.unresolved(Some(ProviderKind::Together)).unwrap();
+        let listed = starter
+            .unsettled_creates(Some(ProviderKind::Together))
+            .unwrap();
         assert!(listed.iter().any(|e| e.intent == live), "{what}");
     }
 }

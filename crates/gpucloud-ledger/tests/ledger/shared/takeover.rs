@@ -62,7 +62,7 @@ async fn a_process_killed_after_its_post_is_taken_over_without_a_second_cluster(
             assert_eq!(sim.clusters(provider).len(), 1, "one cluster: {what}");
             assert_eq!(sim.clusters(provider)[0].id, created.cluster.id.as_str());
             assert!(
-                ledger.unresolved(None).unwrap().is_empty(),
+                ledger.unsettled_creates(None).unwrap().is_empty(),
                 "the killed create is settled by its successor: {what}"
             );
         }

@@ -8,13 +8,13 @@ use std::time::Duration;
 
 use crate::support::*;
 use gpucloud::journal::{CreateRecord, Journal, Settlement};
-use gpucloud::settle::{ResolveOptions, Resolved, resolve_pending_with};
+use gpucloud::settle::{SettleOptions, Settled, settle_pending};
 use gpucloud::{ClusterId, CreateOutcome, ProviderKind};
 use gpucloud_ledger::{IntentState, Ledger, Outcome};
 use gpucloud_sim::Provider;
 
-fn now() -> ResolveOptions {
-    ResolveOptions {
+fn now() -> SettleOptions {
+    SettleOptions {
         min_age_for_gone: Duration::ZERO,
         scope: None,
     }
@@ -44,29 +44,27 @@ async fn pending_intents_are_found_by_name_or_marked_gone() {
         .unwrap();
 
     // Too recent to call gone with the default options; the orphan is taken at any age.
-    let first = resolve_pending_with(&ledger, &together, &ResolveOptions::default())
+    let first = settle_pending(&ledger, &together, &SettleOptions::default())
         .await
         .unwrap();
     assert_eq!(first.len(), 2);
     assert_eq!(
         first[0],
-        Resolved::Found {
+        Settled::Found {
             intent: orphan,
             cluster: made.cluster.id.clone()
         }
     );
     assert!(
-        matches!(&first[1], Resolved::StillPending { intent, reason }
+        matches!(&first[1], Settled::StillPending { intent, reason }
             if *intent == never && reason.contains("may still be running")),
         "{first:?}"
     );
 
-    let second = resolve_pending_with(&ledger, &together, &now())
-        .await
-        .unwrap();
-    assert_eq!(second, [Resolved::Gone { intent: never }]);
+    let second = settle_pending(&ledger, &together, &now()).await.unwrap();
+    assert_eq!(second, [Settled::Gone { intent: never }]);
     assert!(
-        resolve_pending_with(&ledger, &together, &now())
+        settle_pending(&ledger, &together, &now())
             .await
             .unwrap()
             .is_empty()
@@ -113,14 +111,14 @@ async fn e2e_is_looked_up_in_its_scope_and_runcrate_is_kept_with_its_reason() {
         .create(&spec(Provider::E2e, "e2e-orphan"))
         .await
         .unwrap();
-    let options = ResolveOptions {
+    let options = SettleOptions {
         scope: Some("4242/Delhi".into()),
         ..now()
     };
-    let resolved = resolve_pending_with(&ledger, &e2e, &options).await.unwrap();
+    let resolved = settle_pending(&ledger, &e2e, &options).await.unwrap();
     assert_eq!(
         resolved,
-        [Resolved::Found {
+        [Settled::Found {
             intent: orphan,
             cluster: made.cluster.id
         }]
@@ -131,11 +129,9 @@ async fn e2e_is_looked_up_in_its_scope_and_runcrate_is_kept_with_its_reason() {
     let kept = ledger
         .create_started(&intent(ProviderKind::Runcrate, "rc-orphan"))
         .unwrap();
-    let resolved = resolve_pending_with(&ledger, &runcrate, &now())
-        .await
-        .unwrap();
+    let resolved = settle_pending(&ledger, &runcrate, &now()).await.unwrap();
     assert!(
-        matches!(&resolved[..], [Resolved::StillPending { intent, reason }]
+        matches!(&resolved[..], [Settled::StillPending { intent, reason }]
             if *intent == kept && reason.contains("no list") && reason.contains("key-rc-orphan")),
         "{resolved:?}"
     );
@@ -168,11 +164,9 @@ async fn two_clusters_of_one_name_are_not_guessed_between() {
             .unwrap();
         raw.create_cluster().body(body).send().await.unwrap();
     }
-    let resolved = resolve_pending_with(&ledger, &together, &now())
-        .await
-        .unwrap();
+    let resolved = settle_pending(&ledger, &together, &now()).await.unwrap();
     assert!(
-        matches!(&resolved[..], [Resolved::StillPending { intent, reason }]
+        matches!(&resolved[..], [Settled::StillPending { intent, reason }]
             if *intent == pending && reason.contains("2 clusters are named")),
         "{resolved:?}"
     );
@@ -186,9 +180,9 @@ fn the_facade_outcome_wins_over_an_earlier_guess() {
     let slow = ledger
         .create_started(&intent(ProviderKind::Together, "slow"))
         .unwrap();
-    assert!(ledger.resolve_pending(slow, &Settlement::Gone).unwrap());
+    assert!(ledger.settle(slow, &Settlement::Gone).unwrap());
     assert!(
-        !ledger.resolve_pending(slow, &Settlement::Gone).unwrap(),
+        !ledger.settle(slow, &Settlement::Gone).unwrap(),
         "settled once"
     );
     let id = ClusterId::new("c-slow");
@@ -207,7 +201,7 @@ fn the_facade_outcome_wins_over_an_earlier_guess() {
         (IntentState::Completed, Some(id), Some(Outcome::Created))
     );
     assert!(matches!(
-        ledger.resolve_pending(999, &Settlement::Gone),
+        ledger.settle(999, &Settlement::Gone),
         Err(gpucloud_ledger::LedgerError::NoSuchIntent(999))
     ));
 }

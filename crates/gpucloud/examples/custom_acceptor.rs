@@ -1,0 +1,74 @@
+//! Wait for your own condition: an acceptor judges each poll (done, failed, or poll again) and
+//! makes the wait's output from the poll it accepts. Here: ready, with at least two nodes
+//! that have an address to connect to, and the output is those addresses.
+//!
+//! ```sh
+//! cargo run -p gpucloud --example custom_acceptor
+//! ```
+
+#[path = "support/mod.rs"]
+mod support;
+
+use gpucloud::{
+    Acceptor, Cluster, ClusterSize, ClusterSpec, ClusterState, Observation, ProviderKind, Verdict,
+    WaitError,
+};
+
+/// Ready with `0` reachable nodes or more; the output is their addresses.
+struct Reachable(usize);
+
+impl Acceptor for Reachable {
+    type Output = Vec<String>;
+
+    fn judge(&self, seen: Observation<'_>) -> Verdict {
+        match seen {
+            Observation::Cluster(c) if c.state.is_terminal_failure() => Verdict::Failure,
+            Observation::Cluster(c)
+                if c.state == ClusterState::Ready && c.nodes_reachable() >= self.0 =>
+            {
+                Verdict::Success
+            }
+            Observation::Cluster(_) => Verdict::KeepPolling,
+            Observation::Error(_) => Verdict::Failure,
+        }
+    }
+
+    fn output(&self, accepted: Option<Cluster>) -> Option<Vec<String>> {
+        let cluster = accepted?;
+        Some(
+            cluster
+                .nodes
+                .iter()
+                .filter_map(|n| n.public_ip.clone().or_else(|| n.private_ip.clone()))
+                .collect(),
+        )
+    }
+
+    fn goal(&self) -> &str {
+        "to have its nodes reachable"
+    }
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let sim = support::simulator().await?;
+    let client = support::client(&sim, ProviderKind::Together, |_| {})?;
+    let spec = ClusterSpec::new("example-reachable", ClusterSize::Gpus(16)).with_gpu_model("H100");
+    let created = client.create(&spec).await?;
+    match client
+        .wait(&created.cluster.id, &Reachable(2))
+        .run(|_| {})
+        .await
+    {
+        Ok(waited) => println!("reachable at {:?}", waited.output),
+        Err(WaitError::ExceededMaxWait { last, .. }) => {
+            println!("gave up; last seen {:?}", last.map(|c| c.state));
+        }
+        Err(other) => return Err(other.into()),
+    }
+    client
+        .delete_and_wait(&created.cluster.id, &Default::default(), |_| {})
+        .await?;
+    sim.shutdown().await;
+    Ok(())
+}

@@ -1,0 +1,61 @@
+//! One request, several providers: the cheapest offering under a price ceiling that has
+//! capacity gets the cluster, and every place tried says what happened there.
+//!
+//! ```sh
+//! cargo run -p gpucloud --example placement
+//! ```
+
+#[path = "support/mod.rs"]
+mod support;
+
+use gpucloud::{Candidate, ClusterSize, ClusterSpec, Placement, ProviderKind};
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let sim = support::simulator().await?;
+    let spec = ClusterSpec::new("example-anywhere", ClusterSize::Gpus(16)).with_gpu_model("H100");
+    let candidates = [ProviderKind::Together, ProviderKind::Runcrate]
+        .into_iter()
+        .map(|provider| {
+            Ok(Candidate::new(
+                support::client(&sim, provider, |_| {})?,
+                spec.clone(),
+            ))
+        })
+        .collect::<Result<Vec<_>, gpucloud::Error>>()?;
+    let placement = Placement::new(candidates)
+        .cheapest_first()
+        .with_max_price_per_hour(60.0, "USD")
+        // Together states no price, so the ceiling cannot be checked there without this.
+        .allow_unpriced()
+        // Runcrate's API cannot delete a cluster: taking it is a choice to say so.
+        .allow_undeletable();
+
+    // The plan first: what would be tried, in order, and at what price. Nothing is sent.
+    let plans = placement.plan().await;
+    for plan in &plans {
+        match &plan.resolution {
+            Ok(resolution) => println!("plan: {} {:?}", plan.provider, resolution.price_per_hour()),
+            Err(why) => println!("plan: {} skipped: {why}", plan.provider),
+        }
+    }
+    // Then exactly that plan: each attempt as it ends.
+    let placed = placement
+        .execute(plans, |attempt| {
+            println!("  {}: {:?}", attempt.place(), attempt.outcome)
+        })
+        .await?;
+    println!(
+        "{} made cluster {}",
+        placed.provider, placed.created.cluster.id
+    );
+    // The client that made it (moved to its region where the provider needs that) follows it.
+    let ready = placed
+        .client
+        .wait(&placed.created.cluster.id, &gpucloud::Ready)
+        .run(|_| {})
+        .await?;
+    println!("ready after {:?}", ready.timeline.waited);
+    sim.shutdown().await;
+    Ok(())
+}
