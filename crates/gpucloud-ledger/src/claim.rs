@@ -122,6 +122,7 @@ fn claim(
             cluster: named.cluster,
             same_request: named.request_sha256 == intent.request_sha256,
             request: named.request,
+            deadline: named.deadline,
         });
     }
     let id = insert_intent(tx, intent, Some((&ledger.owner, lease_until(now, lease))))?;
@@ -145,6 +146,8 @@ struct Named {
     request_sha256: String,
     /// Its recorded request; `None` where it was not recorded (or the record does not parse).
     request: Option<serde_json::Value>,
+    /// Its deadline, if its request set a ttl.
+    deadline: Option<chrono::DateTime<chrono::Utc>>,
 }
 
 /// The cluster a completed create of this name made (or adopted) through the same origin, if
@@ -154,7 +157,8 @@ struct Named {
 fn names_cluster(tx: &mut dyn Tx, intent: &CreateIntent) -> Result<Option<Named>, LedgerError> {
     let [deleting, deleted, gone] = not_the_names();
     let rows = tx.query(
-        "SELECT c.id, c.cluster_id, c.request_sha256, c.request_json FROM create_intents c
+        "SELECT c.id, c.cluster_id, c.request_sha256, c.request_json, c.deadline_ms
+         FROM create_intents c
          WHERE c.provider = ?1 AND c.name = ?2
            AND COALESCE(c.scope, '') = COALESCE(?3, '')
            AND c.state = 'completed' AND c.cluster_id IS NOT NULL
@@ -185,6 +189,9 @@ fn names_cluster(tx: &mut dyn Tx, intent: &CreateIntent) -> Result<Option<Named>
                 request: row
                     .opt_text(3)?
                     .and_then(|json| serde_json::from_str(&json).ok()),
+                deadline: row
+                    .opt_int(4)?
+                    .and_then(chrono::DateTime::from_timestamp_millis),
             })
         })
         .transpose()

@@ -149,6 +149,7 @@ mod tests {
             cluster,
             outcome: CreateOutcome::AlreadyExisted,
             attempts: 0,
+            deadline: None,
         };
         (client, created)
     }

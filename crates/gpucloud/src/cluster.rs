@@ -304,6 +304,11 @@ pub struct Created {
     pub outcome: CreateOutcome,
     /// How many POSTs were sent.
     pub attempts: u32,
+    /// When the cluster is to be deleted: the deadline its create recorded in the journal
+    /// (the request's `ttl` from when the intent was recorded), also when an earlier create of
+    /// the same request made the cluster. `None` without a ttl or without a journal, which
+    /// records it nowhere.
+    pub deadline: Option<DateTime<Utc>>,
 }
 
 #[cfg(test)]

@@ -1,12 +1,8 @@
 //! `gpucloud clusters create`: a cluster from flags or a request file, through a placement
 //! (`placement`), and with `--wait` until it is ready or cleaned up.
 
-use chrono::{DateTime, Utc};
 use clap::Args;
-use gpucloud::{
-    Attempt, Cleanup, ClusterId, CreateAndWait, Created, Error, NotReady, PriceCheck, ProviderKind,
-};
-use gpucloud_ledger::Ledger;
+use gpucloud::{Attempt, Cleanup, CreateAndWait, Created, Error, NotReady, PriceCheck};
 use serde::Serialize;
 
 use super::progress_waits::{ready_or_clean_up, wait_options};
@@ -90,10 +86,6 @@ pub async fn run(ctx: &Context, args: &CreateArgs) -> Result<(), CliError> {
     };
     stakes.created(&spec.name, client.provider(), created.cluster.id.as_str());
     let out = ctx.output();
-    let deadline = ledger
-        .as_deref()
-        .filter(|_| !out.is_human())
-        .and_then(|ledger| deadline_of(ledger, client.provider(), &created.cluster.id));
     if out.is_human() {
         output::created_headline(&created);
     }
@@ -102,7 +94,6 @@ pub async fn run(ctx: &Context, args: &CreateArgs) -> Result<(), CliError> {
             created: &created,
             placement: placement.as_deref(),
             price_check: price_check.as_ref(),
-            deadline,
         };
         return out.result(&report, |report| {
             say!();
@@ -123,7 +114,6 @@ pub async fn run(ctx: &Context, args: &CreateArgs) -> Result<(), CliError> {
                 created: &waited,
                 placement: placement.as_deref(),
                 price_check: price_check.as_ref(),
-                deadline,
             };
             out.result(&report, |report| {
                 say!();
@@ -142,10 +132,10 @@ pub async fn run(ctx: &Context, args: &CreateArgs) -> Result<(), CliError> {
     }
 }
 
-/// What `clusters create --json` prints: the create's result (`cluster`, `outcome` and
-/// `attempts`, the POSTs sent), what happened at each place a placement tried and what its
-/// price ceiling made of the cluster's own price (`placement` and `price_check`, when one
-/// ran), and the deadline the ledger holds for the cluster (`deadline`, from `--ttl`).
+/// What `clusters create --json` prints: the create's result (`cluster`, `outcome`,
+/// `attempts`, the POSTs sent, and `deadline`, the one the create recorded from `--ttl`), what
+/// happened at each place a placement tried and what its price ceiling made of the cluster's
+/// own price (`placement` and `price_check`, when one ran).
 #[derive(Serialize)]
 struct CreateReport<'a> {
     #[serde(flatten)]
@@ -154,24 +144,6 @@ struct CreateReport<'a> {
     placement: Option<&'a [Attempt]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     price_check: Option<&'a PriceCheck>,
-    deadline: Option<DateTime<Utc>>,
-}
-
-/// The deadline the ledger holds for `provider`'s cluster `id` (the latest create that
-/// named it). A ledger that cannot be read says so on stderr; the create is done, so this
-/// does not fail it.
-fn deadline_of(ledger: &Ledger, provider: ProviderKind, id: &ClusterId) -> Option<DateTime<Utc>> {
-    match ledger.clusters() {
-        Ok(entries) => entries
-            .into_iter()
-            .filter(|e| e.provider == provider && e.cluster_id.as_ref() == Some(id))
-            .max_by_key(|e| e.created_at)
-            .and_then(|e| e.deadline),
-        Err(error) => {
-            tell!("warning: could not read the cluster's deadline back from the ledger: {error}");
-            None
-        }
-    }
 }
 
 /// The failure of a create whose wait failed: its error, and (for `--json`) what became of

@@ -200,3 +200,38 @@ async fn a_cluster_of_another_endpoint_is_never_looked_up_here_and_a_provider_wi
         ]
     );
 }
+
+/// A create says the deadline it recorded, and the same request again (an earlier create's
+/// cluster) says that create's deadline, not none and not a new one.
+#[tokio::test]
+async fn a_create_carries_the_deadline_its_intent_recorded() {
+    let sim = sim().await;
+    let (_dir, path) = ledger_path();
+    let ledger = Arc::new(Ledger::open(&path).unwrap());
+    let client = client(&sim, Provider::Together, Some(ledger.clone()));
+    let before = chrono::DateTime::<chrono::Utc>::from(std::time::SystemTime::now());
+    let spec = spec(Provider::Together, "timed").with_ttl(Duration::from_secs(3600));
+    let first = client.create(&spec).await.unwrap();
+    let after = chrono::DateTime::<chrono::Utc>::from(std::time::SystemTime::now());
+    let deadline = first.deadline.expect("a ttl makes a deadline");
+    let hour = chrono::Duration::hours(1);
+    assert!(
+        deadline >= before + hour - chrono::Duration::seconds(1) && deadline <= after + hour,
+        "{deadline} not an hour after {before}..{after}"
+    );
+    assert_eq!(
+        ledger.clusters().unwrap()[0]
+            .deadline
+            .map(|d| d.timestamp_millis()),
+        Some(deadline.timestamp_millis())
+    );
+    let again = client.create(&spec).await.unwrap();
+    assert_eq!(again.outcome, gpucloud::CreateOutcome::AlreadyExisted);
+    assert_eq!(again.deadline, first.deadline);
+    // Without a ttl, no deadline.
+    let plain = client
+        .create(&crate::support::spec(Provider::Together, "untimed"))
+        .await
+        .unwrap();
+    assert_eq!(plain.deadline, None);
+}

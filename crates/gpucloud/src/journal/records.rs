@@ -140,6 +140,8 @@ pub enum Claim {
         same_request: bool,
         /// That create's request as recorded ([`CreateIntent::request`]), if it was.
         request: Option<serde_json::Value>,
+        /// That create's deadline ([`CreateIntent::deadline`]), if its request set a ttl.
+        deadline: Option<chrono::DateTime<chrono::Utc>>,
     },
 }
 

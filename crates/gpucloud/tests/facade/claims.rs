@@ -78,6 +78,7 @@ fn names(cluster: &str) -> Claim {
         cluster: ClusterId::new(cluster),
         same_request: true,
         request: None,
+        deadline: None,
     }
 }
 
@@ -88,6 +89,7 @@ fn names_for_another_request(cluster: &str, request: Option<serde_json::Value>) 
         cluster: ClusterId::new(cluster),
         same_request: false,
         request,
+        deadline: None,
     }
 }
 

@@ -81,6 +81,7 @@ fn claims_follow_their_rules() {
                 cluster: cluster.clone(),
                 same_request: true,
                 request: first.request.clone(),
+                deadline: None,
             },
             "{what}"
         );
@@ -97,6 +98,7 @@ fn claims_follow_their_rules() {
                 cluster: cluster.clone(),
                 same_request: false,
                 request: first.request.clone(),
+                deadline: None,
             },
             "{what}"
         );

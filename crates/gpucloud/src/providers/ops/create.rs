@@ -67,7 +67,13 @@ async fn create_journaled<P: Provider>(
             None => create_unjournaled(provider, create, adopt).await,
         }
     };
-    let result = with_lease(settings, journal, id, work).await;
+    // The deadline is this create's own (recorded with its intent).
+    let result = with_lease(settings, journal, id, work)
+        .await
+        .map(|created| Created {
+            deadline: intent.deadline,
+            ..created
+        });
     let record = match &result {
         Ok(created) => CreateRecord::Cluster {
             id: &created.cluster.id,
@@ -122,6 +128,7 @@ async fn claim<P: Provider>(
                 cluster,
                 same_request,
                 request,
+                deadline,
                 ..
             } => {
                 if refused.contains(&cluster) {
@@ -159,6 +166,7 @@ async fn claim<P: Provider>(
                             cluster: found,
                             outcome: CreateOutcome::AlreadyExisted,
                             attempts: 0,
+                            deadline,
                         }));
                     }
                     Ok(_) | Err(Error::NotFound(_)) => refused.push(cluster),
@@ -272,6 +280,7 @@ async fn create_taken_over<P: Provider>(
                     cluster,
                     outcome: CreateOutcome::CreatedReconciled,
                     attempts: 0,
+                    deadline: None,
                 });
             }
             create_reconciled(provider, create, name, &scope, adopt).await
@@ -316,6 +325,7 @@ async fn create_keyed<P: Provider>(provider: &P, create: &P::Create) -> Result<C
         cluster,
         outcome,
         attempts,
+        deadline: None,
     })
 }
 
@@ -345,6 +355,7 @@ async fn create_reconciled<P: Provider>(
                 cluster: found.cluster,
                 outcome: CreateOutcome::AlreadyExisted,
                 attempts: 0,
+                deadline: None,
             });
         }
         return found_before::<P>(name, found.cluster, adopt);
@@ -363,6 +374,7 @@ async fn create_reconciled<P: Provider>(
                     cluster,
                     outcome: CreateOutcome::Created,
                     attempts,
+                    deadline: None,
                 });
             }
             Err(error) => error,
@@ -377,6 +389,7 @@ async fn create_reconciled<P: Provider>(
                     cluster,
                     outcome: CreateOutcome::CreatedReconciled,
                     attempts,
+                    deadline: None,
                 });
             }
             if resends >= settings.reconcile.max_resends {
@@ -427,6 +440,7 @@ fn found_before<P: Provider>(name: &str, cluster: Cluster, adopt: bool) -> Resul
             cluster,
             outcome: CreateOutcome::Adopted,
             attempts: 0,
+            deadline: None,
         });
     }
     Err(Error::NameTaken {

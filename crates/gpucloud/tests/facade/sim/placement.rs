@@ -564,6 +564,7 @@ impl gpucloud::journal::Journal for Remembering {
                 cluster,
                 same_request: earlier.request_sha256 == intent.request_sha256,
                 request: earlier.request,
+                deadline: earlier.deadline,
             });
         }
         self.create_started(intent)
