@@ -229,8 +229,8 @@ pub struct Unrefreshed {
 
 impl Ledger {
     /// Reads every cluster the ledger says may be alive through a client of its own origin
-    /// (the read records what it saw, or that it is gone), and returns the ones that could not
-    /// be read: a provider without a client, a cluster created through another endpoint or
+    /// and records what it saw, or that it is gone (whether or not `clients` record into this
+    /// ledger themselves), and returns the ones that could not be read or recorded: a provider without a client, a cluster created through another endpoint or
     /// account, or a read that failed.
     pub async fn refresh(&self, clients: &Clients<'_>) -> Result<Vec<Unrefreshed>, LedgerError> {
         let mut unrefreshed = Vec::new();
@@ -262,9 +262,18 @@ impl Ledger {
                 ));
                 continue;
             };
-            match here.get(&id).await {
-                Ok(_) | Err(Error::NotFound(_)) => {}
-                Err(error) => unrefreshed.push(not_read(chain(&error))),
+            // Recorded here, whether or not the caller's client records into this ledger.
+            let origin = Some(here.origin());
+            let recorded = match here.get(&id).await {
+                Ok(cluster) => self.record_seen(&cluster, origin),
+                Err(Error::NotFound(_)) => self.record_gone(entry.provider, &id, origin),
+                Err(error) => {
+                    unrefreshed.push(not_read(chain(&error)));
+                    continue;
+                }
+            };
+            if let Err(error) = recorded {
+                unrefreshed.push(not_read(format!("read, but not recorded: {error}")));
             }
         }
         Ok(unrefreshed)
@@ -372,19 +381,21 @@ impl Ledger {
         on_event: &mut impl FnMut(SweepEvent<'_>),
     ) -> SweepAction {
         let settled = || self.entry(entry.intent).ok().filter(|e| !e.may_be_alive());
+        // What the get answers is recorded here, whether or not the caller's client records
+        // into this ledger: the client reaches the cluster's own origin, so its 404 proves the
+        // cluster gone, and its answer is the cluster's state now.
+        let origin = Some(client.origin());
         let cluster = match client.get(id).await {
             Ok(cluster) => cluster,
-            // Gone if the ledger took the 404 as proof: it does only from the endpoint and
-            // account that created the cluster.
-            Err(Error::NotFound(_)) if settled().is_some() => {
-                return SweepAction::Gone { released: false };
-            }
             Err(Error::NotFound(_)) => {
-                return SweepAction::Failed {
-                    reason: "not found here, but it was created through another endpoint or \
-                             account, which may still have it billing: sweep with that one's \
-                             settings"
-                        .into(),
+                return match self.record_gone(entry.provider, id, origin) {
+                    Ok(()) => SweepAction::Gone { released: false },
+                    Err(error) => SweepAction::Failed {
+                        reason: format!(
+                            "the provider no longer has it, but the ledger could not record \
+                             that: {error}"
+                        ),
+                    },
                 };
             }
             Err(error) => {
@@ -393,6 +404,11 @@ impl Ledger {
                 };
             }
         };
+        if let Err(error) = self.record_seen(&cluster, origin) {
+            return SweepAction::Failed {
+                reason: format!("its state could not be recorded: {error}"),
+            };
+        }
         // Gone already (stopped in a console), or a failed start the provider released: the
         // ledger's verdict on what the get just recorded, the one rule for both.
         let settled = settled();

@@ -8,6 +8,10 @@
 //! `Ledger::open_default()` opens the ledger the `gpucloud` command line uses
 //! (`GPUCLOUD_LEDGER`, else the XDG state directory), so both see the same clusters.
 
+// `gpucloud::Error` is carried inline, as the library returns it (the clients' closure
+// returns it too).
+#![allow(clippy::result_large_err)]
+
 #[path = "support/mod.rs"]
 mod support;
 

@@ -14,15 +14,11 @@ use gpucloud::{Candidate, ClusterSize, ClusterSpec, Placement, ProviderKind};
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let sim = support::simulator().await?;
     let spec = ClusterSpec::new("example-anywhere", ClusterSize::Gpus(16)).with_gpu_model("H100");
-    let candidates = [ProviderKind::Together, ProviderKind::Runcrate]
-        .into_iter()
-        .map(|provider| {
-            Ok(Candidate::new(
-                support::client(&sim, provider, |_| {})?,
-                spec.clone(),
-            ))
-        })
-        .collect::<Result<Vec<_>, gpucloud::Error>>()?;
+    let mut candidates = Vec::new();
+    for provider in [ProviderKind::Together, ProviderKind::Runcrate] {
+        let client = support::client(&sim, provider, |_| {})?;
+        candidates.push(Candidate::new(client, spec.clone()));
+    }
     let placement = Placement::new(candidates)
         .cheapest_first()
         .with_max_price_per_hour(60.0, "USD")

@@ -235,3 +235,298 @@ async fn a_create_carries_the_deadline_its_intent_recorded() {
         .unwrap();
     assert_eq!(plain.deadline, None);
 }
+
+/// A policy picks clusters by age, provider and deadline, exactly; a Runcrate cluster, which
+/// no API can delete, is listed apart as still billing; each action has its word.
+#[tokio::test]
+async fn a_policy_picks_by_age_provider_and_deadline_and_lists_what_no_api_can_delete() {
+    let sim = sim().await;
+    let (_dir, path) = ledger_path();
+    let ledger = Arc::new(Ledger::open(&path).unwrap());
+    let together = client(&sim, Provider::Together, Some(ledger.clone()));
+    let e2e = client(&sim, Provider::E2e, Some(ledger.clone()));
+    let runcrate = client(&sim, Provider::Runcrate, Some(ledger.clone()));
+    together
+        .create(&spec(Provider::Together, "timed").with_ttl(Duration::from_secs(3600)))
+        .await
+        .unwrap();
+    e2e.create(&spec(Provider::E2e, "untimed")).await.unwrap();
+    runcrate
+        .create(&spec(Provider::Runcrate, "by-hand"))
+        .await
+        .unwrap();
+    let now = chrono::DateTime::<chrono::Utc>::from(std::time::SystemTime::now());
+    let later = now + chrono::Duration::hours(2);
+    let due = |policy: &SweepPolicy, at| {
+        let mut names: Vec<String> = ledger
+            .due(policy, at)
+            .unwrap()
+            .into_iter()
+            .map(|e| e.name)
+            .collect();
+        names.sort();
+        names
+    };
+    let everything = ["by-hand", "timed", "untimed"];
+    // By age: an hour old, not yet; two hours on, all of them.
+    let an_hour = SweepPolicy::new().older_than(Duration::from_secs(3600));
+    assert!(due(&an_hour, now).is_empty());
+    assert_eq!(due(&an_hour, later), everything);
+    // By provider.
+    let only_e2e = SweepPolicy::new().for_providers([ProviderKind::E2e]);
+    assert_eq!(due(&only_e2e, now), ["untimed"]);
+    assert_eq!(due(&SweepPolicy::new(), now), everything);
+    // By deadline: only a cluster that has one, once it has passed.
+    let expired = SweepPolicy::new().expired();
+    assert!(due(&expired, now).is_empty());
+    assert_eq!(due(&expired, later), ["timed"]);
+
+    // A sweep of one provider looks only there.
+    let all_clients = |provider: ProviderKind| -> Result<ClusterClient, Error> {
+        Ok(match provider {
+            ProviderKind::Together => together.clone(),
+            ProviderKind::E2e => e2e.clone(),
+            _ => runcrate.clone(),
+        })
+    };
+    let report = ledger.sweep(&all_clients, &only_e2e, |_| {}).await.unwrap();
+    let swept: Vec<(&str, &str)> = report
+        .swept
+        .iter()
+        .map(|s| (s.name.as_str(), s.action.as_str()))
+        .collect();
+    assert_eq!(swept, [("untimed", "alive")]);
+
+    // Deleting everything: Runcrate's cluster is alive where no API can delete it, and listed
+    // apart with where it is stopped; the others are deleted.
+    let report = ledger
+        .sweep(
+            &all_clients,
+            &SweepPolicy::new().deleting(WaitOptions::default()),
+            |_| {},
+        )
+        .await
+        .unwrap();
+    let by_hand: Vec<&str> = report.stop_by_hand().map(|s| s.name.as_str()).collect();
+    assert_eq!(by_hand, ["by-hand"]);
+    assert_eq!(report.failed().count(), 0);
+    let SweepAction::StopByHand { console, .. } = &report.stop_by_hand().next().unwrap().action
+    else {
+        unreachable!()
+    };
+    assert_eq!(*console, ProviderKind::Runcrate.profile().console);
+    let mut words: Vec<(&str, &str)> = report
+        .swept
+        .iter()
+        .map(|s| (s.name.as_str(), s.action.as_str()))
+        .collect();
+    words.sort();
+    assert_eq!(
+        words,
+        [
+            ("by-hand", "stop_by_hand"),
+            ("timed", "deleted"),
+            ("untimed", "deleted")
+        ]
+    );
+    // The words the command line and its JSON use, for the actions not seen above.
+    assert_eq!(SweepAction::Gone { released: true }.as_str(), "gone");
+    assert_eq!(
+        SweepAction::Failed {
+            reason: String::new()
+        }
+        .as_str(),
+        "error"
+    );
+}
+
+/// What the sweep reads it records itself, so a caller whose clients record nothing still gets
+/// the truth: a cluster deleted at the provider behind the ledger's back is gone, and a
+/// Runcrate start that failed (the provider released every machine) is gone and released, not
+/// a cluster to stop by hand.
+#[tokio::test]
+async fn the_sweep_records_what_it_reads_whatever_the_clients_record() {
+    let sim = sim().await;
+    let (_dir, path) = ledger_path();
+    let ledger = Arc::new(Ledger::open(&path).unwrap());
+    let recording = client(&sim, Provider::Together, Some(ledger.clone()));
+    let made = recording
+        .create(&spec(Provider::Together, "deleted-elsewhere"))
+        .await
+        .unwrap();
+    // Deleted by someone else, through a client that records nothing.
+    let unrecorded = client(&sim, Provider::Together, None);
+    unrecorded
+        .delete_and_wait(&made.cluster.id, &WaitOptions::default(), |_| {})
+        .await
+        .unwrap();
+    sim.faults().inject(
+        gpucloud_sim::Fault::new(
+            Provider::Runcrate,
+            gpucloud_sim::FaultKind::FailProvisioning,
+        )
+        .on("create_cluster"),
+    );
+    let runcrate = client(&sim, Provider::Runcrate, Some(ledger.clone()));
+    let doomed = runcrate
+        .create(&spec(Provider::Runcrate, "failed-start"))
+        .await
+        .unwrap();
+    // Its failure is seen only by a client that records nothing.
+    let unrecorded_runcrate = client(&sim, Provider::Runcrate, None);
+    let failed = unrecorded_runcrate
+        .wait(&doomed.cluster.id, &gpucloud::Ready)
+        .run(|_| {})
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(failed, gpucloud::WaitError::FailureState { .. }),
+        "{failed:?}"
+    );
+
+    // The sweep's clients record nothing either.
+    let quiet = |provider: ProviderKind| -> Result<ClusterClient, Error> {
+        Ok(match provider {
+            ProviderKind::Runcrate => client(&sim, Provider::Runcrate, None),
+            _ => client(&sim, Provider::Together, None),
+        })
+    };
+    let report = ledger
+        .sweep(&quiet, &SweepPolicy::new(), |_| {})
+        .await
+        .unwrap();
+    let mut actions: Vec<(&str, SweepAction)> = report
+        .swept
+        .iter()
+        .map(|s| (s.name.as_str(), s.action.clone()))
+        .collect();
+    actions.sort_by_key(|(name, _)| *name);
+    assert_eq!(
+        actions,
+        [
+            ("deleted-elsewhere", SweepAction::Gone { released: false }),
+            ("failed-start", SweepAction::Gone { released: true }),
+        ]
+    );
+    // Recorded: neither may be alive any more, and no later sweep looks at them.
+    assert!(ledger.clusters().unwrap().iter().all(|e| !e.may_be_alive()));
+}
+
+/// The sweep settles only the unanswered creates of the scope its client lists (E2E's list is
+/// one location's): a create sent to Chennai is not looked for in Delhi's list.
+#[tokio::test]
+async fn the_sweep_settles_only_the_creates_of_the_scope_its_client_lists() {
+    use gpucloud::journal::Journal as _;
+    let sim = sim().await;
+    let (_dir, path) = ledger_path();
+    let ledger = Arc::new(Ledger::open(&path).unwrap());
+    let delhi = client(&sim, Provider::E2e, Some(ledger.clone()));
+    let scope =
+        |location: &str| format!("{}/{location}", gpucloud_sim::credentials::E2E_PROJECT_ID);
+    let mut here = crate::support::intent(ProviderKind::E2e, "in-delhi");
+    here.scope = Some(scope("Delhi"));
+    let mut there = crate::support::intent(ProviderKind::E2e, "in-chennai");
+    there.scope = Some(scope("Chennai"));
+    let here = ledger.create_started(&here).unwrap();
+    let there = ledger.create_started(&there).unwrap();
+    let clients = |_: ProviderKind| -> Result<ClusterClient, Error> { Ok(delhi.clone()) };
+    let report = ledger
+        .sweep(&clients, &SweepPolicy::new(), |_| {})
+        .await
+        .unwrap();
+    let looked_up: Vec<u64> = report
+        .settled
+        .iter()
+        .map(|s| match s {
+            gpucloud::settle::Settled::Found { intent, .. }
+            | gpucloud::settle::Settled::Gone { intent }
+            | gpucloud::settle::Settled::StillPending { intent, .. }
+            | gpucloud::settle::Settled::AlreadySettled { intent } => *intent,
+        })
+        .collect();
+    assert_eq!(looked_up, [here], "not {there}");
+}
+
+/// A delete the provider answers 404 is reported gone (nothing was deleted by this sweep), and
+/// a look-up that fails says the provider's own error, so a person can act on it.
+#[tokio::test]
+async fn a_delete_answered_404_is_gone_and_a_failed_look_up_says_why() {
+    use gpucloud_sim::{Fault, FaultKind};
+    let sim = sim().await;
+    let (_dir, path) = ledger_path();
+    let ledger = Arc::new(Ledger::open(&path).unwrap());
+    let together = client(&sim, Provider::Together, Some(ledger.clone()));
+    together
+        .create(&spec(Provider::Together, "vanishing"))
+        .await
+        .unwrap();
+    sim.faults().inject(
+        Fault::new(Provider::Together, FaultKind::ServerError { status: 404 }).on("delete_cluster"),
+    );
+    let clients = |_: ProviderKind| -> Result<ClusterClient, Error> { Ok(together.clone()) };
+    let report = ledger
+        .sweep(
+            &clients,
+            &SweepPolicy::new().deleting(WaitOptions::default()),
+            |_| {},
+        )
+        .await
+        .unwrap();
+    assert_eq!(report.swept.len(), 1, "{:?}", report.swept);
+    assert_eq!(
+        report.swept[0].action,
+        SweepAction::Gone { released: false }
+    );
+
+    let e2e = client(&sim, Provider::E2e, Some(ledger.clone()));
+    e2e.create(&spec(Provider::E2e, "unreadable"))
+        .await
+        .unwrap();
+    sim.faults().inject(
+        Fault::new(Provider::E2e, FaultKind::ServerError { status: 403 }).on("get_cluster"),
+    );
+    let clients = |_: ProviderKind| -> Result<ClusterClient, Error> { Ok(e2e.clone()) };
+    let report = ledger
+        .sweep(
+            &clients,
+            &SweepPolicy::new().for_providers([ProviderKind::E2e]),
+            |_| {},
+        )
+        .await
+        .unwrap();
+    let [swept] = report.swept.as_slice() else {
+        panic!("{:?}", report.swept)
+    };
+    let SweepAction::Failed { reason } = &swept.action else {
+        panic!("{:?}", swept.action)
+    };
+    assert!(reason.starts_with("authentication failed"), "{reason}");
+
+    // A broken connection on every try: the error and its cause, on one line, each once.
+    sim.faults().inject(
+        Fault::new(Provider::E2e, FaultKind::DropConnection)
+            .on("get_cluster")
+            .times(20),
+    );
+    let report = ledger
+        .sweep(
+            &clients,
+            &SweepPolicy::new().for_providers([ProviderKind::E2e]),
+            |_| {},
+        )
+        .await
+        .unwrap();
+    let SweepAction::Failed { reason } = &report.swept[0].action else {
+        panic!("{:?}", report.swept)
+    };
+    assert!(
+        reason.starts_with("transport error calling get_cluster on e2e: ")
+            && reason.len() > "transport error calling get_cluster on e2e: ".len(),
+        "{reason}"
+    );
+    assert_eq!(
+        reason.matches("transport error").count(),
+        1,
+        "said once: {reason}"
+    );
+}

@@ -17,6 +17,8 @@ pub async fn simulator() -> Result<RunningSim, Box<dyn std::error::Error>> {
 
 /// A client of `provider` pointed at `sim`, with `adjust` applied to its shared settings (a
 /// journal, a timeout).
+// `gpucloud::Error` is carried inline, as the library returns it.
+#[allow(clippy::result_large_err)]
 pub fn client(
     sim: &RunningSim,
     provider: ProviderKind,

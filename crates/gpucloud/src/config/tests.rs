@@ -132,8 +132,10 @@ fn every_config_reads_exactly_the_variables_its_profile_names() {
 /// endpoint: a base URL is a provider config's, never carried from one provider to another.
 #[test]
 fn shared_settings_leave_each_providers_endpoint_its_own() {
-    let mut shared = ClientSettings::default();
-    shared.timeout = Duration::from_secs(7);
+    let shared = ClientSettings {
+        timeout: Duration::from_secs(7),
+        ..ClientSettings::default()
+    };
     let together = TogetherConfig::new("tg-key-0001")
         .with_base_url("http://127.0.0.1:9/together")
         .with_settings(shared.clone());
