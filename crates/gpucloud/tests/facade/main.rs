@@ -18,6 +18,7 @@ mod journal;
 mod lifecycle;
 mod lookups;
 mod plan;
+mod reaching;
 mod resize;
 mod runcrate;
 mod secrets;

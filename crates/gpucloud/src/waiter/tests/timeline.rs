@@ -237,7 +237,24 @@ async fn each_way_a_wait_fails_is_typed_and_keeps_the_cluster_it_saw() {
     };
     assert_eq!(cluster.state, failed);
     assert_eq!(timeline.phases.len(), 1);
-    // `?` makes it the error it is.
-    let as_error: Error = end.unwrap_err().into();
+    // It reads as the error it is, and `?` makes it that error.
+    let failed = end.unwrap_err();
+    assert_eq!(failed.to_string(), failed.error().to_string());
+    let as_error: Error = failed.into();
     assert_eq!(as_error.kind(), crate::ErrorKind::ClusterFailed);
+    // Its cause is the error's own cause, not the error again.
+    let invalid = crate::error::ValidationError {
+        provider: ProviderKind::Together,
+        field: "cluster id".into(),
+        rule: "must not be empty".into(),
+        source: "gpucloud ClusterId",
+    };
+    let with_cause = WaitError::OperationFailed {
+        error: Error::Validation(invalid.clone()),
+        timeline: Timeline::of(None, &[], Duration::ZERO),
+    };
+    assert_eq!(
+        std::error::Error::source(&with_cause).map(ToString::to_string),
+        Some(invalid.to_string())
+    );
 }
