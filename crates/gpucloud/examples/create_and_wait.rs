@@ -5,16 +5,16 @@
 //! ```sh
 //! cargo run -p gpucloud --example create_and_wait
 //! ```
+//! Runs against the providers the environment configures: a real account, or the simulator
+//! (`gpucloud sim --time-scale 600` in another terminal prints the variables to export).
 
-#[path = "support/mod.rs"]
-mod support;
-
-use gpucloud::{ClusterSize, ClusterSpec, CreateAndWait, Error, ProviderKind, WaitOptions};
+use gpucloud::{
+    ClusterClient, ClusterSize, ClusterSpec, CreateAndWait, Error, ProviderKind, WaitOptions,
+};
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let sim = support::simulator().await?;
-    let client = support::client(&sim, ProviderKind::Together, |_| {})?;
+    let client = ClusterClient::from_env(ProviderKind::Together)?;
     // Intent only: the catalog fills in the region and the driver.
     let spec = ClusterSpec::new("example-train", ClusterSize::Gpus(16)).with_gpu_model("H100");
 
@@ -50,6 +50,5 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         Err(other) => return Err(other.into()),
     }
-    sim.shutdown().await;
     Ok(())
 }

@@ -5,13 +5,12 @@
 //! ```sh
 //! cargo run -p gpucloud --example custom_acceptor
 //! ```
-
-#[path = "support/mod.rs"]
-mod support;
+//! Runs against the providers the environment configures: a real account, or the simulator
+//! (`gpucloud sim --time-scale 600` in another terminal prints the variables to export).
 
 use gpucloud::{
-    Acceptor, Cluster, ClusterSize, ClusterSpec, ClusterState, Observation, ProviderKind, Verdict,
-    WaitError,
+    Acceptor, Cluster, ClusterClient, ClusterSize, ClusterSpec, ClusterState, Observation,
+    ProviderKind, Verdict, WaitError,
 };
 
 /// Ready with `0` reachable nodes or more; the output is their addresses.
@@ -51,8 +50,7 @@ impl Acceptor for Reachable {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let sim = support::simulator().await?;
-    let client = support::client(&sim, ProviderKind::Together, |_| {})?;
+    let client = ClusterClient::from_env(ProviderKind::Together)?;
     let spec = ClusterSpec::new("example-reachable", ClusterSize::Gpus(16)).with_gpu_model("H100");
     let created = client.create(&spec).await?;
     match client
@@ -69,6 +67,5 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     client
         .delete_and_wait(&created.cluster.id, &Default::default(), |_| {})
         .await?;
-    sim.shutdown().await;
     Ok(())
 }

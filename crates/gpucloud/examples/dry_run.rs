@@ -4,23 +4,16 @@
 //! ```sh
 //! cargo run -p gpucloud --example dry_run
 //! ```
+//! Runs against the providers the environment configures: a real account, or the simulator
+//! (`gpucloud sim --time-scale 600` in another terminal prints the variables to export).
 
-#[path = "support/mod.rs"]
-mod support;
-
-use gpucloud::{ClusterSize, ClusterSpec, ProviderKind};
+use gpucloud::{ClusterClient, ClusterSize, ClusterSpec, ProviderKind};
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let sim = support::simulator().await?;
-    let client = support::client(&sim, ProviderKind::Together, |_| {})?;
+    let client = ClusterClient::from_env(ProviderKind::Together)?;
     let spec = ClusterSpec::new("example-plan", ClusterSize::Gpus(16)).with_gpu_model("H100");
     let plan = client.plan(&spec).await?;
     println!("{plan}");
-    assert!(
-        sim.clusters(gpucloud_sim::Provider::Together).is_empty(),
-        "nothing was created"
-    );
-    sim.shutdown().await;
     Ok(())
 }

@@ -4,19 +4,17 @@
 //! ```sh
 //! cargo run -p gpucloud --example placement
 //! ```
+//! Runs against the providers the environment configures: a real account, or the simulator
+//! (`gpucloud sim --time-scale 600` in another terminal prints the variables to export).
 
-#[path = "support/mod.rs"]
-mod support;
-
-use gpucloud::{Candidate, ClusterSize, ClusterSpec, Placement, ProviderKind};
+use gpucloud::{Candidate, ClusterClient, ClusterSize, ClusterSpec, Placement, ProviderKind};
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let sim = support::simulator().await?;
     let spec = ClusterSpec::new("example-anywhere", ClusterSize::Gpus(16)).with_gpu_model("H100");
     let mut candidates = Vec::new();
     for provider in [ProviderKind::Together, ProviderKind::Runcrate] {
-        let client = support::client(&sim, provider, |_| {})?;
+        let client = ClusterClient::from_env(provider)?;
         candidates.push(Candidate::new(client, spec.clone()));
     }
     let placement = Placement::new(candidates)
@@ -52,6 +50,5 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .run(|_| {})
         .await?;
     println!("ready after {:?}", ready.timeline.waited);
-    sim.shutdown().await;
     Ok(())
 }

@@ -3,16 +3,14 @@
 //! ```sh
 //! cargo run -p gpucloud --example resize
 //! ```
+//! Runs against the providers the environment configures: a real account, or the simulator
+//! (`gpucloud sim --time-scale 600` in another terminal prints the variables to export).
 
-#[path = "support/mod.rs"]
-mod support;
-
-use gpucloud::{ClusterSize, ClusterSpec, CreateAndWait, ProviderKind, SizeReached};
+use gpucloud::{ClusterClient, ClusterSize, ClusterSpec, CreateAndWait, ProviderKind, SizeReached};
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let sim = support::simulator().await?;
-    let client = support::client(&sim, ProviderKind::Together, |_| {})?;
+    let client = ClusterClient::from_env(ProviderKind::Together)?;
     let spec = ClusterSpec::new("example-resize", ClusterSize::Gpus(16)).with_gpu_model("H100");
     let ready = client
         .create_and_wait(&spec, &CreateAndWait::default(), |_| {})
@@ -28,6 +26,5 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     client
         .delete_and_wait(&id, &Default::default(), |_| {})
         .await?;
-    sim.shutdown().await;
     Ok(())
 }

@@ -31,7 +31,8 @@
 //! Configuration comes from the environment ([`ClusterClient::from_env`], [`TogetherConfig`]
 //! and friends) or from `with_*` overrides; [`ClientSettings`] configures several providers
 //! alike. Runnable examples for each everyday task are in the crate's `examples/` (create and
-//! wait, placement, the ledger and its sweep, resize, a custom acceptor, a dry run).
+//! wait, placement, resize, a custom acceptor, a dry run; the ledger and its sweep are the
+//! `gpucloud-ledger` crate's), against an account or `gpucloud sim`.
 //!
 //! ```no_run
 //! use gpucloud::{

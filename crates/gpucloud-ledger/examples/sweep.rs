@@ -3,34 +3,33 @@
 //! is past it and verifies each delete, only ever clusters this ledger's creates made.
 //!
 //! ```sh
-//! cargo run -p gpucloud --example ledger_and_sweep
+//! cargo run -p gpucloud-ledger --example sweep
 //! ```
-//! `Ledger::open_default()` opens the ledger the `gpucloud` command line uses
-//! (`GPUCLOUD_LEDGER`, else the XDG state directory), so both see the same clusters.
+//! Runs against the providers the environment configures: a real account, or the simulator
+//! (`gpucloud sim --time-scale 600` in another terminal prints the variables to export). It
+//! keeps its ledger in a scratch file; `Ledger::open_default()` opens the one the `gpucloud`
+//! command line uses (`GPUCLOUD_LEDGER`, else the XDG state directory), so both see the same
+//! clusters.
 
 // `gpucloud::Error` is carried inline, as the library returns it (the clients' closure
 // returns it too).
 #![allow(clippy::result_large_err)]
 
-#[path = "support/mod.rs"]
-mod support;
-
 use std::sync::Arc;
 use std::time::Duration;
 
-use gpucloud::{ClusterSize, ClusterSpec, CreateOutcome, ProviderKind, WaitOptions};
+use gpucloud::{ClusterClient, ClusterSize, ClusterSpec, CreateOutcome, ProviderKind, WaitOptions};
 use gpucloud_ledger::Ledger;
 use gpucloud_ledger::sweep::{SweepAction, SweepPolicy};
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let sim = support::simulator().await?;
     let dir = std::env::temp_dir().join(format!("gpucloud-example-{}", std::process::id()));
     std::fs::create_dir_all(&dir)?;
     let ledger = Arc::new(Ledger::open(dir.join("ledger.sqlite3"))?);
     // Each provider's client records into the ledger.
     let clients = |provider| {
-        support::client(&sim, provider, |settings| {
+        ClusterClient::from_vars(provider, &|name| std::env::var(name).ok(), |settings| {
             settings.journal = Some(ledger.clone());
         })
     };
@@ -63,7 +62,6 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             other => println!("{}: {}", swept.cluster_id, other.as_str()),
         }
     }
-    sim.shutdown().await;
     std::fs::remove_dir_all(&dir)?;
     Ok(())
 }
