@@ -8,7 +8,7 @@
 //! - `fresh` (`name_lookup_max_age` zero, what every create did before): each create lists the
 //!   whole account first, so a batch of N costs N lists.
 //!
-//! Run: `cargo bench -p gpucloud-sim --bench lookups`. Prints one table; no criterion (one
+//! Run: `cargo bench -p gpucloud --bench lookups`. Prints one table; no criterion (one
 //! batch against a large account takes seconds, and the ratios are the result).
 
 use std::time::{Duration, Instant};

@@ -15,7 +15,7 @@
 //! concurrently, so one round trip of wall time) over a single-provider create. Round trips
 //! per create are counted from the simulator's own log and printed beside the ratios.
 //!
-//! Run: `cargo bench -p gpucloud-sim --bench placement`.
+//! Run: `cargo bench -p gpucloud --bench placement`.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
