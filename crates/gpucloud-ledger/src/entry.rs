@@ -140,7 +140,7 @@ pub struct ErrorSummary {
 /// One create gpucloud recorded, with what became of it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ClusterEntry {
-    /// The intent's id (what [`crate::Ledger::settle`] takes).
+    /// The intent's id (what [`crate::Ledger::settle_intent`] takes).
     pub intent: IntentId,
     /// The provider.
     pub provider: ProviderKind,

@@ -234,14 +234,14 @@ impl Journal for Ledger {
     }
 
     fn settle(&self, intent: IntentId, settlement: &Settlement) -> Result<bool, JournalError> {
-        self.settle(intent, settlement)
+        self.settle_intent(intent, settlement)
             .map_err(|e| self.journal_error(e))
     }
 }
 
 impl Ledger {
     fn journal_error(&self, error: LedgerError) -> JournalError {
-        JournalError(format!("ledger {}: {error}", self.location()))
+        JournalError::caused_by(format!("ledger {}: {error}", self.location()), error)
     }
 }
 

@@ -90,7 +90,11 @@ impl Ledger {
     /// (outcome [`Outcome::FoundByLookup`]), `Gone` marks it failed. Returns `false`, changing
     /// nothing, when the intent was no longer unsettled (its process finished it, or another
     /// process resolved it first).
-    pub fn settle(&self, intent: IntentId, lookup: &Settlement) -> Result<bool, LedgerError> {
+    pub fn settle_intent(
+        &self,
+        intent: IntentId,
+        lookup: &Settlement,
+    ) -> Result<bool, LedgerError> {
         let (state, cluster, outcome, error, note) = match lookup {
             Settlement::Found(id) => (
                 IntentState::Completed,

@@ -32,6 +32,13 @@ async fn a_ledger_locked_past_its_busy_timeout_stops_the_create_and_sends_nothin
         let waited = started.elapsed();
 
         assert!(matches!(error, Error::Journal(_)), "{error:?}");
+        // The database's own error is kept below the journal's, as its source.
+        let journal = std::error::Error::source(&error).expect("the journal's error");
+        let database = journal.source().expect("the database's error");
+        assert!(
+            database.to_string().contains("database is locked"),
+            "{database}"
+        );
         let text = error.to_string();
         assert!(text.contains("database is locked"), "{text}");
         assert!(text.contains(&path.display().to_string()), "{text}");

@@ -180,9 +180,9 @@ fn the_facade_outcome_wins_over_an_earlier_guess() {
     let slow = ledger
         .create_started(&intent(ProviderKind::Together, "slow"))
         .unwrap();
-    assert!(ledger.settle(slow, &Settlement::Gone).unwrap());
+    assert!(ledger.settle_intent(slow, &Settlement::Gone).unwrap());
     assert!(
-        !ledger.settle(slow, &Settlement::Gone).unwrap(),
+        !ledger.settle_intent(slow, &Settlement::Gone).unwrap(),
         "settled once"
     );
     let id = ClusterId::new("c-slow");
@@ -201,7 +201,7 @@ fn the_facade_outcome_wins_over_an_earlier_guess() {
         (IntentState::Completed, Some(id), Some(Outcome::Created))
     );
     assert!(matches!(
-        ledger.settle(999, &Settlement::Gone),
+        ledger.settle_intent(999, &Settlement::Gone),
         Err(gpucloud_ledger::LedgerError::NoSuchIntent(999))
     ));
 }

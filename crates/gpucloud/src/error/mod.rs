@@ -224,9 +224,10 @@ pub enum Error {
     #[error("{0}")]
     Decode(DecodeError),
 
-    /// The client's journal could not record the intent of a call; nothing was sent.
+    /// The client's journal could not record the intent of a call; nothing was sent. The
+    /// journal's error is the source, with what caused it (the database's error) below it.
     #[error("journal: {0}")]
-    Journal(JournalError),
+    Journal(#[source] JournalError),
 
     /// Another caller's create of the same name, recorded in the shared journal, holds the
     /// name: it was still in flight when this create stopped waiting for it, or it stopped

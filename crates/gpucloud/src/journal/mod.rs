@@ -139,7 +139,7 @@ pub trait Journal: fmt::Debug + Send + Sync {
     /// wins. Default: an error, since only a journal that lists unsettled creates is asked.
     fn settle(&self, intent: IntentId, settlement: &Settlement) -> Result<bool, JournalError> {
         let _ = settlement;
-        Err(JournalError(format!(
+        Err(JournalError::new(format!(
             "this journal cannot settle intent {intent}: it lists no unsettled creates"
         )))
     }

@@ -21,7 +21,7 @@ struct Memory {
 impl Journal for Memory {
     fn create_started(&self, intent: &CreateIntent) -> Result<IntentId, JournalError> {
         if self.refuse {
-            return Err(JournalError("the ledger is locked".into()));
+            return Err(JournalError::new("the ledger is locked"));
         }
         self.intents.lock().unwrap().push(intent.clone());
         self.events

@@ -132,7 +132,7 @@ async fn claim<P: Provider>(
                 ..
             } => {
                 if refused.contains(&cluster) {
-                    return Err(Error::Journal(JournalError(format!(
+                    return Err(Error::Journal(JournalError::new(format!(
                         "the journal still names cluster {cluster} as {:?}'s after the \
                          provider said it is gone or being deleted",
                         intent.name
