@@ -13,6 +13,15 @@ use gpucloud_ledger::Ledger;
 use gpucloud_ledger::sweep::{SweepAction, SweepPolicy};
 use gpucloud_sim::Provider;
 
+/// `ledger`'s sweep by `policy` through `clients`, its events unobserved.
+async fn sweep(
+    ledger: &Ledger,
+    clients: &gpucloud_ledger::sweep::Clients<'_>,
+    policy: &SweepPolicy,
+) -> gpucloud_ledger::sweep::SweepReport {
+    ledger.sweep(clients, policy, |_| {}).await.unwrap()
+}
+
 /// The clients of the simulator's providers, recording into `ledger`; Runcrate has none
 /// (as if its key were not set).
 fn clients(
@@ -64,10 +73,7 @@ async fn a_sweep_looks_then_deletes_only_what_is_due_and_confirmed_and_verifies_
     assert_eq!(due, ["old", "unconfirmed"]);
 
     // Looking only: every cluster of ours, each alive, nothing deleted.
-    let looked = ledger
-        .sweep(&clients, &SweepPolicy::new(), |_| {})
-        .await
-        .unwrap();
+    let looked = sweep(&ledger, &clients, &SweepPolicy::new()).await;
     let actions: Vec<(&str, &str)> = looked
         .swept
         .iter()
@@ -127,10 +133,7 @@ async fn a_sweep_looks_then_deletes_only_what_is_due_and_confirmed_and_verifies_
     e2e.get(&kept.cluster.id).await.unwrap();
     e2e.get(&unconfirmed.cluster.id).await.unwrap();
     // The ledger knows it: a second sweep no longer looks at it.
-    let again = ledger
-        .sweep(&clients, &SweepPolicy::new(), |_| {})
-        .await
-        .unwrap();
+    let again = sweep(&ledger, &clients, &SweepPolicy::new()).await;
     assert!(
         again.swept.iter().all(|s| s.name != "old"),
         "{:?}",
@@ -159,14 +162,12 @@ async fn a_cluster_of_another_endpoint_is_never_looked_up_here_and_a_provider_wi
         .unwrap();
 
     let clients = clients(&sim, &ledger);
-    let report = ledger
-        .sweep(
-            &clients,
-            &SweepPolicy::new().deleting(WaitOptions::default()),
-            |_| {},
-        )
-        .await
-        .unwrap();
+    let report = sweep(
+        &ledger,
+        &clients,
+        &SweepPolicy::new().deleting(WaitOptions::default()),
+    )
+    .await;
     assert_eq!(report.swept.len(), 1, "{:?}", report.swept);
     let swept = &report.swept[0];
     assert_eq!(swept.cluster_id, made.cluster.id);
@@ -289,7 +290,7 @@ async fn a_policy_picks_by_age_provider_and_deadline_and_lists_what_no_api_can_d
             _ => runcrate.clone(),
         })
     };
-    let report = ledger.sweep(&all_clients, &only_e2e, |_| {}).await.unwrap();
+    let report = sweep(&ledger, &all_clients, &only_e2e).await;
     let swept: Vec<(&str, &str)> = report
         .swept
         .iter()
@@ -299,14 +300,12 @@ async fn a_policy_picks_by_age_provider_and_deadline_and_lists_what_no_api_can_d
 
     // Deleting everything: Runcrate's cluster is alive where no API can delete it, and listed
     // apart with where it is stopped; the others are deleted.
-    let report = ledger
-        .sweep(
-            &all_clients,
-            &SweepPolicy::new().deleting(WaitOptions::default()),
-            |_| {},
-        )
-        .await
-        .unwrap();
+    let report = sweep(
+        &ledger,
+        &all_clients,
+        &SweepPolicy::new().deleting(WaitOptions::default()),
+    )
+    .await;
     let by_hand: Vec<&str> = report.stop_by_hand().map(|s| s.name.as_str()).collect();
     assert_eq!(by_hand, ["by-hand"]);
     assert_eq!(report.failed().count(), 0);
@@ -391,10 +390,7 @@ async fn the_sweep_records_what_it_reads_whatever_the_clients_record() {
             _ => client(&sim, Provider::Together, None),
         })
     };
-    let report = ledger
-        .sweep(&quiet, &SweepPolicy::new(), |_| {})
-        .await
-        .unwrap();
+    let report = sweep(&ledger, &quiet, &SweepPolicy::new()).await;
     let mut actions: Vec<(&str, SweepAction)> = report
         .swept
         .iter()
@@ -430,10 +426,7 @@ async fn the_sweep_settles_only_the_creates_of_the_scope_its_client_lists() {
     let here = ledger.create_started(&here).unwrap();
     let there = ledger.create_started(&there).unwrap();
     let clients = |_: ProviderKind| -> Result<ClusterClient, Error> { Ok(delhi.clone()) };
-    let report = ledger
-        .sweep(&clients, &SweepPolicy::new(), |_| {})
-        .await
-        .unwrap();
+    let report = sweep(&ledger, &clients, &SweepPolicy::new()).await;
     let looked_up: Vec<u64> = report
         .settled
         .iter()
@@ -464,14 +457,12 @@ async fn a_delete_answered_404_is_gone_and_a_failed_look_up_says_why() {
         Fault::new(Provider::Together, FaultKind::ServerError { status: 404 }).on("delete_cluster"),
     );
     let clients = |_: ProviderKind| -> Result<ClusterClient, Error> { Ok(together.clone()) };
-    let report = ledger
-        .sweep(
-            &clients,
-            &SweepPolicy::new().deleting(WaitOptions::default()),
-            |_| {},
-        )
-        .await
-        .unwrap();
+    let report = sweep(
+        &ledger,
+        &clients,
+        &SweepPolicy::new().deleting(WaitOptions::default()),
+    )
+    .await;
     assert_eq!(report.swept.len(), 1, "{:?}", report.swept);
     assert_eq!(
         report.swept[0].action,
@@ -486,14 +477,12 @@ async fn a_delete_answered_404_is_gone_and_a_failed_look_up_says_why() {
         Fault::new(Provider::E2e, FaultKind::ServerError { status: 403 }).on("get_cluster"),
     );
     let clients = |_: ProviderKind| -> Result<ClusterClient, Error> { Ok(e2e.clone()) };
-    let report = ledger
-        .sweep(
-            &clients,
-            &SweepPolicy::new().for_providers([ProviderKind::E2e]),
-            |_| {},
-        )
-        .await
-        .unwrap();
+    let report = sweep(
+        &ledger,
+        &clients,
+        &SweepPolicy::new().for_providers([ProviderKind::E2e]),
+    )
+    .await;
     let [swept] = report.swept.as_slice() else {
         panic!("{:?}", report.swept)
     };
@@ -508,14 +497,12 @@ async fn a_delete_answered_404_is_gone_and_a_failed_look_up_says_why() {
             .on("get_cluster")
             .times(20),
     );
-    let report = ledger
-        .sweep(
-            &clients,
-            &SweepPolicy::new().for_providers([ProviderKind::E2e]),
-            |_| {},
-        )
-        .await
-        .unwrap();
+    let report = sweep(
+        &ledger,
+        &clients,
+        &SweepPolicy::new().for_providers([ProviderKind::E2e]),
+    )
+    .await;
     let SweepAction::Failed { reason } = &report.swept[0].action else {
         panic!("{:?}", report.swept)
     };
