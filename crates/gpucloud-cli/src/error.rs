@@ -52,7 +52,7 @@ pub enum CliError {
     StillBilling(String),
     /// The person asked to confirm said no: nothing was sent.
     Declined,
-    /// A SIGINT or SIGTERM ended the run (what it left behind is already said).
+    /// A SIGINT, SIGTERM or SIGHUP ended the run (what it left behind is already said).
     Interrupted(crate::interrupt::Signal),
     /// A command run on a node (`clusters ssh … -- CMD`) exited with this status; gpucloud
     /// exits with it too.

@@ -1,7 +1,7 @@
-//! Ctrl-C (SIGINT) and SIGTERM: the run stops waiting, says what it leaves behind — each
-//! cluster it made that still exists and bills, with the command that stops it, and each create
-//! whose answer it had not yet read — and exits 130 or 143, as a shell reports a process ended
-//! by that signal. A second signal while that is said exits at once.
+//! Ctrl-C (SIGINT), SIGTERM and SIGHUP (the terminal closed): the run stops waiting, says what
+//! it leaves behind — each cluster it made that still exists and bills, with the command that
+//! stops it, and each create whose answer it had not yet read — and exits 130, 143 or 129, as a
+//! shell reports a process ended by that signal. A second signal while that is said exits at once.
 //!
 //! Nothing needs undoing in the ledger: a create records its intent before it sends, and the
 //! cluster's id as soon as it is answered; an interrupted create is the claim its next run (or
@@ -23,12 +23,17 @@ pub enum Signal {
     /// `kill`, a CI runner cancelling a job, systemd stopping a unit.
     #[serde(rename = "SIGTERM")]
     Terminate,
+    /// The terminal closed (a lost SSH session, a closed window): the same as SIGTERM, so
+    /// what bills is said before the run ends.
+    #[serde(rename = "SIGHUP")]
+    Hangup,
 }
 
 impl Signal {
     /// 128 plus the signal's number, as shells report it.
     pub fn exit_code(self) -> u8 {
         match self {
+            Self::Hangup => 129,
             Self::Interrupt => 130,
             Self::Terminate => 143,
         }
@@ -37,24 +42,29 @@ impl Signal {
     /// `SIGINT`.
     pub fn name(self) -> &'static str {
         match self {
+            Self::Hangup => "SIGHUP",
             Self::Interrupt => "SIGINT",
             Self::Terminate => "SIGTERM",
         }
     }
 }
 
-/// The next SIGINT or SIGTERM (on Unix; Ctrl-C elsewhere). Pending forever if no handler can
-/// be installed: the run then ends as the signal's default would end it.
+/// The next SIGINT, SIGTERM or SIGHUP (on Unix; Ctrl-C elsewhere). Pending forever if no
+/// handler can be installed: the run then ends as the signal's default would end it.
 pub async fn next() -> Signal {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};
-        let Ok(mut term) = signal(SignalKind::terminate()) else {
+        let (Ok(mut term), Ok(mut hangup)) = (
+            signal(SignalKind::terminate()),
+            signal(SignalKind::hangup()),
+        ) else {
             return ctrl_c().await;
         };
         tokio::select! {
             signal = ctrl_c() => signal,
             _ = term.recv() => Signal::Terminate,
+            _ = hangup.recv() => Signal::Hangup,
         }
     }
     #[cfg(not(unix))]

@@ -31,7 +31,7 @@ use crate::error::CliError;
 use crate::interrupt;
 
 /// Runs the command `cli` describes, with the one [`Context`] of this run, until it ends or
-/// a SIGINT or SIGTERM interrupts it (see [`crate::interrupt`]). `gpucloud sim` handles its
+/// a SIGINT, SIGTERM or SIGHUP interrupts it (see [`crate::interrupt`]). `gpucloud sim` handles its
 /// own signals: they end the simulator cleanly.
 pub async fn run(cli: Cli) -> Result<(), CliError> {
     let ctx = Context::new(cli.json, cli.no_ledger);

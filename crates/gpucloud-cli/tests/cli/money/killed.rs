@@ -194,11 +194,12 @@ fn an_interrupted_create_says_what_bills_and_how_to_stop_it_and_exits_as_the_sig
             if provider == Provider::Runcrate && at == KillAt::BeforePost {
                 continue;
             }
-            // SIGTERM (a CI runner cancelling the job) on one step, Ctrl-C on the others.
-            let (signal, code) = if at == KillAt::AfterPost {
-                ("TERM", 143)
-            } else {
-                ("INT", 130)
+            // Ctrl-C before the POST, SIGTERM (a CI runner cancelling the job) after it, and
+            // SIGHUP (the terminal closed) while waiting: each says what bills.
+            let (signal, code) = match at {
+                KillAt::BeforePost => ("INT", 130),
+                KillAt::AfterPost => ("TERM", 143),
+                KillAt::Waiting => ("HUP", 129),
             };
             let name = format!("interrupted-{cases}");
             cases += 1;
