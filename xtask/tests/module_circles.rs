@@ -196,7 +196,8 @@ fn token_paths(tokens: proc_macro2::TokenStream, out: &mut Vec<Vec<String>>) {
                     i > 0 && matches!(&tokens[i - 1], TokenTree::Punct(p) if p.as_char() == '$');
                 let mut path = vec![id.to_string()];
                 let mut j = i + 1;
-                while j + 2 < tokens.len() + 1 {
+                // Each further `:: ident`, while the path goes on.
+                loop {
                     let colons = matches!(&tokens.get(j), Some(TokenTree::Punct(p)) if p.as_char() == ':')
                         && matches!(&tokens.get(j + 1), Some(TokenTree::Punct(p)) if p.as_char() == ':');
                     match (colons, tokens.get(j + 2)) {

@@ -9,7 +9,7 @@ use gpucloud_ledger::{ClusterEntry, IntentState, Provenance};
 use serde::Serialize;
 
 use crate::context::Context;
-use crate::error::CliError;
+use crate::error::{CliError, flatten};
 use crate::flags::{ConnectionArgs, TargetArgs};
 use crate::output;
 use crate::output::elapsed;
@@ -102,14 +102,10 @@ async fn refresh(
             "{} {}: not refreshed: {}",
             not_read.provider,
             cell(&not_read.cluster_id),
-            one_line_text(&not_read.reason)
+            flatten(&not_read.reason)
         );
     }
     Ok(unrefreshed.len())
-}
-
-fn one_line_text(text: &str) -> String {
-    crate::error::flatten(text)
 }
 
 /// What the ledger knows of an entry's state, in a word or two, and how it came to be ours

@@ -6,14 +6,14 @@ use std::time::Duration;
 
 use gpucloud::CandidatePlan;
 use gpucloud::{
-    Attempt, AttemptOutcome, Candidate, ClusterClient, ClusterSpec, Created, ErrorKind, Placement,
+    AttemptOutcome, Candidate, ClusterClient, ClusterSpec, ErrorKind, Placed, Placement,
     PriceCheck, ProviderKind,
 };
 use gpucloud_ledger::Ledger;
 use serde::Serialize;
 
 use crate::context::Context;
-use crate::error::{CliError, one_line};
+use crate::error::{CliError, flatten, one_line};
 use crate::flags::PlacementTargetArgs;
 use crate::ledger::settle_earlier;
 use crate::output;
@@ -88,15 +88,6 @@ fn placement(target: &PlacementTargetArgs, spec: &ClusterSpec, clients: &Clients
     placement
 }
 
-/// A placement's cluster: the client that made it (of the region it was made in), what its
-/// create said, and what happened at each place tried.
-pub struct PlacedHere {
-    pub client: ClusterClient,
-    pub created: Created,
-    pub attempts: Vec<Attempt>,
-    pub price_check: PriceCheck,
-}
-
 /// How a create goes through its placement.
 pub struct CreateWay {
     /// On a terminal without `--yes`: show where it would go and what it costs, and ask.
@@ -117,7 +108,7 @@ pub async fn create(
     ledger: Option<Arc<Ledger>>,
     way: CreateWay,
     confirmed: impl FnOnce(),
-) -> Result<PlacedHere, CliError> {
+) -> Result<Placed, CliError> {
     let clients = clients(ctx, target, ledger.as_ref(), way.single)?;
     let placement = placement(target, spec, &clients);
     let plans = placement.plan().await;
@@ -141,12 +132,12 @@ pub async fn create(
     for attempt in attempts.iter().filter(|_| !way.single) {
         let line = match &attempt.outcome {
             AttemptOutcome::Skipped { kind, reason } => {
-                format!("skipped: {}{}", one_line_text(reason), hint(*kind))
+                format!("skipped: {}{}", flatten(reason), hint(*kind))
             }
             AttemptOutcome::Refused { reason, .. } => {
-                format!("refused: {}", one_line_text(reason))
+                format!("refused: {}", flatten(reason))
             }
-            AttemptOutcome::Failed { reason, .. } => format!("failed: {}", one_line_text(reason)),
+            AttemptOutcome::Failed { reason, .. } => format!("failed: {}", flatten(reason)),
             AttemptOutcome::Created => "created the cluster".into(),
             AttemptOutcome::NotTried => "not tried".into(),
         };
@@ -160,25 +151,16 @@ pub async fn create(
              ({}); the catalog's price for it was within it",
             placed.provider,
             cell(placed.created.cluster.id.as_str()),
-            one_line_text(reason)
+            flatten(reason)
         );
     }
     match result {
-        Ok(placed) => Ok(PlacedHere {
-            client: placed.client,
-            created: placed.created,
-            attempts: placed.attempts,
-            price_check: placed.price_check,
-        }),
+        Ok(placed) => Ok(placed),
         Err(error) if way.single => Err(error.into()),
         Err(error) => Err(CliError::Placement(Box::new(
             crate::error::PlacementFailed { error, attempts },
         ))),
     }
-}
-
-fn one_line_text(text: &str) -> String {
-    crate::error::flatten(text)
 }
 
 /// What the user can do about a candidate skipped for a reason of this kind, if a flag of

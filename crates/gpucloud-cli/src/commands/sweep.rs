@@ -14,7 +14,7 @@ use serde::Serialize;
 use super::ledger::{age, clients};
 use super::progress_waits::wait_options;
 use crate::context::{Context, LedgerUse};
-use crate::error::CliError;
+use crate::error::{CliError, flatten};
 use crate::flags::{WaitArgs, bounds};
 use crate::output;
 use crate::output::elapsed;
@@ -79,7 +79,7 @@ impl SweptRow {
             SweepAction::StopByHand { state, console } => {
                 Some(format!("{state}; stop it in {console}"))
             }
-            SweepAction::Failed { reason } => Some(one_line_text(reason)),
+            SweepAction::Failed { reason } => Some(flatten(reason)),
         };
         Self {
             provider: swept.provider,
@@ -176,18 +176,26 @@ pub async fn run(ctx: &Context, args: &SweepArgs) -> Result<(), CliError> {
         .await
         .map_err(read)?;
     for (provider, why) in &report.skipped {
-        tell!("warning: skipping {provider}: {}", one_line_text(why));
+        tell!("warning: skipping {provider}: {}", flatten(why));
     }
     for (_, why) in &report.unsettled {
         tell!(
             "warning: could not settle earlier unsettled creates: {}",
-            one_line_text(why)
+            flatten(why)
         );
     }
     crate::ledger::say_settled(&report.settled);
     let swept: Vec<SweptRow> = report.swept.iter().map(SweptRow::of).collect();
     let failed = report.failed().count();
-    let by_hand: Vec<&SweptRow> = swept.iter().filter(|s| s.action == STOP_BY_HAND).collect();
+    // Alive where no API can delete them, as the report says, apart from the rest.
+    let mut by_hand: Vec<&SweptRow> = Vec::new();
+    let mut through_api: Vec<&SweptRow> = Vec::new();
+    for (result, row) in report.swept.iter().zip(&swept) {
+        match result.action {
+            SweepAction::StopByHand { .. } => by_hand.push(row),
+            _ => through_api.push(row),
+        }
+    }
     if ctx.output().is_json() {
         output::json(&swept)?;
     } else if swept.is_empty() {
@@ -198,8 +206,6 @@ pub async fn run(ctx: &Context, args: &SweepArgs) -> Result<(), CliError> {
         };
         say!("No cluster gpucloud {which} is alive.");
     } else {
-        let through_api: Vec<&SweptRow> =
-            swept.iter().filter(|s| s.action != STOP_BY_HAND).collect();
         if !through_api.is_empty() {
             say!("{}", render(&mut swept_table(&through_api)));
         }
@@ -234,9 +240,6 @@ pub async fn run(ctx: &Context, args: &SweepArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// `action` of a cluster alive on a provider whose API cannot delete it.
-const STOP_BY_HAND: &str = "stop_by_hand";
-
 fn swept_table(rows: &[&SweptRow]) -> comfy_table::Table {
     let mut list = table(&["provider", "name", "cluster", "age", "action", "detail"]);
     for s in rows {
@@ -250,8 +253,4 @@ fn swept_table(rows: &[&SweptRow]) -> comfy_table::Table {
         ]);
     }
     list
-}
-
-fn one_line_text(text: &str) -> String {
-    crate::error::flatten(text)
 }

@@ -360,9 +360,7 @@ impl<P: KeyedProvider> ApiKeyConfig<P> {
         self.api_key = api_key.into();
         self
     }
-}
 
-impl<P: KeyedProvider> ApiKeyConfig<P> {
     settings_setter_fns!();
 }
 
