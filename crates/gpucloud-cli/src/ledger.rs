@@ -15,7 +15,17 @@ use crate::sanitize::cell;
 #[derive(Debug)]
 pub struct Ledgers {
     disabled: bool,
-    opened: OnceLock<Result<Arc<Ledger>, String>>,
+    opened: OnceLock<Result<Arc<Ledger>, Unopened>>,
+}
+
+/// Why the ledger did not open.
+#[derive(Debug)]
+struct Unopened {
+    /// The ledger's words (the file named).
+    error: String,
+    /// The file is damaged or another program's: its own message says how to keep what it
+    /// recorded, and no other way round it is offered lightly.
+    kept_as_it_was: bool,
 }
 
 impl Ledgers {
@@ -39,11 +49,16 @@ impl Ledgers {
         self.opened.get().is_some()
     }
 
-    fn open(&self) -> &Result<Arc<Ledger>, String> {
+    fn open(&self) -> &Result<Arc<Ledger>, Unopened> {
         self.opened.get_or_init(|| {
-            Ledger::open_default()
-                .map(Arc::new)
-                .map_err(|e| e.to_string())
+            Ledger::open_default().map(Arc::new).map_err(|e| Unopened {
+                kept_as_it_was: matches!(
+                    e,
+                    gpucloud_ledger::LedgerError::Unreadable { .. }
+                        | gpucloud_ledger::LedgerError::NotALedger { .. }
+                ),
+                error: e.to_string(),
+            })
         })
     }
 
@@ -55,9 +70,16 @@ impl Ledgers {
         }
         match self.open() {
             Ok(ledger) => Ok(Some(ledger.clone())),
-            Err(error) => Err(CliError::Input(format!(
+            Err(Unopened {
+                error,
+                kept_as_it_was: true,
+            }) => Err(CliError::Input(format!(
+                "cannot open the ledger, so nothing was sent: {error}"
+            ))),
+            Err(Unopened { error, .. }) => Err(CliError::Input(format!(
                 "cannot open the ledger, so nothing was sent ({error}); set GPUCLOUD_LEDGER to \
-                 a writable file or a reachable postgres:// database, or pass --no-ledger to {doing} without a record"
+                 a writable file or a reachable postgres:// database, or pass --no-ledger to \
+                 {doing} without a record (no sweep will see it)"
             ))),
         }
     }
@@ -69,7 +91,7 @@ impl Ledgers {
         }
         match self.open() {
             Ok(ledger) => Ok(Some(ledger.clone())),
-            Err(error) => Err(CliError::Input(format!(
+            Err(Unopened { error, .. }) => Err(CliError::Input(format!(
                 "cannot read the ledger ({error}); GPUCLOUD_LEDGER names it (a file, or a \
                  postgres:// database)"
             ))),
@@ -84,7 +106,7 @@ impl Ledgers {
         }
         match self.open() {
             Ok(ledger) => Some(ledger.clone()),
-            Err(error) => {
+            Err(Unopened { error, .. }) => {
                 tracing::warn!(%error, "the ledger is not recording this run");
                 None
             }

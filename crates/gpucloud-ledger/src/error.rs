@@ -56,6 +56,22 @@ pub enum LedgerError {
         /// The journal mode SQLite kept.
         mode: String,
     },
+    /// The file is not a gpucloud ledger (another program's SQLite database): it was
+    /// refused before anything was written to it.
+    NotALedger {
+        /// The file.
+        path: PathBuf,
+        /// What it holds instead (its application id and tables).
+        found: String,
+    },
+    /// The file is damaged (SQLite: malformed, or not a database): nothing was written to it,
+    /// and it is never replaced, since it is the only record of the clusters it lists.
+    Unreadable {
+        /// The file.
+        path: PathBuf,
+        /// SQLite's words.
+        reason: String,
+    },
     /// A row holds a value this build does not know (written by hand, or by a newer build).
     Corrupt(String),
     /// No intent with this id.
@@ -82,6 +98,37 @@ impl LedgerError {
         Self::Unavailable {
             doing: doing.into(),
             reason: reason.into(),
+        }
+    }
+
+    /// `error`, raised while opening the file at `path`, with the file named: a damaged file
+    /// becomes [`Self::Unreadable`], another program's [`Self::NotALedger`] gets its path.
+    pub(crate) fn naming_file(path: &std::path::Path, error: Self) -> Self {
+        match error {
+            Self::NotALedger { found, .. } => Self::NotALedger {
+                path: path.to_path_buf(),
+                found,
+            },
+            Self::Unreadable { reason, .. } => Self::Unreadable {
+                path: path.to_path_buf(),
+                reason,
+            },
+            Self::Sqlite { source, .. }
+                if matches!(
+                    source.sqlite_error_code(),
+                    Some(rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase)
+                ) =>
+            {
+                Self::Unreadable {
+                    path: path.to_path_buf(),
+                    reason: source.to_string(),
+                }
+            }
+            Self::Sqlite { doing, source } => Self::Sqlite {
+                doing: format!("{}: {doing}", path.display()),
+                source,
+            },
+            other => other,
         }
     }
 
@@ -142,6 +189,22 @@ impl fmt::Display for LedgerError {
                 f,
                 "the ledger stayed in journal mode {mode:?} instead of WAL (a network file \
                  system?): set GPUCLOUD_LEDGER to a local path"
+            ),
+            Self::NotALedger { path, found } => write!(
+                f,
+                "{} is not a gpucloud ledger ({found}); it was left as it was: point \
+                 GPUCLOUD_LEDGER at a gpucloud ledger file, or at a path where none exists yet",
+                path.display()
+            ),
+            Self::Unreadable { path, reason } => write!(
+                f,
+                "the ledger {p} cannot be read ({reason}); nothing was written to it. It is \
+                 the record of the clusters gpucloud created from here, so keep it: copy it \
+                 aside (cp {p} {p}.damaged) and try `sqlite3 {p}.damaged .recover` for what \
+                 can still be read. Another GPUCLOUD_LEDGER starts an empty record, and \
+                 --no-ledger keeps none: either way no sweep will see the clusters this file \
+                 recorded",
+                p = path.display()
             ),
             Self::Corrupt(what) => write!(f, "unreadable ledger row: {what}"),
             Self::NoSuchIntent(id) => write!(f, "no intent {id} in the ledger"),

@@ -244,6 +244,51 @@ CREATE TABLE name_lists (
 /// The schema version this build writes.
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
 
+/// The SQLite `application_id` of a gpucloud ledger file (the bytes `GPUC`), stamped by the
+/// first migration a file gets (and by the next opening of a file made before it was).
+pub const APPLICATION_ID: i32 = 0x4750_5543;
+
+/// The tables a gpucloud ledger file has had since its first schema version.
+const LEDGER_TABLES: [&str; 2] = ["create_intents", "delete_intents"];
+
+/// Checks, without writing, that `conn`'s file is a gpucloud ledger or empty: its
+/// `application_id` is [`APPLICATION_ID`], or it is 0 (not stamped) on a file with no table
+/// at all (new) or with the ledger's tables and a schema version (written before the stamp).
+/// Anything else is another program's database, [`LedgerError::NotALedger`]; a file SQLite
+/// cannot read is [`LedgerError::Sqlite`] with SQLite's code (the caller names the file).
+pub fn identify(conn: &Connection) -> Result<(), LedgerError> {
+    let id: i32 = conn
+        .query_row("PRAGMA application_id", [], |row| row.get(0))
+        .map_err(|e| LedgerError::sqlite("reading the file's application id", e))?;
+    let mut tables: Vec<String> = {
+        let mut statement = conn
+            .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+            .map_err(|e| LedgerError::sqlite("listing the file's tables", e))?;
+        let names = statement
+            .query_map([], |row| row.get(0))
+            .map_err(|e| LedgerError::sqlite("listing the file's tables", e))?;
+        names
+            .collect::<Result<_, _>>()
+            .map_err(|e| LedgerError::sqlite("listing the file's tables", e))?
+    };
+    tables.retain(|t| !t.starts_with("sqlite_"));
+    let ledger_tables = LEDGER_TABLES.iter().all(|t| tables.iter().any(|have| have == t));
+    let stamped_before = id == 0 && (tables.is_empty() || (ledger_tables && version(conn)? > 0));
+    if id == APPLICATION_ID || stamped_before {
+        return Ok(());
+    }
+    let shown: Vec<&str> = tables.iter().take(5).map(String::as_str).collect();
+    Err(LedgerError::NotALedger {
+        path: std::path::PathBuf::new(),
+        found: format!(
+            "application id {id:#010x}, {} table(s){}{}",
+            tables.len(),
+            if shown.is_empty() { "" } else { ": " },
+            shown.join(", ")
+        ),
+    })
+}
+
 /// The database's `user_version`.
 pub fn version(conn: &Connection) -> Result<u32, LedgerError> {
     let version: i64 = conn
@@ -281,6 +326,15 @@ pub fn migrate_to(conn: &mut Connection, target: u32) -> Result<u32, LedgerError
         // `user_version` takes no bound parameter; the value is our own integer.
         tx.execute_batch(&format!("PRAGMA user_version = {}", step.version))
             .map_err(|e| LedgerError::sqlite("recording the schema version", e))?;
+    }
+    // The stamp that tells a gpucloud ledger from another program's database, in the same
+    // transaction as the tables it vouches for.
+    let id: i32 = tx
+        .query_row("PRAGMA application_id", [], |row| row.get(0))
+        .map_err(|e| LedgerError::sqlite("reading the file's application id", e))?;
+    if id != APPLICATION_ID {
+        tx.execute_batch(&format!("PRAGMA application_id = {APPLICATION_ID}"))
+            .map_err(|e| LedgerError::sqlite("stamping the application id", e))?;
     }
     tx.commit()
         .map_err(|e| LedgerError::sqlite("committing the migration", e))?;

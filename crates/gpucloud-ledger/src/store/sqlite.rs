@@ -43,17 +43,24 @@ impl SqliteStore {
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
             | OpenFlags::SQLITE_OPEN_CREATE
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        // Every failure to open names the file, and one that says the file is damaged
+        // becomes `Unreadable`: nothing has been written to it then, and nothing will be.
+        let named = |e: LedgerError| LedgerError::naming_file(path, e);
         let mut conn = Connection::open_with_flags(path, flags)
-            .map_err(|e| LedgerError::sqlite(format!("opening {}", path.display()), e))?;
+            .map_err(|e| named(LedgerError::sqlite("opening", e)))?;
         conn.busy_timeout(options.busy_timeout)
-            .map_err(|e| LedgerError::sqlite("setting the busy timeout", e))?;
-        let mode = switch_to_wal(&conn, options.busy_timeout)?;
+            .map_err(|e| named(LedgerError::sqlite("setting the busy timeout", e)))?;
+        // Before the first write (the switch to WAL is one): a file another program owns is
+        // refused as it is.
+        schema::identify(&conn).map_err(named)?;
+        check_pages(&conn).map_err(named)?;
+        let mode = switch_to_wal(&conn, options.busy_timeout).map_err(named)?;
         if !mode.eq_ignore_ascii_case("wal") {
             return Err(LedgerError::NotWal { mode });
         }
         conn.execute_batch("PRAGMA synchronous = FULL")
-            .map_err(|e| LedgerError::sqlite("setting synchronous = FULL", e))?;
-        schema::migrate_to(&mut conn, version)?;
+            .map_err(|e| named(LedgerError::sqlite("setting synchronous = FULL", e)))?;
+        schema::migrate_to(&mut conn, version).map_err(named)?;
         Ok(Self {
             path: path.to_path_buf(),
             location: path.display().to_string(),
@@ -81,7 +88,11 @@ impl SqliteStore {
         };
         let tx =
             locked.map_err(|e| LedgerError::sqlite(format!("{doing}: locking the ledger"), e))?;
-        work(&mut SqliteTx { tx: &tx, doing })?;
+        work(&mut SqliteTx {
+            tx: &tx,
+            doing,
+            path: &self.path,
+        })?;
         tx.commit()
             .map_err(|e| LedgerError::sqlite(format!("{doing}: committing"), e))
     }
@@ -146,11 +157,18 @@ impl Store for SqliteStore {
 struct SqliteTx<'a> {
     tx: &'a rusqlite::Transaction<'a>,
     doing: &'a str,
+    path: &'a Path,
 }
 
 impl SqliteTx<'_> {
+    /// SQLite's error, the file named if it says the file is damaged (found after opening:
+    /// the check on opening reads the structure, not every row).
     fn fail(&self, e: rusqlite::Error) -> LedgerError {
-        LedgerError::sqlite(self.doing, e)
+        match LedgerError::naming_file(self.path, LedgerError::sqlite(self.doing, e)) {
+            unreadable @ LedgerError::Unreadable { .. } => unreadable,
+            LedgerError::Sqlite { source, .. } => LedgerError::sqlite(self.doing, source),
+            other => other,
+        }
     }
 }
 
@@ -223,6 +241,23 @@ fn create_private_file(path: &Path) -> Result<(), LedgerError> {
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
     options.open(path).map(drop).map_err(io)
+}
+
+/// Reads the file's structure (`PRAGMA quick_check`: every page of every b-tree, not the
+/// indexes against their tables), so that a damaged ledger is refused on opening, before a
+/// create is claimed or sent, rather than at the first query that meets the damage.
+fn check_pages(conn: &Connection) -> Result<(), LedgerError> {
+    let verdict: String = conn
+        .query_row("PRAGMA quick_check(1)", [], |row| row.get(0))
+        .map_err(|e| LedgerError::sqlite("checking the file", e))?;
+    if verdict == "ok" {
+        Ok(())
+    } else {
+        Err(LedgerError::Unreadable {
+            path: PathBuf::new(),
+            reason: verdict.chars().take(200).collect(),
+        })
+    }
 }
 
 /// Switches the file to WAL. SQLite does not call the busy handler for a journal-mode change

@@ -12,3 +12,4 @@ mod killed;
 mod ledger;
 mod names;
 mod ownership;
+mod unseen;
