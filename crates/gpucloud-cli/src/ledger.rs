@@ -140,7 +140,7 @@ pub fn say_settled(settled: &[Settled]) {
             Settled::Gone { intent } => {
                 tell!("ledger: an earlier create (#{intent}) made nothing")
             }
-            Settled::StillPending { intent, reason } => {
+            Settled::StillPending { intent, reason, .. } => {
                 tracing::info!(intent, reason = %cell(reason), "an earlier create stays unsettled");
             }
             Settled::AlreadySettled { .. } => {}

@@ -189,6 +189,23 @@ pub struct ClusterEntry {
     /// Where the create was sent and as whom (`base URL as <credentials fingerprint>`);
     /// `None` for a create recorded before schema version 8.
     pub origin: Option<String>,
+    /// Who claimed the name to make this create, and until when.
+    pub claim: ClaimHeld,
+}
+
+/// The claim a create was made under: who holds it and until when
+/// ([`crate::Ledger::in_flight`] says whether it still does).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct ClaimHeld {
+    /// `host/pid` of the process that claimed it (`None`: recorded without a claim).
+    pub owner: Option<String>,
+    /// The machine and process-id namespace it ran in, where known.
+    #[serde(skip)]
+    pub(crate) node: Option<String>,
+    /// When its lease runs out (renewed while the create runs).
+    pub lease_until: Option<DateTime<Utc>>,
+    /// A later create of the name took the claim over (this one's owner had stopped).
+    pub taken_over: bool,
 }
 
 /// What a client last saw of a cluster.

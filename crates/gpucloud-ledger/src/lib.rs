@@ -14,15 +14,17 @@ mod rows;
 pub mod schema;
 mod store;
 pub mod sweep;
+mod unknown;
 
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 pub use entry::{
-    ClusterEntry, DeleteEntry, DeleteState, ErrorSummary, IntentState, LastSeen, Outcome,
+    ClaimHeld, ClusterEntry, DeleteEntry, DeleteState, ErrorSummary, IntentState, LastSeen, Outcome,
     Provenance,
 };
 pub use error::LedgerError;
+pub use unknown::Unknown;
 pub use options::{DEFAULT_BUSY_TIMEOUT, LedgerOptions};
 pub use path::{LEDGER_ENV, default_path};
 

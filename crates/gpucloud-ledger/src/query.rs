@@ -6,7 +6,7 @@ use gpucloud::journal::{IntentId, Settlement};
 use gpucloud::{ClusterId, ClusterState, FailedStart, Price, ProviderKind};
 
 use crate::entry::{
-    ClusterEntry, DeleteEntry, DeleteState, ErrorSummary, IntentState, LastSeen, Outcome,
+    ClaimHeld, ClusterEntry, DeleteEntry, DeleteState, ErrorSummary, IntentState, LastSeen, Outcome,
     Provenance,
 };
 use crate::error::LedgerError;
@@ -21,7 +21,8 @@ const CREATE_COLUMNS: &str = "c.id, c.provider, c.name, c.scope, c.idempotency_k
       WHERE d.provider = c.provider AND d.cluster_id = c.cluster_id \
         AND (d.state = 'completed' OR d.error_kind = 'not_found')), \
      c.last_state, c.last_phase, c.last_seen_at_ms, c.price_per_hour, c.currency, c.gone_at_ms, \
-     c.last_state_code, c.deadline_ms, c.provenance, c.origin";
+     c.last_state_code, c.deadline_ms, c.provenance, c.origin, c.owner, c.owner_node, \
+     c.lease_until_ms, c.taken_over_by";
 
 impl Ledger {
     /// Every create recorded, oldest first.
@@ -43,20 +44,32 @@ impl Ledger {
     }
 
     /// The creates whose outcome is unknown and that no live caller is still making, oldest
-    /// first: [`Self::unsettled_creates`] without the pending creates whose owner's claim on the name
-    /// has not run out (that owner is alive and will record the outcome itself; settling its
-    /// create from outside would report a live create as lost).
+    /// first: [`Self::unsettled_creates`] without those [`Self::in_flight`] (their owner is
+    /// alive and will record the outcome itself; settling its create from outside would report
+    /// a live create as lost). A create whose owner ran on this machine and has exited is
+    /// unowned at once, whatever its lease says: a process killed mid-create is settled by
+    /// the next sweep, not a lease later.
     pub fn unsettled_creates_unowned(
         &self,
         provider: Option<ProviderKind>,
     ) -> Result<Vec<ClusterEntry>, LedgerError> {
-        self.creates_where(
-            "c.state IN ('pending', 'failed_ambiguous')
-             AND (CAST(?1 AS TEXT) IS NULL OR c.provider = ?1)
-             AND NOT (c.state = 'pending' AND c.taken_over_by IS NULL
-                      AND c.lease_until_ms IS NOT NULL AND c.lease_until_ms > ?2)",
-            &vals![provider.map(ProviderKind::as_str), (self.clock)()],
-        )
+        let now = self.now();
+        Ok(self
+            .unsettled_creates(provider)?
+            .into_iter()
+            .filter(|e| !self.in_flight(e, now))
+            .collect())
+    }
+
+    /// Whether `entry` is a create its owner is still making at `now`: pending, not taken
+    /// over, its lease not run out, and its owner not known to have exited.
+    pub fn in_flight(&self, entry: &ClusterEntry, now: DateTime<Utc>) -> bool {
+        entry.state == IntentState::Pending
+            && !entry.claim.taken_over
+            && entry.claim.lease_until.is_some_and(|until| until > now)
+            && !self
+                .owner
+                .certainly_dead(entry.claim.node.as_deref(), i64::from(entry.pid))
     }
 
     /// The creates still [`IntentState::Pending`], oldest first.
@@ -193,6 +206,12 @@ fn create_row(row: &Row) -> Result<ClusterEntry, LedgerError> {
         deadline: opt_time(24)?,
         provenance: Provenance::parse(row.opt_text(25)?.as_deref())?,
         origin: row.opt_text(26)?,
+        claim: ClaimHeld {
+            owner: row.opt_text(27)?,
+            node: row.opt_text(28)?,
+            lease_until: opt_time(29)?,
+            taken_over: row.opt_int(30)?.is_some(),
+        },
     })
 }
 

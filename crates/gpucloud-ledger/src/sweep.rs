@@ -11,12 +11,13 @@
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use gpucloud::settle::{SettleOptions, Settled, settle_pending};
+use gpucloud::settle::Settled;
 use gpucloud::{
     ClusterClient, ClusterId, ClusterState, Error, Progress, ProviderKind, WaitOptions,
 };
 use serde::Serialize;
 
+use crate::unknown::Unknown;
 use crate::{ClusterEntry, Ledger, LedgerError};
 
 /// The client of a provider, built by the caller (credentials, endpoint, the ledger as its
@@ -176,11 +177,19 @@ pub struct SweepReport {
     pub skipped: Vec<(ProviderKind, String)>,
     /// Creates an earlier run left unanswered, settled by looking their names up first.
     pub settled: Vec<Settled>,
-    /// Providers whose unanswered creates could not be settled, and why.
-    pub unsettled: Vec<(ProviderKind, String)>,
+    /// Creates whose outcome is still unknown: each may have made a cluster no sweep sees
+    /// yet, so a sweep that has any has not done all it was asked.
+    pub unknown: Vec<Unknown>,
 }
 
 impl SweepReport {
+    /// Whether the sweep did all it was asked: every due cluster acted on, no provider
+    /// skipped, no create of unknown outcome left. `false` means something may be billing
+    /// that this sweep did not stop (or could not see).
+    pub fn is_complete(&self) -> bool {
+        self.failed().next().is_none() && self.skipped.is_empty() && self.unknown.is_empty()
+    }
+
     /// The clusters that may still be billing because the sweep could not act on them.
     pub fn failed(&self) -> impl Iterator<Item = &Swept> {
         self.swept
@@ -216,6 +225,18 @@ pub enum SweepEvent<'a> {
     },
 }
 
+/// What a refresh did.
+#[derive(Debug, Default)]
+#[non_exhaustive]
+pub struct RefreshReport {
+    /// The clusters that could not be read, each with why.
+    pub unrefreshed: Vec<Unrefreshed>,
+    /// Creates of unknown outcome a look-up settled first.
+    pub settled: Vec<Settled>,
+    /// Creates whose outcome is still unknown.
+    pub unknown: Vec<Unknown>,
+}
+
 /// A cluster a refresh could not read: its state stays the last one recorded.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unrefreshed {
@@ -232,8 +253,26 @@ impl Ledger {
     /// and records what it saw, or that it is gone (whether or not `clients` record into this
     /// ledger themselves), and returns the ones that could not be read or recorded: a provider without a client, a cluster created through another endpoint or
     /// account, or a read that failed.
-    pub async fn refresh(&self, clients: &Clients<'_>) -> Result<Vec<Unrefreshed>, LedgerError> {
-        let mut unrefreshed = Vec::new();
+    pub async fn refresh(&self, clients: &Clients<'_>) -> Result<RefreshReport, LedgerError> {
+        let mut report = RefreshReport::default();
+        // The creates of unknown outcome first: one a look-up finds is then read like the rest.
+        for provider in ProviderKind::ALL {
+            if self.unsettled_creates(Some(provider))?.is_empty() {
+                continue;
+            }
+            let here = match clients(provider) {
+                Ok(client) => self.settle_unknown(&client).await,
+                Err(error) => {
+                    report
+                        .unknown
+                        .extend(self.still_unknown(provider, Err(&chain(&error)))?);
+                    continue;
+                }
+            };
+            report.unknown.extend(self.still_unknown(provider, Ok(&here))?);
+            report.settled.extend(here.settled);
+        }
+        let unrefreshed = &mut report.unrefreshed;
         let entries: Vec<ClusterEntry> = self
             .clusters()?
             .into_iter()
@@ -276,7 +315,7 @@ impl Ledger {
                 unrefreshed.push(not_read(format!("read, but not recorded: {error}")));
             }
         }
-        Ok(unrefreshed)
+        Ok(report)
     }
 
     /// The clusters `policy` picks at `now`: what a sweep would look at (and, with
@@ -316,19 +355,18 @@ impl Ledger {
             let client = match clients(provider) {
                 Ok(client) => client,
                 Err(error) => {
-                    report.skipped.push((provider, chain(&error)));
+                    let why = chain(&error);
+                    report
+                        .unknown
+                        .extend(self.still_unknown(provider, Err(&why))?);
+                    report.skipped.push((provider, why));
                     continue;
                 }
             };
-            // Only the intents of the scope this client lists: E2E's list is one location's.
-            let options = SettleOptions {
-                scope: client.list_scope(),
-                ..SettleOptions::default()
-            };
-            match settle_pending(self, &client, &options).await {
-                Ok(settled) => report.settled.extend(settled),
-                Err(error) => report.unsettled.push((provider, chain(&error))),
-            }
+            // The creates of unknown outcome first: a cluster a look-up finds may be due too.
+            let here = self.settle_unknown(&client).await;
+            report.unknown.extend(self.still_unknown(provider, Ok(&here))?);
+            report.settled.extend(here.settled);
             let now = self.now();
             for entry in self
                 .due(policy, now)?
@@ -455,7 +493,7 @@ impl Ledger {
 }
 
 /// `error` and its sources on one line, each said once (some errors repeat their source).
-fn chain(error: &(dyn std::error::Error + 'static)) -> String {
+pub(crate) fn chain(error: &(dyn std::error::Error + 'static)) -> String {
     let mut line = error.to_string();
     let mut source = error.source();
     while let Some(cause) = source {
@@ -471,7 +509,7 @@ fn chain(error: &(dyn std::error::Error + 'static)) -> String {
 
 impl Ledger {
     /// The time by the ledger's clock (the one its claims and leases are measured by).
-    fn now(&self) -> DateTime<Utc> {
+    pub(crate) fn now(&self) -> DateTime<Utc> {
         DateTime::from_timestamp_millis((self.clock)()).unwrap_or_default()
     }
 }

@@ -55,6 +55,10 @@ pub enum Settled {
         intent: IntentId,
         /// Why it could not be settled.
         reason: String,
+        /// How long until a look-up can settle it (the intent reaches
+        /// [`SettleOptions::min_age_for_gone`]); `None`: no look-up will (the provider has no
+        /// list, or several clusters have its name), and a person must.
+        retry_in: Option<Duration>,
     },
     /// Another process settled it first; nothing changed.
     AlreadySettled {
@@ -100,12 +104,16 @@ pub async fn settle_pending(
             .iter()
             .map(|e| Settled::StillPending {
                 intent: e.intent,
+                retry_in: None,
                 reason: format!(
                     "{} documents no list to look {:?} up by name; its idempotency key \
-                     {:?} would find it only by re-sending the create, which a look-up never does",
+                     {:?} would find it only by re-sending the create, which a look-up never \
+                     does: run the same create again (the key makes it answer with this \
+                     cluster, never a second one), or look in {}",
                     provider.profile().display_name,
                     e.name,
-                    e.idempotency_key.as_deref().unwrap_or("(none)")
+                    e.idempotency_key.as_deref().unwrap_or("(none)"),
+                    provider.profile().console
                 ),
             })
             .collect());
@@ -121,6 +129,7 @@ pub async fn settle_pending(
             [] => {
                 report.push(Settled::StillPending {
                     intent: entry.intent,
+                    retry_in: Some(options.min_age_for_gone.saturating_sub(age)),
                     reason: format!(
                         "not in the list yet, but recorded only {}s ago (less than {}s): its \
                          create may still be running",
@@ -133,6 +142,7 @@ pub async fn settle_pending(
             many => {
                 report.push(Settled::StillPending {
                     intent: entry.intent,
+                    retry_in: None,
                     reason: format!(
                         "{} clusters are named {:?}: {}",
                         many.len(),

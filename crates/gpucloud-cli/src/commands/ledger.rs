@@ -59,13 +59,51 @@ fn row(entry: &ClusterEntry, now: DateTime<Utc>) -> Row<'_> {
     }
 }
 
-/// The error a refresh that could not read every cluster ends with (none when it could).
-fn unrefreshed_error(unrefreshed: usize) -> Result<(), CliError> {
-    match unrefreshed {
-        0 => Ok(()),
-        n => Err(CliError::Other(format!(
-            "{n} clusters could not be refreshed: their state is the last one recorded"
-        ))),
+/// What a refresh could not do: clusters not read, creates whose outcome is still unknown.
+#[derive(Default)]
+struct NotRefreshed {
+    unread: usize,
+    unknown: usize,
+}
+
+/// The error a refresh that could not read every cluster, or settle every create, ends with
+/// (none when it could).
+fn unrefreshed_error(not: &NotRefreshed) -> Result<(), CliError> {
+    let mut parts = Vec::new();
+    if not.unread > 0 {
+        parts.push(format!(
+            "{} clusters could not be refreshed: their state is the last one recorded",
+            not.unread
+        ));
+    }
+    if not.unknown > 0 {
+        parts.push(format!(
+            "{} creates have an unknown outcome: each may have made a cluster that bills",
+            not.unknown
+        ));
+    }
+    if parts.is_empty() {
+        Ok(())
+    } else {
+        Err(CliError::Other(parts.join("; ")))
+    }
+}
+
+/// Says on stderr each create whose outcome is still unknown, why, and from when a sweep can
+/// settle it.
+pub(super) fn say_unknown(unknown: &[gpucloud_ledger::Unknown]) {
+    for u in unknown {
+        let when = u.settles_after.map_or_else(
+            || "no sweep settles it by itself".to_string(),
+            |at| format!("a sweep can settle it from {}", at.format("%Y-%m-%d %H:%M:%S UTC")),
+        );
+        tell!(
+            "{} {:?} (create #{}): outcome unknown, a cluster may be billing: {}; {when}",
+            u.provider,
+            cell(&u.name),
+            u.intent,
+            flatten(&u.reason)
+        );
     }
 }
 
@@ -86,18 +124,21 @@ pub(super) fn clients<'a>(
 }
 
 /// Reads every cluster the ledger says may be alive ([`gpucloud_ledger::Ledger::refresh`]);
-/// each that could not be read is said on stderr and left as it was recorded. Returns how
-/// many were, so that the run fails after the table instead of passing in silence.
+/// the creates of unknown outcome are settled first. Each cluster that could not be read,
+/// and each create still unknown, is said on stderr; the counts are returned so that the run
+/// fails after the table instead of passing in silence.
 async fn refresh(
     ctx: &Context,
     ledger: &std::sync::Arc<gpucloud_ledger::Ledger>,
-) -> Result<usize, CliError> {
+) -> Result<NotRefreshed, CliError> {
     let clients = clients(ctx, ledger, std::time::Duration::from_secs(30));
-    let unrefreshed = ledger
+    let report = ledger
         .refresh(&clients)
         .await
         .map_err(|e| CliError::Other(format!("reading the ledger: {e}")))?;
-    for not_read in &unrefreshed {
+    crate::ledger::say_settled(&report.settled);
+    say_unknown(&report.unknown);
+    for not_read in &report.unrefreshed {
         tell!(
             "{} {}: not refreshed: {}",
             not_read.provider,
@@ -105,7 +146,10 @@ async fn refresh(
             flatten(&not_read.reason)
         );
     }
-    Ok(unrefreshed.len())
+    Ok(NotRefreshed {
+        unread: report.unrefreshed.len(),
+        unknown: report.unknown.len(),
+    })
 }
 
 /// What the ledger knows of an entry's state, in a word or two, and how it came to be ours
@@ -133,9 +177,13 @@ fn known_state(entry: &ClusterEntry) -> String {
     }
 }
 
-/// Until the entry's deadline (`7h59m`), `expired 3m ago`, or `-` without one.
+/// Until the entry's deadline (`7h59m`), `expired 3m ago`, or `-` without one (or once the
+/// cluster is gone). A create of unknown outcome shows its deadline too: its cluster may exist.
 fn time_left(entry: &ClusterEntry, now: DateTime<Utc>) -> String {
-    match (entry.deadline, entry.may_be_alive()) {
+    match (
+        entry.deadline,
+        entry.may_be_alive() || entry.state.is_unsettled(),
+    ) {
         (Some(deadline), true) if deadline > now => {
             elapsed((deadline - now).to_std().unwrap_or_default())
         }
@@ -160,7 +208,7 @@ pub async fn run(ctx: &Context, args: &LedgerArgs) -> Result<(), CliError> {
     let unrefreshed = if args.refresh {
         refresh(ctx, &ledger).await?
     } else {
-        0
+        NotRefreshed::default()
     };
     let now = Utc::now();
     let entries: Vec<_> = ledger
@@ -171,7 +219,7 @@ pub async fn run(ctx: &Context, args: &LedgerArgs) -> Result<(), CliError> {
         .collect();
     if ctx.output().is_json() {
         output::json(&entries.iter().map(|e| row(e, now)).collect::<Vec<_>>())?;
-        return unrefreshed_error(unrefreshed);
+        return unrefreshed_error(&unrefreshed);
     }
     if entries.is_empty() {
         say!(
@@ -179,7 +227,7 @@ pub async fn run(ctx: &Context, args: &LedgerArgs) -> Result<(), CliError> {
             if args.all { "" } else { "that may be alive " },
             cell(ledger.location())
         );
-        return unrefreshed_error(unrefreshed);
+        return unrefreshed_error(&unrefreshed);
     }
     let mut list = table(&[
         "provider",
@@ -206,5 +254,5 @@ pub async fn run(ctx: &Context, args: &LedgerArgs) -> Result<(), CliError> {
         ]);
     }
     say!("{}", render(&mut list));
-    unrefreshed_error(unrefreshed)
+    unrefreshed_error(&unrefreshed)
 }

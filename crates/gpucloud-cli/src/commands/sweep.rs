@@ -46,18 +46,27 @@ pub struct SweepArgs {
     pub wait: WaitArgs,
 }
 
-/// `clusters sweep --json`: one per cluster looked at.
+/// `clusters sweep --json`: one per cluster looked at, and one per create whose outcome is
+/// still unknown.
 #[derive(Serialize)]
 struct SweptRow {
     provider: ProviderKind,
     name: String,
-    cluster_id: String,
+    /// `null` for a create of unknown outcome.
+    cluster_id: Option<String>,
     age_secs: u64,
     /// `alive` (listed, not deleted), `deleted`, `gone` (the provider no longer had it),
     /// `stop_by_hand` (alive on a provider whose API cannot delete it: `detail` says where
-    /// it is stopped), or `error`.
+    /// it is stopped), `error`, or `unknown` (a create whose outcome is unknown: it may have
+    /// made a cluster; `detail` says why and `settles_after` from when a sweep can settle it).
     action: &'static str,
     detail: Option<String>,
+    /// For `unknown`: the create's intent in the ledger.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    intent: Option<u64>,
+    /// For `unknown`: from when a sweep can settle it (`null`: no sweep will by itself).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    settles_after: Option<Option<chrono::DateTime<Utc>>>,
 }
 
 impl SweptRow {
@@ -84,10 +93,28 @@ impl SweptRow {
         Self {
             provider: swept.provider,
             name: swept.name.clone(),
-            cluster_id: swept.cluster_id.to_string(),
+            cluster_id: Some(swept.cluster_id.to_string()),
             age_secs: swept.age.as_secs(),
             action: swept.action.as_str(),
             detail,
+            intent: None,
+            settles_after: None,
+        }
+    }
+
+    fn unknown(unknown: &gpucloud_ledger::Unknown, now: chrono::DateTime<Utc>) -> Self {
+        Self {
+            provider: unknown.provider,
+            name: unknown.name.clone(),
+            cluster_id: None,
+            age_secs: (now - unknown.created_at)
+                .to_std()
+                .unwrap_or_default()
+                .as_secs(),
+            action: "unknown",
+            detail: Some(flatten(&unknown.reason)),
+            intent: Some(unknown.intent),
+            settles_after: Some(unknown.settles_after),
         }
     }
 }
@@ -178,21 +205,19 @@ pub async fn run(ctx: &Context, args: &SweepArgs) -> Result<(), CliError> {
     for (provider, why) in &report.skipped {
         tell!("warning: skipping {provider}: {}", flatten(why));
     }
-    for (_, why) in &report.unsettled {
-        tell!(
-            "warning: could not settle earlier unsettled creates: {}",
-            flatten(why)
-        );
-    }
     crate::ledger::say_settled(&report.settled);
-    let swept: Vec<SweptRow> = report.swept.iter().map(SweptRow::of).collect();
+    super::ledger::say_unknown(&report.unknown);
+    let mut swept: Vec<SweptRow> = report.swept.iter().map(SweptRow::of).collect();
     let failed = report.failed().count();
+    let now = Utc::now();
+    swept.extend(report.unknown.iter().map(|u| SweptRow::unknown(u, now)));
     // Alive where no API can delete them, as the report says, apart from the rest.
     let mut by_hand: Vec<&SweptRow> = Vec::new();
     let mut through_api: Vec<&SweptRow> = Vec::new();
-    for (result, row) in report.swept.iter().zip(&swept) {
-        match result.action {
-            SweepAction::StopByHand { .. } => by_hand.push(row),
+    for (i, row) in swept.iter().enumerate() {
+        match report.swept.get(i).map(|s| &s.action) {
+            Some(SweepAction::StopByHand { .. }) => by_hand.push(row),
+            // The rest, and the creates of unknown outcome after them.
             _ => through_api.push(row),
         }
     }
@@ -218,11 +243,28 @@ pub async fn run(ctx: &Context, args: &SweepArgs) -> Result<(), CliError> {
             );
         }
     }
-    if failed > 0 {
-        return Err(CliError::Other(format!(
-            "{failed} of {} clusters could not be swept: they may still be billing",
-            swept.len()
-        )));
+    if !report.is_complete() {
+        let mut parts = Vec::new();
+        if failed > 0 {
+            parts.push(format!(
+                "{failed} of {} clusters could not be swept: they may still be billing",
+                report.swept.len()
+            ));
+        }
+        if !report.unknown.is_empty() {
+            parts.push(format!(
+                "{} creates have an unknown outcome: each may have made a cluster that bills \
+                 and that this sweep could not see",
+                report.unknown.len()
+            ));
+        }
+        if !report.skipped.is_empty() {
+            parts.push(format!(
+                "{} providers with clusters in the ledger were not swept",
+                report.skipped.len()
+            ));
+        }
+        return Err(CliError::Other(parts.join("; ")));
     }
     if args.delete && !by_hand.is_empty() {
         let consoles: std::collections::BTreeSet<&str> = by_hand
@@ -246,7 +288,7 @@ fn swept_table(rows: &[&SweptRow]) -> comfy_table::Table {
         list.add_row([
             s.provider.to_string(),
             cell(&s.name),
-            cell(&s.cluster_id),
+            s.cluster_id.as_deref().map_or_else(|| "-".into(), cell),
             elapsed(std::time::Duration::from_secs(s.age_secs)),
             s.action.to_string(),
             s.detail.as_deref().map_or_else(|| "-".into(), cell),

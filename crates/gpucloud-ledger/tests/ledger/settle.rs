@@ -56,7 +56,7 @@ async fn pending_intents_are_found_by_name_or_marked_gone() {
         }
     );
     assert!(
-        matches!(&first[1], Settled::StillPending { intent, reason }
+        matches!(&first[1], Settled::StillPending { intent, reason, .. }
             if *intent == never && reason.contains("may still be running")),
         "{first:?}"
     );
@@ -131,7 +131,7 @@ async fn e2e_is_looked_up_in_its_scope_and_runcrate_is_kept_with_its_reason() {
         .unwrap();
     let resolved = settle_pending(&ledger, &runcrate, &now()).await.unwrap();
     assert!(
-        matches!(&resolved[..], [Settled::StillPending { intent, reason }]
+        matches!(&resolved[..], [Settled::StillPending { intent, reason, .. }]
             if *intent == kept && reason.contains("no list") && reason.contains("key-rc-orphan")),
         "{resolved:?}"
     );
@@ -166,7 +166,7 @@ async fn two_clusters_of_one_name_are_not_guessed_between() {
     }
     let resolved = settle_pending(&ledger, &together, &now()).await.unwrap();
     assert!(
-        matches!(&resolved[..], [Settled::StillPending { intent, reason }]
+        matches!(&resolved[..], [Settled::StillPending { intent, reason, .. }]
             if *intent == pending && reason.contains("2 clusters are named")),
         "{resolved:?}"
     );

@@ -187,7 +187,7 @@ async fn a_cluster_of_another_endpoint_is_never_looked_up_here_and_a_provider_wi
     );
 
     // The refresh says the same of it, and of the Runcrate cluster it cannot read.
-    let unrefreshed = ledger.refresh(&clients).await.unwrap();
+    let unrefreshed = ledger.refresh(&clients).await.unwrap().unrefreshed;
     let mut reasons: Vec<(ProviderKind, bool)> = unrefreshed
         .iter()
         .map(|u| (u.provider, u.reason.contains("another endpoint or account")))

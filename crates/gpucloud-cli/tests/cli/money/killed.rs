@@ -11,7 +11,7 @@ use crate::support::command;
 
 /// Where a create is killed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum KillAt {
+pub(super) enum KillAt {
     /// While it looks the name up, before its POST (Together, E2E).
     BeforePost,
     /// After the provider made the cluster, before its answer arrived.
@@ -38,6 +38,18 @@ fn stop_create_at(
     at: KillAt,
     how: Stop,
 ) -> (Option<i32>, String) {
+    stop_create_with(bench, provider, name, &[], at, how)
+}
+
+/// [`stop_create_at`] with `extra` flags on the create (a `--ttl`).
+fn stop_create_with(
+    bench: &Bench,
+    provider: Provider,
+    name: &str,
+    extra: &[&str],
+    at: KillAt,
+    how: Stop,
+) -> (Option<i32>, String) {
     let faults = bench.sim.sim().faults();
     let slow = FaultKind::Slow {
         delay: Duration::from_secs(30),
@@ -49,6 +61,7 @@ fn stop_create_at(
     }
     let mut args = create_args(provider, name);
     args.extend(["--wait", "--provider", name_of(provider)].map(str::to_string));
+    args.extend(extra.iter().map(|s| s.to_string()));
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let (mut command, _ledger) = command(&args, &bench.env());
     let mut child = command
@@ -97,6 +110,17 @@ fn stop_create_at(
 
 fn kill_create_at(bench: &Bench, provider: Provider, name: &str, at: KillAt) {
     stop_create_at(bench, provider, name, at, Stop::Kill);
+}
+
+/// Kills (SIGKILL) `gpucloud clusters create … --wait` with `extra` flags at `at`.
+pub(super) fn kill_create_with(
+    bench: &Bench,
+    provider: Provider,
+    name: &str,
+    extra: &[&str],
+    at: KillAt,
+) {
+    stop_create_with(bench, provider, name, extra, at, Stop::Kill);
 }
 
 #[test]

@@ -5,6 +5,7 @@
 use gpucloud_sim::Provider;
 
 use super::bench::{Bench, create_args};
+use super::killed::{KillAt, kill_create_with};
 
 /// The bytes of `path`, or nothing if it does not exist.
 fn bytes(path: &std::path::Path) -> Option<Vec<u8>> {
@@ -102,4 +103,95 @@ fn another_programs_sqlite_database_is_refused_before_anything_is_written() {
         .query_row("PRAGMA journal_mode", [], |r| r.get(0))
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(mode, "delete", "not switched to WAL");
+}
+
+/// `gpucloud --json clusters sweep --expired --delete` (1 s polls) and its rows.
+fn sweep_expired(bench: &Bench) -> (crate::support::Run, Vec<serde_json::Value>) {
+    let run = bench.run_plain(&[
+        "--json",
+        "clusters",
+        "sweep",
+        "--expired",
+        "--delete",
+        "--interval",
+        "1s",
+    ]);
+    let rows = crate::simulated::json(&run)
+        .as_array()
+        .cloned()
+        .unwrap_or_else(|| panic!("{}\n{}", run.stdout, run.stderr));
+    (run, rows)
+}
+
+#[test]
+fn a_create_killed_before_its_answer_is_settled_and_swept_at_its_deadline_by_the_next_sweep() {
+    let bench = Bench::new();
+    kill_create_with(
+        &bench,
+        Provider::Together,
+        "killed-mid-post",
+        &["--ttl", "2s"],
+        KillAt::AfterPost,
+    );
+    assert_eq!(bench.clusters_named(Provider::Together, "killed-mid-post"), 1);
+    // The unknown create carries the deadline it was created with.
+    let entries = bench.ledger_json(false);
+    assert_eq!(entries.len(), 1, "{entries:?}");
+    assert!(entries[0]["deadline"].is_string(), "{:?}", entries[0]);
+    assert!(entries[0]["cluster_id"].is_null(), "{:?}", entries[0]);
+    std::thread::sleep(std::time::Duration::from_millis(2500));
+
+    // Its owner is dead (this machine, its process gone): settled at once, not a lease later,
+    // and deleted at its deadline by the same sweep.
+    let (run, rows) = sweep_expired(&bench);
+    run.expect_code(0);
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0]["name"], "killed-mid-post");
+    assert_eq!(rows[0]["action"], "deleted", "{rows:?}");
+    assert!(run.stderr.contains("whose answer was lost made cluster"), "{}", run.stderr);
+    let alive = bench
+        .sim
+        .sim()
+        .clusters(Provider::Together)
+        .into_iter()
+        .filter(|c| c.name == "killed-mid-post" && c.status != "DELETED")
+        .count();
+    assert_eq!(alive, 0, "nothing left billing");
+}
+
+#[test]
+fn a_create_no_look_up_can_settle_fails_every_sweep_and_refresh_and_says_when_and_why() {
+    let bench = Bench::new();
+    // Runcrate documents no list: nothing but the create's own idempotency key finds it.
+    kill_create_with(
+        &bench,
+        Provider::Runcrate,
+        "unlisted",
+        &["--ttl", "1s"],
+        KillAt::AfterPost,
+    );
+    let (run, rows) = sweep_expired(&bench);
+    assert_ne!(run.code, 0, "never 'nothing to do': {}", run.stderr);
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0]["action"], "unknown");
+    assert_eq!(rows[0]["name"], "unlisted");
+    assert!(rows[0]["cluster_id"].is_null());
+    assert!(rows[0]["settles_after"].is_null(), "no sweep settles it: {rows:?}");
+    let detail = rows[0]["detail"].as_str().unwrap_or_default();
+    assert!(detail.contains("idempotency key"), "{detail}");
+    assert!(run.stderr.contains("outcome unknown"), "{}", run.stderr);
+
+    let text = bench.run_plain(&["clusters", "sweep", "--expired"]);
+    assert_ne!(text.code, 0);
+    assert!(!text.stdout.contains("No cluster"), "{}", text.stdout);
+    assert!(text.stdout.contains("unlisted"), "{}\n{}", text.stdout, text.stderr);
+
+    let refreshed = bench.run_plain(&["ledger", "--refresh"]);
+    assert_ne!(refreshed.code, 0, "{}", refreshed.stderr);
+    assert!(refreshed.stderr.contains("\"unlisted\""), "{}", refreshed.stderr);
+    assert!(
+        refreshed.stderr.contains("unknown outcome"),
+        "{}",
+        refreshed.stderr
+    );
 }
