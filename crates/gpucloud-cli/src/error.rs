@@ -108,6 +108,14 @@ impl CliError {
                 delete_error: Some(_),
                 ..
             }) => tell!("{}", crate::shell::how_to_stop(*provider, cluster.as_str())),
+            Some(Error::Unrecorded(unrecorded)) => {
+                let cluster = &unrecorded.created.cluster;
+                tell!(
+                    "No sweep will see it: keep its id ({}). {}",
+                    sanitize::cell(cluster.id.as_str()),
+                    crate::shell::how_to_stop(cluster.provider, cluster.id.as_str())
+                );
+            }
             _ => {}
         }
         ExitCode::from(self.exit_code())
@@ -154,10 +162,10 @@ impl CliError {
         let (placement, cluster) = match self {
             Self::Placement(failed) => (
                 Some(failed.attempts.as_slice()),
-                LeftBehind::over_the_ceiling(&failed.error),
+                LeftBehind::of_error(&failed.error),
             ),
             Self::WaitFailed(failed) => (failed.placement.as_deref(), Some(failed.cluster.clone())),
-            Self::Cloud(error) => (None, LeftBehind::over_the_ceiling(error)),
+            Self::Cloud(error) => (None, LeftBehind::of_error(error)),
             _ => (None, None),
         };
         crate::terminal::failure_json(&FailureDocument {
@@ -262,10 +270,16 @@ impl LeftBehind {
         }
     }
 
-    /// The cluster a create started whose own answer stated a price over the ceiling: deleted
-    /// at once, or (its delete failed, or the API cannot delete it) still there.
-    fn over_the_ceiling(error: &Error) -> Option<Self> {
+    /// The cluster a failed create leaves: one whose own answer stated a price over the
+    /// ceiling (deleted at once, or, its delete failed or the API cannot delete it, still
+    /// there), or one the journal could not record (kept, and unknown to every sweep).
+    fn of_error(error: &Error) -> Option<Self> {
         match error {
+            Error::Unrecorded(unrecorded) => Some(Self::new(
+                unrecorded.created.cluster.provider,
+                unrecorded.created.cluster.id.as_str(),
+                CleanedUp::Kept,
+            )),
             Error::PriceAboveCeiling {
                 provider,
                 cluster,
@@ -348,6 +362,8 @@ fn exit_code_of(kind: ErrorKind) -> u8 {
         FailureClass::Timeout => code::TIMEOUT,
         // No connection: the network or the address, not the provider.
         FailureClass::Network => code::OTHER,
+        // Our side (the journal) failed after the provider acted: I/O, not the request.
+        FailureClass::Local => code::OTHER,
         // A class newer than this match (the list is `#[non_exhaustive]`).
         _ => code::OTHER,
     }

@@ -105,7 +105,7 @@ pub use config::{ApiKeyConfig, ClientSettings, KeyedProvider};
 pub use deletion::Deletion;
 pub use error::{
     ApiError, Cleanup, DecodeError, Error, ErrorKind, FailureClass, FieldDifference, KindFacts,
-    NotReady, Result, RetryKind, ValidationError,
+    NotReady, Result, RetryKind, Unrecorded, ValidationError,
 };
 pub use lifecycle::{CreateAndWait, CreatedReady};
 pub use pacing::Pacing;

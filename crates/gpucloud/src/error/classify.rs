@@ -112,6 +112,7 @@ impl Error {
             Self::NameClaimed { .. } => ErrorKind::NameClaimed,
             Self::ResponseTooLarge { .. } => ErrorKind::ResponseTooLarge,
             Self::NotReady(failed) => failed.error.kind(),
+            Self::Unrecorded(_) => ErrorKind::Unrecorded,
         }
     }
 

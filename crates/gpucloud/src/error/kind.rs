@@ -59,11 +59,13 @@ pub enum ErrorKind {
     NameTaken,
     /// A created cluster's own answer states a price over the placement's ceiling.
     PriceAboveCeiling,
+    /// A create made its cluster, but the journal could not record it.
+    Unrecorded,
 }
 
 impl ErrorKind {
     /// Every kind.
-    pub const ALL: [Self; 24] = [
+    pub const ALL: [Self; 25] = [
         Self::Validation,
         Self::Configuration,
         Self::Authentication,
@@ -88,6 +90,7 @@ impl ErrorKind {
         Self::NameInUse,
         Self::NameTaken,
         Self::PriceAboveCeiling,
+        Self::Unrecorded,
     ];
 
     /// The kind's stable name (`not_found`, `no_capacity`, …).
@@ -101,7 +104,7 @@ impl ErrorKind {
     /// on the answer too (its status): [`super::Error::retry_kind`] and
     /// [`super::Error::is_ambiguous`].
     pub fn facts(self) -> KindFacts {
-        use FailureClass::{Network, Provider, Request, Timeout};
+        use FailureClass::{Local, Network, Provider, Request, Timeout};
         // name, refusal (failover), sent nothing, class
         let row = |name, refusal, sent_nothing, class| KindFacts {
             name,
@@ -134,6 +137,7 @@ impl ErrorKind {
             Self::NameInUse => row("name_in_use", false, true, Provider),
             Self::NameTaken => row("name_taken", false, true, Provider),
             Self::PriceAboveCeiling => row("price_above_ceiling", false, false, Provider),
+            Self::Unrecorded => row("unrecorded", false, false, Local),
         }
     }
 }
@@ -166,6 +170,9 @@ pub enum FailureClass {
     Timeout,
     /// No connection could be made: the network or the address.
     Network,
+    /// Our own side failed after the provider acted (the journal could not record a cluster
+    /// that exists): keep track of what was made.
+    Local,
 }
 
 /// As its stable name ([`ErrorKind::as_str`]).

@@ -257,6 +257,35 @@ pub enum Error {
     /// was done about it ([`Cleanup`]). Its [`Error::kind`] is the wait error's.
     #[error(transparent)]
     NotReady(Box<NotReady>),
+
+    /// A create made (or found) its cluster, but the journal could not record the outcome (a
+    /// full disk, a lost database): the cluster may be billing where no sweep of that journal
+    /// will see it. The create is not retried; the cluster is here, to be kept track of or
+    /// stopped.
+    #[error(
+        "{} cluster {} ({:?}) was {} but the journal could not record it ({}): it may be billing, \
+         and no sweep of that journal knows it",
+        .0.created.cluster.provider,
+        .0.created.cluster.id,
+        .0.created.cluster.name,
+        match .0.created.outcome {
+            crate::cluster::CreateOutcome::Created
+            | crate::cluster::CreateOutcome::CreatedReconciled => "created",
+            _ => "found",
+        },
+        .0.error
+    )]
+    Unrecorded(Box<Unrecorded>),
+}
+
+/// [`Error::Unrecorded`]: the cluster a create made, and why the journal did not record it.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Unrecorded {
+    /// What the create made.
+    pub created: crate::cluster::Created,
+    /// The journal's error.
+    pub error: JournalError,
 }
 
 /// `d` rounded for people: `0.3s` and `2.0s` under ten seconds, whole seconds under a minute

@@ -195,3 +195,109 @@ fn a_create_no_look_up_can_settle_fails_every_sweep_and_refresh_and_says_when_an
         refreshed.stderr
     );
 }
+
+/// Whether this machine lets a test mount a small file system of its own (a mount namespace
+/// and tmpfs: root, or an unprivileged user namespace). CI must: there a test that needs it
+/// fails rather than skips.
+fn can_mount_a_small_file_system() -> bool {
+    let works = std::process::Command::new("unshare")
+        .args(["-m", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /mnt"])
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(
+        works || std::env::var_os("CI").is_none(),
+        "CI must be able to mount a tmpfs in a mount namespace (unshare -m, as root)"
+    );
+    works
+}
+
+#[test]
+fn a_create_whose_outcome_the_full_ledger_disk_cannot_record_fails_with_its_cluster() {
+    if !can_mount_a_small_file_system() {
+        eprintln!("skipped: no mount namespace here");
+        return;
+    }
+    let bench = Bench::new();
+    let faults = bench.sim.sim().faults();
+    faults.inject(
+        gpucloud_sim::Fault::new(
+            Provider::Together,
+            gpucloud_sim::FaultKind::Slow {
+                delay: std::time::Duration::from_secs(3),
+            },
+        )
+        .on("create_cluster"),
+    );
+    // The ledger lives on a 1 MiB file system of the run's own, mounted over a directory
+    // of the test's; the test fills it (through /proc/PID/root) while the POST is unanswered.
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let small = dir.path().display().to_string();
+    let mut env = bench.env();
+    env.retain(|(k, _)| *k != "GPUCLOUD_LEDGER");
+    env.push(("GPUCLOUD_LEDGER", format!("{small}/ledger.sqlite3")));
+    env.push(("GPUCLOUD_BIN", env!("CARGO_BIN_EXE_gpucloud").to_string()));
+    env.push(("SMALL_FS", small.clone()));
+    env.push(("PATH", std::env::var("PATH").unwrap_or_default()));
+    let mut args = vec![
+        "-m".to_string(),
+        "sh".into(),
+        "-c".into(),
+        "mount -t tmpfs -o size=1m tmpfs \"$SMALL_FS\" && exec \"$GPUCLOUD_BIN\" \"$@\"".into(),
+        "sh".into(),
+        "--json".into(),
+    ];
+    args.extend(create_args(Provider::Together, "unrecorded"));
+    args.extend(["--provider", "together"].map(str::to_string));
+    let child = std::process::Command::new("unshare")
+        .args(&args)
+        .env_clear()
+        .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let started = std::time::Instant::now();
+    while !bench.sim.sim().exchanges().iter().any(|e| {
+        e.operation.as_deref() == Some("create_cluster") && e.fault.is_some()
+    }) {
+        assert!(started.elapsed().as_secs() < 20, "the create never came");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    // The run's own view of the directory: its tmpfs.
+    let filler = format!("/proc/{}/root{small}/filler", child.id());
+    let mut file = std::fs::File::create(&filler).unwrap_or_else(|e| panic!("{filler}: {e}"));
+    let chunk = vec![0u8; 4096];
+    let full = loop {
+        if let Err(error) = std::io::Write::write_all(&mut file, &chunk) {
+            break error;
+        }
+    };
+    assert_eq!(full.raw_os_error(), Some(28), "ENOSPC: {full}");
+    drop(file);
+    let output = child.wait_with_output().unwrap_or_else(|e| panic!("{e}"));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stdout}\n{stderr}");
+    let cluster = bench
+        .sim
+        .sim()
+        .clusters(Provider::Together)
+        .into_iter()
+        .find(|c| c.name == "unrecorded")
+        .unwrap_or_else(|| panic!("the cluster was made: {stderr}"));
+    for words in [
+        "could not record it",
+        "may be billing",
+        "No sweep will see it",
+        &format!("gpucloud clusters delete -p together --wait {}", cluster.id),
+    ] {
+        assert!(stderr.contains(words), "{words:?} in {stderr}");
+    }
+    let document: serde_json::Value =
+        serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"));
+    assert_eq!(document["error"]["kind"], "unrecorded");
+    assert_eq!(document["cluster"]["id"], cluster.id.as_str());
+    assert_eq!(document["cluster"]["may_be_billing"], true);
+}

@@ -81,16 +81,26 @@ async fn create_journaled<P: Provider>(
         },
         Err(error) => CreateRecord::Failed { error },
     };
-    let noted = journal
-        .create_finished(id, &record)
-        .and_then(|()| match &result {
-            Ok(created) => journal.cluster_seen(&created.cluster, provider.origin()),
-            Err(_) => Ok(()),
-        });
-    if let Err(error) = noted {
-        tracing::warn!(%error, "the journal did not record a create's outcome");
+    let finished = journal.create_finished(id, &record);
+    match (result, finished) {
+        // A cluster the journal does not know of bills where no sweep sees it: said as an
+        // error, with the cluster, rather than a success with a log line.
+        (Ok(created), Err(error)) => Err(Error::Unrecorded(Box::new(
+            crate::error::Unrecorded { created, error },
+        ))),
+        (Ok(created), Ok(())) => {
+            if let Err(error) = journal.cluster_seen(&created.cluster, provider.origin()) {
+                tracing::warn!(%error, "the journal did not record what a create saw");
+            }
+            Ok(created)
+        }
+        // The error is returned; its intent stays pending (and leased) for a sweep to settle.
+        (Err(failed), Err(error)) => {
+            tracing::warn!(%error, "the journal did not record a create's failure");
+            Err(failed)
+        }
+        (Err(failed), Ok(())) => Err(failed),
     }
-    result
 }
 
 /// What a claim came to: this caller's to create, or another create's cluster.
