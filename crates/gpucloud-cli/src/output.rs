@@ -158,17 +158,14 @@ fn state_of(cluster: &Cluster) -> String {
 }
 
 /// Clusters, one per line.
-pub fn clusters(clusters: &[Cluster]) {
-    if clusters.is_empty() {
-        say!("No clusters.");
-        return;
-    }
-    let mut list = table(&[
-        "provider", "id", "name", "state", "phase", "nodes", "gpus", "created",
-    ]);
-    for c in clusters {
+/// One row of `clusters list`'s table.
+pub struct ListedRow([String; 9]);
+
+impl ListedRow {
+    /// A cluster as its provider answered just now.
+    pub fn of_cluster(c: &Cluster) -> Self {
         let (reachable, known) = node_counts(c);
-        list.add_row([
+        Self([
             c.provider.to_string(),
             cell(&c.id),
             cell(&c.name),
@@ -177,7 +174,49 @@ pub fn clusters(clusters: &[Cluster]) {
             format!("{reachable}/{known}"),
             or_dash(c.gpu_count),
             time(c.created_at),
-        ]);
+            "provider".into(),
+        ])
+    }
+
+    /// A cluster as the ledger last recorded it (its provider was not read).
+    pub fn of_record(
+        provider: gpucloud::ProviderKind,
+        id: &str,
+        name: &str,
+        state: &str,
+        seen: Option<chrono::DateTime<chrono::Utc>>,
+    ) -> Self {
+        Self([
+            provider.to_string(),
+            cell(id),
+            cell(name),
+            format!("{} (last seen)", cell(state)),
+            "-".into(),
+            "-".into(),
+            "-".into(),
+            seen.map_or_else(|| "-".into(), |at| time(Some(at))),
+            "ledger".into(),
+        ])
+    }
+}
+
+/// `clusters list`'s table: every cluster, and where what is shown of it comes from.
+/// `complete`: every provider that may have clusters was read (else an empty list is not "no
+/// clusters").
+pub fn listed(rows: &[ListedRow], complete: bool) {
+    if rows.is_empty() {
+        if complete {
+            say!("No clusters.");
+        } else {
+            say!("No clusters shown, but not every provider was read (see above).");
+        }
+        return;
+    }
+    let mut list = table(&[
+        "provider", "id", "name", "state", "phase", "nodes", "gpus", "created", "from",
+    ]);
+    for row in rows {
+        list.add_row(row.0.clone());
     }
     say!("{}", render(&mut list));
 }

@@ -11,8 +11,8 @@
 
 use std::time::Duration;
 
-use gpucloud::journal::{Claim, CreateIntent, IntentId, TakenOver};
-use gpucloud::{ClusterId, ClusterState};
+use gpucloud::journal::{Claim, CreateIntent, DeleteClaim, IntentId, TakenOver};
+use gpucloud::{ClusterId, ClusterState, ProviderKind};
 
 use crate::Ledger;
 use crate::error::LedgerError;
@@ -38,6 +38,65 @@ impl Ledger {
         lease: Duration,
     ) -> Result<Claim, LedgerError> {
         self.write("claiming a create", |tx| claim(tx, self, intent, lease))
+    }
+
+    /// Claims the delete of `provider`'s `cluster` under a lease of `lease` (see
+    /// [`gpucloud::journal::DeleteClaim`]): held by another caller while its delete is pending
+    /// under a live lease (and its owner not known to have exited), or was accepted less than
+    /// `lease` ago; otherwise this caller's, its intent recorded.
+    pub fn claim_delete(
+        &self,
+        provider: ProviderKind,
+        cluster: &ClusterId,
+        lease: Duration,
+    ) -> Result<DeleteClaim, LedgerError> {
+        self.write("claiming a delete", |tx| {
+            tx.lock_key(&format!(
+                "gpucloud-ledger delete {}\u{1f}{}",
+                provider.as_str(),
+                cluster.as_str()
+            ))?;
+            let now = (self.clock)();
+            let recent = now.saturating_sub(i64::try_from(lease.as_millis()).unwrap_or(i64::MAX));
+            let others = tx.query(
+                "SELECT owner, owner_node, pid, state, lease_until_ms, finished_at_ms
+                 FROM delete_intents
+                 WHERE provider = ?1 AND cluster_id = ?2
+                   AND ((state = 'pending' AND lease_until_ms > ?3)
+                        OR (state = 'completed' AND finished_at_ms > ?4))
+                 ORDER BY id DESC",
+                &vals![provider.as_str(), cluster.as_str(), now, recent],
+            )?;
+            for row in &others {
+                let owner = row
+                    .opt_text(0)?
+                    .unwrap_or_else(|| format!("process {}", row.int(2).unwrap_or(0)));
+                let pending = row.text(3)? == "pending";
+                if pending
+                    && self
+                        .owner
+                        .certainly_dead(row.opt_text(1)?.as_deref(), row.int(2)?)
+                {
+                    continue;
+                }
+                return Ok(DeleteClaim::Held { owner });
+            }
+            let rows = tx.query(
+                "INSERT INTO delete_intents
+                     (provider, cluster_id, pid, started_at_ms, owner, owner_node, lease_until_ms)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) RETURNING id",
+                &vals![
+                    provider.as_str(),
+                    cluster.as_str(),
+                    self.owner.pid,
+                    now,
+                    self.owner.display.as_str(),
+                    self.owner.node.as_deref(),
+                    lease_until(now, lease)
+                ],
+            )?;
+            crate::rows::returned_id(&rows).map(DeleteClaim::Owned)
+        })
     }
 
     /// Extends the lease of the pending create `intent` to `lease` from now;

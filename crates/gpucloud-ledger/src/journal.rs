@@ -7,8 +7,8 @@
 use std::time::Duration;
 
 use gpucloud::journal::{
-    Claim, CreateIntent, CreateRecord, IntentId, Journal, JournalError, ListedAt, ListedName,
-    Settlement, Unsettled,
+    Claim, CreateIntent, CreateRecord, DeleteClaim, IntentId, Journal, JournalError, ListedAt,
+    ListedName, Settlement, Unsettled,
 };
 use gpucloud::{Cluster, ClusterId, CreateOutcome, Error, ProviderKind};
 
@@ -177,6 +177,15 @@ impl Journal for Ledger {
     fn delete_finished(&self, intent: IntentId, error: Option<&Error>) -> Result<(), JournalError> {
         self.record_delete_finished(intent, error)
             .map_err(|e| self.journal_error(e))
+    }
+
+    fn claim_delete(
+        &self,
+        provider: ProviderKind,
+        cluster: &ClusterId,
+        lease: Duration,
+    ) -> Result<DeleteClaim, JournalError> {
+        Ledger::claim_delete(self, provider, cluster, lease).map_err(|e| self.journal_error(e))
     }
 
     fn earlier_key(&self, intent: &CreateIntent) -> Result<Option<String>, JournalError> {

@@ -20,13 +20,13 @@ use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 pub use entry::{
-    ClaimHeld, ClusterEntry, DeleteEntry, DeleteState, ErrorSummary, IntentState, LastSeen, Outcome,
-    Provenance,
+    ClaimHeld, ClusterEntry, DeleteEntry, DeleteState, ErrorSummary, IntentState, LastSeen,
+    Outcome, Provenance,
 };
 pub use error::LedgerError;
-pub use unknown::Unknown;
 pub use options::{DEFAULT_BUSY_TIMEOUT, LedgerOptions};
 pub use path::{LEDGER_ENV, default_path};
+pub use unknown::Unknown;
 
 use store::{Store, Tx};
 

@@ -6,8 +6,8 @@ use gpucloud::journal::{IntentId, Settlement};
 use gpucloud::{ClusterId, ClusterState, FailedStart, Price, ProviderKind};
 
 use crate::entry::{
-    ClaimHeld, ClusterEntry, DeleteEntry, DeleteState, ErrorSummary, IntentState, LastSeen, Outcome,
-    Provenance,
+    ClaimHeld, ClusterEntry, DeleteEntry, DeleteState, ErrorSummary, IntentState, LastSeen,
+    Outcome, Provenance,
 };
 use crate::error::LedgerError;
 use crate::rows::{intent_id, row_id};
@@ -25,8 +25,16 @@ const CREATE_COLUMNS: &str = "c.id, c.provider, c.name, c.scope, c.idempotency_k
      c.lease_until_ms, c.taken_over_by";
 
 impl Ledger {
-    /// Every create recorded, oldest first.
+    /// Every cluster recorded, and every create that made none (or whose outcome is
+    /// unknown), oldest first: one entry per cluster, however many creates got it (a create
+    /// interrupted and run again, or several that found one cluster), so that its cost is
+    /// counted once. [`Self::creates`] lists every create.
     pub fn clusters(&self) -> Result<Vec<ClusterEntry>, LedgerError> {
+        Ok(one_per_cluster(self.creates()?))
+    }
+
+    /// Every create recorded, oldest first (several may name one cluster).
+    pub fn creates(&self) -> Result<Vec<ClusterEntry>, LedgerError> {
         self.creates_where("TRUE", &[])
     }
 
@@ -163,6 +171,47 @@ impl Ledger {
             tx.query(&sql, params)?.iter().map(create_row).collect()
         })
     }
+}
+
+/// `entries` (oldest first) with the creates of one cluster — the same provider, origin and
+/// id — merged into the first of them: its intent, name and start (the cluster has billed
+/// since the first create that got it), the earliest deadline any of them set, ours if any
+/// made or adopted it, the latest sighting, and gone once any saw it gone.
+fn one_per_cluster(entries: Vec<ClusterEntry>) -> Vec<ClusterEntry> {
+    let mut merged: Vec<ClusterEntry> = Vec::with_capacity(entries.len());
+    let mut index: std::collections::HashMap<(ProviderKind, Option<String>, ClusterId), usize> =
+        std::collections::HashMap::new();
+    for entry in entries {
+        let Some(id) = entry.cluster_id.clone() else {
+            merged.push(entry);
+            continue;
+        };
+        let key = (entry.provider, entry.origin.clone(), id);
+        let Some(&at) = index.get(&key) else {
+            index.insert(key, merged.len());
+            merged.push(entry);
+            continue;
+        };
+        let first = &mut merged[at];
+        first.deadline = match (first.deadline, entry.deadline) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        if first.provenance == Provenance::Found {
+            first.provenance = entry.provenance;
+        }
+        if entry.last_seen.as_ref().map(|s| s.at) > first.last_seen.as_ref().map(|s| s.at) {
+            first.last_seen = entry.last_seen;
+        }
+        first.gone_at = match (first.gone_at, entry.gone_at) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        first.deleted_at = first.deleted_at.or(entry.deleted_at);
+        first.released |= entry.released;
+        first.price = first.price.take().or(entry.price);
+    }
+    merged
 }
 
 fn create_row(row: &Row) -> Result<ClusterEntry, LedgerError> {

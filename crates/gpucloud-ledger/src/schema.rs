@@ -239,6 +239,21 @@ CREATE TABLE name_lists (
 )
 ",
     },
+    Migration {
+        version: 10,
+        description: "who sends each delete and until when (a claim, as creates have), so that \
+                      of two sweeps deleting one cluster at once only one sends the DELETE",
+        sql: "
+ALTER TABLE delete_intents ADD COLUMN owner TEXT;
+ALTER TABLE delete_intents ADD COLUMN owner_node TEXT;
+ALTER TABLE delete_intents ADD COLUMN lease_until_ms INTEGER;
+",
+        postgres: "
+ALTER TABLE delete_intents ADD COLUMN owner TEXT;
+ALTER TABLE delete_intents ADD COLUMN owner_node TEXT;
+ALTER TABLE delete_intents ADD COLUMN lease_until_ms BIGINT
+",
+    },
 ];
 
 /// The schema version this build writes.
@@ -272,7 +287,9 @@ pub fn identify(conn: &Connection) -> Result<(), LedgerError> {
             .map_err(|e| LedgerError::sqlite("listing the file's tables", e))?
     };
     tables.retain(|t| !t.starts_with("sqlite_"));
-    let ledger_tables = LEDGER_TABLES.iter().all(|t| tables.iter().any(|have| have == t));
+    let ledger_tables = LEDGER_TABLES
+        .iter()
+        .all(|t| tables.iter().any(|have| have == t));
     let stamped_before = id == 0 && (tables.is_empty() || (ledger_tables && version(conn)? > 0));
     if id == APPLICATION_ID || stamped_before {
         return Ok(());

@@ -115,6 +115,15 @@ pub enum SweepAction {
         /// How long the delete took until the provider no longer had the cluster.
         took: Duration,
     },
+    /// Another caller (a sweep at the same time, on this machine or another sharing the
+    /// ledger) held the claim on its delete: this sweep sent none, and waited until the
+    /// cluster was gone.
+    DeletedByAnother {
+        /// Who deleted it (host and process id).
+        by: String,
+        /// How long this sweep waited until the provider no longer had it.
+        took: Duration,
+    },
     /// The provider no longer has it (stopped elsewhere), or a failed start it released.
     Gone {
         /// A failed start the provider released (nothing bills).
@@ -135,12 +144,14 @@ pub enum SweepAction {
 }
 
 impl SweepAction {
-    /// `alive`, `deleted`, `gone`, `stop_by_hand` or `error`: the word the command line and
+    /// `alive`, `deleted`, `deleted_by_another`, `gone`, `stop_by_hand` or `error`: the word
+    /// the command line and
     /// its JSON use.
     pub fn as_str(&self) -> &'static str {
         match self {
             Self::Alive { .. } => "alive",
             Self::Deleted { .. } => "deleted",
+            Self::DeletedByAnother { .. } => "deleted_by_another",
             Self::Gone { .. } => "gone",
             Self::StopByHand { .. } => STOP_BY_HAND,
             Self::Failed { .. } => "error",
@@ -269,7 +280,9 @@ impl Ledger {
                     continue;
                 }
             };
-            report.unknown.extend(self.still_unknown(provider, Ok(&here))?);
+            report
+                .unknown
+                .extend(self.still_unknown(provider, Ok(&here))?);
             report.settled.extend(here.settled);
         }
         let unrefreshed = &mut report.unrefreshed;
@@ -365,7 +378,9 @@ impl Ledger {
             };
             // The creates of unknown outcome first: a cluster a look-up finds may be due too.
             let here = self.settle_unknown(&client).await;
-            report.unknown.extend(self.still_unknown(provider, Ok(&here))?);
+            report
+                .unknown
+                .extend(self.still_unknown(provider, Ok(&here))?);
             report.settled.extend(here.settled);
             let now = self.now();
             for entry in self
@@ -482,6 +497,11 @@ impl Ledger {
             .await
         {
             Ok(deletion) if deletion.already_gone => SweepAction::Gone { released: false },
+            Ok(gpucloud::Deletion {
+                deleted_by: Some(by),
+                took,
+                ..
+            }) => SweepAction::DeletedByAnother { by, took },
             Ok(deletion) => SweepAction::Deleted {
                 took: deletion.took,
             },

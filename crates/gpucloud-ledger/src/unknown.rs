@@ -106,10 +106,7 @@ impl Ledger {
         let here = match here {
             Ok(here) => here,
             Err(no_client) => {
-                return (
-                    format!("not looked up: {no_client}"),
-                    None,
-                );
+                return (format!("not looked up: {no_client}"), None);
             }
         };
         if let Some(failure) = &here.failure {

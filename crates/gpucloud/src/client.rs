@@ -271,6 +271,12 @@ impl ClusterClient {
     /// the provider has accepted the delete; [`Self::delete_and_wait`] waits until it is
     /// gone. A 404 on a retry means an earlier attempt of this call worked, and is success.
     pub async fn delete(&self, id: &ClusterId) -> Result<(), Error> {
+        self.delete_claimed(id).await.map(drop)
+    }
+
+    /// [`Self::delete`], and who else deletes the cluster where a shared journal says another
+    /// caller's delete holds the claim (then none was sent here).
+    pub(crate) async fn delete_claimed(&self, id: &ClusterId) -> Result<Option<String>, Error> {
         with_provider!(self, p => ops::delete(p, id).await)
     }
 

@@ -15,6 +15,10 @@ pub struct Deletion {
     pub id: ClusterId,
     /// The provider had no such cluster when the delete was sent (a success that says so).
     pub already_gone: bool,
+    /// Another caller's delete held the claim on this one in the shared journal (who, host
+    /// and process id): none was sent here, and this call waited for the cluster to be gone.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deleted_by: Option<String>,
     /// From the DELETE to the provider's last word that the cluster is gone.
     pub took: Duration,
     /// The phases the cluster went through while it was deleted (`None` when it was already

@@ -93,9 +93,9 @@ impl ClusterClient {
     ) -> Result<Deletion, Error> {
         let clock = self.settings().clock.clone();
         let started = clock.now();
-        let already_gone = match self.delete(id).await {
-            Ok(()) => false,
-            Err(Error::NotFound(_)) => true,
+        let (already_gone, deleted_by) = match self.delete_claimed(id).await {
+            Ok(deleted_by) => (false, deleted_by),
+            Err(Error::NotFound(_)) => (true, None),
             Err(error) => return Err(error),
         };
         let timeline = if already_gone {
@@ -111,6 +111,7 @@ impl ClusterClient {
         Ok(Deletion {
             id: id.clone(),
             already_gone,
+            deleted_by,
             took: clock.now().saturating_sub(started),
             timeline,
         })

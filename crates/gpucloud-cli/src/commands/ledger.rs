@@ -95,7 +95,12 @@ pub(super) fn say_unknown(unknown: &[gpucloud_ledger::Unknown]) {
     for u in unknown {
         let when = u.settles_after.map_or_else(
             || "no sweep settles it by itself".to_string(),
-            |at| format!("a sweep can settle it from {}", at.format("%Y-%m-%d %H:%M:%S UTC")),
+            |at| {
+                format!(
+                    "a sweep can settle it from {}",
+                    at.format("%Y-%m-%d %H:%M:%S UTC")
+                )
+            },
         );
         tell!(
             "{} {:?} (create #{}): outcome unknown, a cluster may be billing: {}; {when}",

@@ -55,7 +55,8 @@ struct SweptRow {
     /// `null` for a create of unknown outcome.
     cluster_id: Option<String>,
     age_secs: u64,
-    /// `alive` (listed, not deleted), `deleted`, `gone` (the provider no longer had it),
+    /// `alive` (listed, not deleted), `deleted`, `deleted_by_another` (another sweep held
+    /// its delete: this one sent none), `gone` (the provider no longer had it),
     /// `stop_by_hand` (alive on a provider whose API cannot delete it: `detail` says where
     /// it is stopped), `error`, or `unknown` (a create whose outcome is unknown: it may have
     /// made a cluster; `detail` says why and `settles_after` from when a sweep can settle it).
@@ -81,6 +82,11 @@ impl SweptRow {
                 not_deleted: Some(why),
             } => Some(format!("{state}; {why}")),
             SweepAction::Deleted { took } => Some(format!("gone after {}", elapsed(*took))),
+            SweepAction::DeletedByAnother { by, took } => Some(format!(
+                "deleted by another sweep ({}); gone after {}",
+                flatten(by),
+                elapsed(*took)
+            )),
             SweepAction::Gone { released: true } => {
                 Some("failed to start; released by the provider".into())
             }

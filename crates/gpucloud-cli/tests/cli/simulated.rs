@@ -197,7 +197,9 @@ fn json_output_shapes() {
         sim.run(Provider::Together, &["--json", "clusters", "list"])
             .expect_code(0),
     );
-    assert_eq!(list.as_array().map(Vec::len), Some(1));
+    assert_eq!(list["clusters"].as_array().map(Vec::len), Some(1));
+    assert_eq!(list["clusters"][0]["known_from"], "provider");
+    assert_eq!(list["unread"], serde_json::json!([]));
 }
 
 #[test]

@@ -27,7 +27,7 @@ pub use crate::error::JournalError;
 pub(crate) use off_worker::OffWorker;
 
 pub use records::{
-    Claim, ClaimPolicy, CreateIntent, CreateRecord, IntentId, ListedAt, ListedName,
+    Claim, ClaimPolicy, CreateIntent, CreateRecord, DeleteClaim, IntentId, ListedAt, ListedName,
     RECORDED_TEXT_LIMIT, Settlement, TakenOver, Unsettled,
 };
 
@@ -73,6 +73,21 @@ pub trait Journal: fmt::Debug + Send + Sync {
     fn renew_claim(&self, intent: IntentId, lease: Duration) -> Result<(), JournalError> {
         let _ = (intent, lease);
         Ok(())
+    }
+
+    /// Claims the delete of `provider`'s `cluster` for this caller, under a lease of `lease`,
+    /// and records the delete's intent if the claim is granted — in one atomic step, so that
+    /// of several callers deleting one cluster at once (two sweeps) exactly one sends the
+    /// DELETE. Default: no sharing, every claim is granted ([`Self::delete_started`]).
+    fn claim_delete(
+        &self,
+        provider: ProviderKind,
+        cluster: &ClusterId,
+        lease: Duration,
+    ) -> Result<DeleteClaim, JournalError> {
+        let _ = lease;
+        self.delete_started(provider, cluster)
+            .map(DeleteClaim::Owned)
     }
 
     /// The idempotency key of an earlier create of the same request (provider, name, scope

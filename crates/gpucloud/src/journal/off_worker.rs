@@ -1,8 +1,8 @@
 //! [`OffWorker`]: the facade's journal calls kept off the runtime's workers.
 
 use super::{
-    Claim, CreateIntent, CreateRecord, IntentId, Journal, JournalError, ListedAt, ListedName,
-    Settlement, Unsettled,
+    Claim, CreateIntent, CreateRecord, DeleteClaim, IntentId, Journal, JournalError, ListedAt,
+    ListedName, Settlement, Unsettled,
 };
 use std::time::Duration;
 
@@ -55,6 +55,14 @@ impl Journal for OffWorker<'_> {
     }
     fn claim_create(&self, intent: &CreateIntent, lease: Duration) -> Result<Claim, JournalError> {
         off_worker(|| self.0.claim_create(intent, lease))
+    }
+    fn claim_delete(
+        &self,
+        provider: ProviderKind,
+        cluster: &ClusterId,
+        lease: Duration,
+    ) -> Result<DeleteClaim, JournalError> {
+        off_worker(|| self.0.claim_delete(provider, cluster, lease))
     }
     fn renew_claim(&self, intent: IntentId, lease: Duration) -> Result<(), JournalError> {
         off_worker(|| self.0.renew_claim(intent, lease))

@@ -145,6 +145,21 @@ pub enum Claim {
     },
 }
 
+/// What a shared journal answered to a claim on a cluster's delete (see
+/// [`super::Journal::claim_delete`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DeleteClaim {
+    /// This caller deletes it: its intent is recorded, and it sends the delete.
+    Owned(IntentId),
+    /// Another caller's delete of this cluster is in flight (its lease live), or the provider
+    /// accepted one within the lease: this caller sends none, and waits for the cluster to be
+    /// gone like the other does.
+    Held {
+        /// Who deletes it (host and process id; no secret).
+        owner: String,
+    },
+}
+
 /// The create a claim took over from a caller that stopped renewing its lease.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TakenOver {

@@ -270,58 +270,127 @@ fn a_cluster_is_found_by_its_name_on_whichever_provider_has_it() {
 }
 
 /// One list across every configured provider, each cluster with its provider; a provider
-/// passed over (no list, no credentials) is said, never left out silently; -p narrows.
+/// not read (no list, no credentials, an error) is said on stderr and in `unread`, never left
+/// out silently, and the ledger's clusters there are shown from the ledger; -p narrows.
 #[test]
 fn clusters_list_spans_every_configured_provider() {
     let bench = Bench::new();
     let together = bench.create(Provider::Together, "everywhere");
     let e2e = bench.create(Provider::E2e, "everywhere");
+    let listed = |run: &crate::support::Run| -> Vec<(String, String, String)> {
+        json(run)["clusters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                (
+                    c["provider"].as_str().unwrap().to_string(),
+                    c["id"].as_str().unwrap().to_string(),
+                    c["known_from"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect()
+    };
     let all = bench.run_plain(&["--json", "clusters", "list"]);
     all.expect_code(0);
-    let listed: Vec<(String, String)> = json(&all)
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| {
-            (
-                c["provider"].as_str().unwrap().to_string(),
-                c["id"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect();
+    let rows = listed(&all);
     assert!(
-        listed.contains(&("together".into(), together.clone())),
-        "{listed:?}"
+        rows.contains(&("together".into(), together.clone(), "provider".into())),
+        "{rows:?}"
     );
-    assert!(listed.contains(&("e2e".into(), e2e.clone())), "{listed:?}");
     assert!(
-        all.stderr.contains("runcrate: passed over"),
+        rows.contains(&("e2e".into(), e2e.clone(), "provider".into())),
+        "{rows:?}"
+    );
+    assert!(
+        all.stderr
+            .contains("runcrate: not read: it documents no list"),
         "{}",
         all.stderr
     );
+    assert_eq!(json(&all)["unread"][0]["provider"], "runcrate");
+    assert_eq!(json(&all)["unread"][0]["counts"], false);
 
     let table = bench.run_plain(&["clusters", "list"]);
     table.expect_code(0);
     assert!(table.stdout.starts_with("PROVIDER"), "{}", table.stdout);
 
+    // Without E2E's key, its cluster is shown as the ledger last saw it, and the run fails:
+    // E2E may have clusters this list did not read.
     let mut env = bench.env();
     env.retain(|(k, _)| *k != "E2E_API_KEY");
     let without = gpucloud(&["--json", "clusters", "list"], &env);
-    without.expect_code(0);
+    assert_eq!(without.code, 1, "{}", without.stderr);
     assert!(
         without
             .stderr
-            .contains("e2e: passed over: configuration: E2E_API_KEY"),
+            .contains("e2e: not read: configuration: E2E_API_KEY"),
         "{}",
         without.stderr
     );
     assert!(
-        !without.stdout.contains(&format!("\"{e2e}\"")),
+        listed(&without).contains(&("e2e".into(), e2e.clone(), "ledger".into())),
         "{}",
         without.stdout
+    );
+    let unread = &json(&without)["unread"];
+    assert!(
+        unread
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|u| u["provider"] == "e2e" && u["counts"] == true),
+        "{unread}"
     );
 
     let narrowed = bench.run(Provider::E2e, &["--json", "clusters", "list"]);
     narrowed.expect_code(0);
-    assert_eq!(json(&narrowed).as_array().unwrap().len(), 1);
+    assert_eq!(json(&narrowed)["clusters"].as_array().unwrap().len(), 1);
+}
+
+/// No provider read at all (no credentials, a wrong key) is never "No clusters." and success;
+/// a Runcrate cluster, which no list shows, is listed from the ledger.
+#[test]
+fn clusters_list_never_says_no_clusters_when_it_read_nothing() {
+    let bench = Bench::new();
+    let runcrate = bench.create(Provider::Runcrate, "unlisted-at-runcrate");
+    let nothing: Vec<(&str, String)> = bench
+        .env()
+        .into_iter()
+        .filter(|(k, _)| *k == "GPUCLOUD_LEDGER")
+        .collect();
+    let bare = gpucloud(&["clusters", "list"], &nothing);
+    assert_ne!(bare.code, 0, "{}", bare.stderr);
+    for provider in ["together", "e2e"] {
+        assert!(
+            bare.stderr.contains(&format!("{provider}: not read")),
+            "{}",
+            bare.stderr
+        );
+    }
+    // The Runcrate cluster is in the table, from the ledger.
+    let line = bare
+        .stdout
+        .lines()
+        .find(|l| l.contains(&runcrate))
+        .unwrap_or_else(|| panic!("{}", bare.stdout));
+    assert!(line.trim_end().ends_with("ledger"), "{line}");
+
+    let mut wrong = bench.env();
+    wrong.retain(|(k, _)| *k != "TOGETHER_API_KEY");
+    wrong.push((
+        "TOGETHER_API_KEY",
+        "tgp_v1_wrongwrongwrongwrongwrong".into(),
+    ));
+    let refused = gpucloud(&["--json", "clusters", "list"], &wrong);
+    assert_eq!(refused.code, 4, "{}", refused.stderr);
+    let document = json(&refused);
+    assert!(
+        document["unread"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|u| u["provider"] == "together" && u["counts"] == true),
+        "{document}"
+    );
 }

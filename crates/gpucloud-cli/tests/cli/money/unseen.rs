@@ -21,14 +21,26 @@ fn assert_refused_untouched(bench: &Bench, expected: &[&str]) -> String {
     let run = bench.run(Provider::Together, &args);
     run.expect_code(3);
     let path = bench.ledger.display().to_string();
-    assert!(run.stderr.contains(&path), "the file is named: {}", run.stderr);
+    assert!(
+        run.stderr.contains(&path),
+        "the file is named: {}",
+        run.stderr
+    );
     for words in expected {
         assert!(run.stderr.contains(words), "{words:?} in {}", run.stderr);
     }
     assert_eq!(bytes(&bench.ledger), before, "the file is left as it was");
     let wal = bench.ledger.with_extension("sqlite3-wal");
-    assert!(!wal.exists(), "nothing was written beside it: {}", wal.display());
-    assert_eq!(bench.creates_sent(Provider::Together), 0, "nothing was sent");
+    assert!(
+        !wal.exists(),
+        "nothing was written beside it: {}",
+        wal.display()
+    );
+    assert_eq!(
+        bench.creates_sent(Provider::Together),
+        0,
+        "nothing was sent"
+    );
     run.stderr.clone()
 }
 
@@ -75,8 +87,11 @@ fn a_damaged_ledger_is_named_kept_as_it_was_and_nothing_is_sent() {
 #[test]
 fn a_file_that_is_not_a_database_is_named_and_kept() {
     let bench = Bench::new();
-    std::fs::write(&bench.ledger, b"these are someone's notes, not a database\n".repeat(200))
-        .unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(
+        &bench.ledger,
+        b"these are someone's notes, not a database\n".repeat(200),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     assert_refused_untouched(&bench, &["cannot be read", "copy it aside"]);
 }
 
@@ -133,7 +148,10 @@ fn a_create_killed_before_its_answer_is_settled_and_swept_at_its_deadline_by_the
         &["--ttl", "2s"],
         KillAt::AfterPost,
     );
-    assert_eq!(bench.clusters_named(Provider::Together, "killed-mid-post"), 1);
+    assert_eq!(
+        bench.clusters_named(Provider::Together, "killed-mid-post"),
+        1
+    );
     // The unknown create carries the deadline it was created with.
     let entries = bench.ledger_json(false);
     assert_eq!(entries.len(), 1, "{entries:?}");
@@ -148,7 +166,11 @@ fn a_create_killed_before_its_answer_is_settled_and_swept_at_its_deadline_by_the
     assert_eq!(rows.len(), 1, "{rows:?}");
     assert_eq!(rows[0]["name"], "killed-mid-post");
     assert_eq!(rows[0]["action"], "deleted", "{rows:?}");
-    assert!(run.stderr.contains("whose answer was lost made cluster"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("whose answer was lost made cluster"),
+        "{}",
+        run.stderr
+    );
     let alive = bench
         .sim
         .sim()
@@ -176,7 +198,10 @@ fn a_create_no_look_up_can_settle_fails_every_sweep_and_refresh_and_says_when_an
     assert_eq!(rows[0]["action"], "unknown");
     assert_eq!(rows[0]["name"], "unlisted");
     assert!(rows[0]["cluster_id"].is_null());
-    assert!(rows[0]["settles_after"].is_null(), "no sweep settles it: {rows:?}");
+    assert!(
+        rows[0]["settles_after"].is_null(),
+        "no sweep settles it: {rows:?}"
+    );
     let detail = rows[0]["detail"].as_str().unwrap_or_default();
     assert!(detail.contains("idempotency key"), "{detail}");
     assert!(run.stderr.contains("outcome unknown"), "{}", run.stderr);
@@ -184,11 +209,20 @@ fn a_create_no_look_up_can_settle_fails_every_sweep_and_refresh_and_says_when_an
     let text = bench.run_plain(&["clusters", "sweep", "--expired"]);
     assert_ne!(text.code, 0);
     assert!(!text.stdout.contains("No cluster"), "{}", text.stdout);
-    assert!(text.stdout.contains("unlisted"), "{}\n{}", text.stdout, text.stderr);
+    assert!(
+        text.stdout.contains("unlisted"),
+        "{}\n{}",
+        text.stdout,
+        text.stderr
+    );
 
     let refreshed = bench.run_plain(&["ledger", "--refresh"]);
     assert_ne!(refreshed.code, 0, "{}", refreshed.stderr);
-    assert!(refreshed.stderr.contains("\"unlisted\""), "{}", refreshed.stderr);
+    assert!(
+        refreshed.stderr.contains("\"unlisted\""),
+        "{}",
+        refreshed.stderr
+    );
     assert!(
         refreshed.stderr.contains("unknown outcome"),
         "{}",
@@ -259,9 +293,13 @@ fn a_create_whose_outcome_the_full_ledger_disk_cannot_record_fails_with_its_clus
         .spawn()
         .unwrap_or_else(|e| panic!("{e}"));
     let started = std::time::Instant::now();
-    while !bench.sim.sim().exchanges().iter().any(|e| {
-        e.operation.as_deref() == Some("create_cluster") && e.fault.is_some()
-    }) {
+    while !bench
+        .sim
+        .sim()
+        .exchanges()
+        .iter()
+        .any(|e| e.operation.as_deref() == Some("create_cluster") && e.fault.is_some())
+    {
         assert!(started.elapsed().as_secs() < 20, "the create never came");
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
@@ -300,4 +338,137 @@ fn a_create_whose_outcome_the_full_ledger_disk_cannot_record_fails_with_its_clus
     assert_eq!(document["error"]["kind"], "unrecorded");
     assert_eq!(document["cluster"]["id"], cluster.id.as_str());
     assert_eq!(document["cluster"]["may_be_billing"], true);
+}
+
+#[test]
+fn two_sweeps_at_once_send_one_delete_per_cluster() {
+    let bench = Bench::new();
+    let names: Vec<String> = (0..4).map(|i| format!("reaped-{i}")).collect();
+    let mut ids = Vec::new();
+    for name in &names {
+        let mut args = create_args(Provider::Together, name);
+        args.extend(["--ttl", "1s", "--json", "--provider", "together"].map(str::to_string));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let run = crate::support::gpucloud(&args, &bench.env());
+        run.expect_code(0);
+        ids.push(
+            crate::simulated::json(&run)["cluster"]["id"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string(),
+        );
+    }
+    std::thread::sleep(std::time::Duration::from_millis(1200));
+    // Each DELETE answered slowly, so that each sweep meets the other's deletes in flight.
+    bench.sim.sim().faults().inject(
+        gpucloud_sim::Fault::new(
+            Provider::Together,
+            gpucloud_sim::FaultKind::Slow {
+                delay: std::time::Duration::from_millis(400),
+            },
+        )
+        .on("delete_cluster"),
+    );
+    let sweep = || {
+        let env = bench.env();
+        std::thread::spawn(move || {
+            crate::support::gpucloud(
+                &[
+                    "--json",
+                    "clusters",
+                    "sweep",
+                    "--expired",
+                    "--delete",
+                    "--interval",
+                    "1s",
+                ],
+                &env,
+            )
+        })
+    };
+    let (first, second) = (sweep(), sweep());
+    let runs = [first, second].map(|t| t.join().unwrap_or_else(|_| panic!("a sweep panicked")));
+    let mut actions: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    for run in &runs {
+        run.expect_code(0);
+        for row in crate::simulated::json(run)
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+        {
+            actions
+                .entry(row["cluster_id"].as_str().unwrap_or_default().to_string())
+                .or_default()
+                .push(row["action"].as_str().unwrap_or_default().to_string());
+        }
+    }
+    let deletes: Vec<String> = bench
+        .sim
+        .sim()
+        .exchanges()
+        .iter()
+        .filter(|e| e.method == "DELETE")
+        .map(|e| e.path.clone())
+        .collect();
+    assert_eq!(
+        deletes.len(),
+        ids.len(),
+        "one DELETE per cluster: {deletes:?}"
+    );
+    for id in &ids {
+        assert_eq!(
+            deletes.iter().filter(|p| p.ends_with(id.as_str())).count(),
+            1,
+            "{id}: {deletes:?}"
+        );
+        let seen = actions.get(id).cloned().unwrap_or_default();
+        // Exactly one sweep deleted it; the other, if it looked, saw the other's delete or
+        // the cluster gone, never a failure.
+        assert_eq!(
+            seen.iter().filter(|a| *a == "deleted").count(),
+            1,
+            "{id}: {seen:?}"
+        );
+        assert!(
+            seen.iter()
+                .all(|a| ["deleted", "deleted_by_another", "gone"].contains(&a.as_str())),
+            "{id}: {seen:?}"
+        );
+    }
+    // One delete intent per cluster in the ledger.
+    let conn = rusqlite::Connection::open(&bench.ledger).unwrap_or_else(|e| panic!("{e}"));
+    let intents: i64 = conn
+        .query_row("SELECT COUNT(*) FROM delete_intents", [], |r| r.get(0))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(intents, i64::try_from(ids.len()).unwrap_or_default());
+}
+
+#[test]
+fn a_create_interrupted_and_run_again_is_one_ledger_row_and_one_cost() {
+    let bench = Bench::new();
+    for provider in [Provider::Together, Provider::Runcrate] {
+        let name = format!("rerun-{}", super::bench::name_of(provider));
+        kill_create_with(&bench, provider, &name, &["--ttl", "1h"], KillAt::AfterPost);
+        // The same request again: it finds (or, by its key, gets) the cluster the first made.
+        let id = bench.create(provider, &name);
+        assert_eq!(bench.clusters_named(provider, &name), 1, "{provider:?}");
+        let rows: Vec<serde_json::Value> = bench
+            .ledger_json(true)
+            .into_iter()
+            .filter(|e| e["name"] == name.as_str())
+            .collect();
+        assert_eq!(rows.len(), 1, "{provider:?}: one row per cluster: {rows:?}");
+        assert_eq!(rows[0]["cluster_id"], id.as_str());
+        assert!(
+            rows[0]["deadline"].is_string(),
+            "the first create's ttl holds: {rows:?}"
+        );
+        let text = bench.run_plain(&["ledger"]);
+        assert_eq!(
+            text.stdout.lines().filter(|l| l.contains(&id)).count(),
+            1,
+            "{}",
+            text.stdout
+        );
+    }
 }

@@ -222,3 +222,81 @@ fn start_up_settlement_leaves_a_create_whose_owner_holds_its_claim_to_that_owner
         assert!(listed.iter().any(|e| e.intent == live), "{what}");
     }
 }
+
+#[test]
+fn of_two_callers_deleting_one_cluster_one_sends_the_delete() {
+    use gpucloud::journal::DeleteClaim;
+    use gpucloud::{ClusterId, ProviderKind};
+    let lease = Duration::from_secs(60);
+    for backend in Backend::all() {
+        let what = backend.name();
+        let a = backend.open();
+        let b = backend.open();
+        let cluster = ClusterId::new(format!("c-delete-{what}"));
+        let DeleteClaim::Owned(id) = a
+            .claim_delete(ProviderKind::Together, &cluster, lease)
+            .unwrap()
+        else {
+            panic!("{what}: the first caller deletes");
+        };
+        // In flight: the other caller sends none, and is told who deletes it.
+        match b
+            .claim_delete(ProviderKind::Together, &cluster, lease)
+            .unwrap()
+        {
+            DeleteClaim::Held { owner } => assert!(
+                owner.ends_with(&format!("/{}", std::process::id())),
+                "{what}: {owner}"
+            ),
+            other => panic!("{what}: {other:?}"),
+        }
+        // Another cluster, or the same id at another provider, is another delete.
+        assert!(matches!(
+            b.claim_delete(ProviderKind::E2e, &cluster, lease).unwrap(),
+            DeleteClaim::Owned(_)
+        ));
+        // Accepted: still held for the lease, so a sweep a moment later sends none either.
+        a.delete_finished(id, None).unwrap();
+        assert!(
+            matches!(
+                b.claim_delete(ProviderKind::Together, &cluster, lease)
+                    .unwrap(),
+                DeleteClaim::Held { .. }
+            ),
+            "{what}"
+        );
+        // A zero lease: the accepted delete is history, and a new delete may be sent.
+        assert!(
+            matches!(
+                b.claim_delete(ProviderKind::Together, &cluster, Duration::ZERO)
+                    .unwrap(),
+                DeleteClaim::Owned(_)
+            ),
+            "{what}"
+        );
+        // A failed delete holds nothing.
+        let failed = ClusterId::new(format!("c-failed-{what}"));
+        let DeleteClaim::Owned(f) = a
+            .claim_delete(ProviderKind::Together, &failed, lease)
+            .unwrap()
+        else {
+            panic!("{what}");
+        };
+        a.delete_finished(
+            f,
+            Some(&Error::Timeout {
+                what: "deleting".into(),
+                after: Duration::from_secs(1),
+            }),
+        )
+        .unwrap();
+        assert!(
+            matches!(
+                b.claim_delete(ProviderKind::Together, &failed, lease)
+                    .unwrap(),
+                DeleteClaim::Owned(_)
+            ),
+            "{what}"
+        );
+    }
+}

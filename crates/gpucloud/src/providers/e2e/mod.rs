@@ -209,7 +209,7 @@ impl E2eClusters {
 
     /// Deletes a cluster (see [`crate::ClusterClient::delete`]).
     pub async fn delete(&self, id: &ClusterId) -> Result<(), Error> {
-        ops::delete(self, id).await
+        ops::delete(self, id).await.map(drop)
     }
 
     /// The location a create of `spec` goes to: the client's. E2E addresses a cluster by

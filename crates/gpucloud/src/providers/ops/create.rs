@@ -85,9 +85,10 @@ async fn create_journaled<P: Provider>(
     match (result, finished) {
         // A cluster the journal does not know of bills where no sweep sees it: said as an
         // error, with the cluster, rather than a success with a log line.
-        (Ok(created), Err(error)) => Err(Error::Unrecorded(Box::new(
-            crate::error::Unrecorded { created, error },
-        ))),
+        (Ok(created), Err(error)) => Err(Error::Unrecorded(Box::new(crate::error::Unrecorded {
+            created,
+            error,
+        }))),
         (Ok(created), Ok(())) => {
             if let Err(error) = journal.cluster_seen(&created.cluster, provider.origin()) {
                 tracing::warn!(%error, "the journal did not record what a create saw");

@@ -13,7 +13,7 @@ use gpucloud_core::RequestCapture;
 use crate::cluster::{Cluster, ClusterId, ProviderKind};
 use crate::config::ClientSettings;
 use crate::error::Error;
-use crate::journal::{CreateIntent, Journal as _};
+use crate::journal::{CreateIntent, DeleteClaim, Journal as _};
 use crate::providers::call::Answered;
 
 mod create;
@@ -292,8 +292,12 @@ pub(crate) async fn find_by_name<P: Provider>(
 
 /// Deletes a cluster, retried while the error is retryable. A 404 on a retry means an earlier
 /// attempt of this call worked, and is success; a 404 on the first attempt is
-/// [`Error::NotFound`].
-pub(crate) async fn delete<P: Provider>(provider: &P, id: &ClusterId) -> Result<(), Error> {
+/// [`Error::NotFound`]. With a journal, the delete is claimed first: where another caller's
+/// delete of the cluster holds the claim, none is sent and its owner is returned.
+pub(crate) async fn delete<P: Provider>(
+    provider: &P,
+    id: &ClusterId,
+) -> Result<Option<String>, Error> {
     check_id::<P>(id)?;
     // Refused before anything is journaled: an intent row for an operation that cannot
     // exist would only be a delete that never finishes.
@@ -302,16 +306,24 @@ pub(crate) async fn delete<P: Provider>(provider: &P, id: &ClusterId) -> Result<
     }
     let settings = provider.settings();
     let Some(journal) = settings.journal() else {
-        return delete_unjournaled(provider, id).await;
+        return delete_unjournaled(provider, id).await.map(|()| None);
     };
-    let intent = journal
-        .delete_started(P::KIND, id)
-        .map_err(Error::Journal)?;
+    let intent = match journal
+        .claim_delete(P::KIND, id, settings.claim.lease)
+        .map_err(Error::Journal)?
+    {
+        DeleteClaim::Owned(intent) => intent,
+        DeleteClaim::Held { owner } => {
+            tracing::info!(%owner, "another caller's delete of this cluster holds the claim");
+            // Already gone is said as a DELETE would have said it (the provider's 404).
+            return get(provider, id).await.map(|_| Some(owner));
+        }
+    };
     let result = delete_unjournaled(provider, id).await;
     if let Err(error) = journal.delete_finished(intent, result.as_ref().err()) {
         tracing::warn!(%error, "the journal did not record a delete's outcome");
     }
-    result
+    result.map(|()| None)
 }
 
 async fn delete_unjournaled<P: Provider>(provider: &P, id: &ClusterId) -> Result<(), Error> {

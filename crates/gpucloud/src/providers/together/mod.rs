@@ -95,7 +95,7 @@ impl TogetherClusters {
 
     /// Deletes a cluster (see [`crate::ClusterClient::delete`]).
     pub async fn delete(&self, id: &ClusterId) -> Result<(), Error> {
-        ops::delete(self, id).await
+        ops::delete(self, id).await.map(drop)
     }
 }
 
