@@ -100,6 +100,30 @@ impl ClusterClient {
         }
     }
 
+    /// This client, recording every create and delete in `journal` before it is sent and
+    /// after its outcome is known: the one line that puts a program on the same safety net as
+    /// the command line (`gpucloud_ledger::Ledger::open_default()` is the ledger `gpucloud`
+    /// itself uses, so `gpucloud ledger` lists this program's clusters and `clusters sweep`
+    /// stops them at their deadline, and the two agree on which clusters are ours).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use gpucloud::journal::Journal;
+    /// use gpucloud::{ClusterClient, ProviderKind};
+    ///
+    /// # fn run(ledger: Arc<dyn Journal>) -> Result<(), gpucloud::Error> {
+    /// let client = ClusterClient::from_env(ProviderKind::Together)?.with_journal(ledger);
+    /// # let _ = client; Ok(()) }
+    /// ```
+    #[must_use]
+    pub fn with_journal(self, journal: std::sync::Arc<dyn crate::journal::Journal>) -> Self {
+        match self {
+            Self::Together(p) => Self::Together(p.with_journal(journal)),
+            Self::Runcrate(p) => Self::Runcrate(p.with_journal(journal)),
+            Self::E2e(p) => Self::E2e(p.with_journal(journal)),
+        }
+    }
+
     /// A Together client.
     pub fn together(config: TogetherConfig) -> Result<Self, Error> {
         TogetherClusters::new(config).map(Self::Together)

@@ -264,3 +264,26 @@ fn the_json_output_section_documents_every_command() {
         );
     }
 }
+
+#[test]
+fn the_readme_s_ten_lines_are_the_example_that_compiles() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap_or_default();
+    let section = readme
+        .split("## The library in ten lines")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no ten-line section in the README"));
+    let code = section
+        .split("```rust\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```\n").next())
+        .unwrap_or_else(|| panic!("no rust block in the ten-line section"));
+    let example =
+        std::fs::read_to_string(root().join("crates/gpucloud-ledger/examples/ten_lines.rs"))
+            .unwrap_or_default();
+    let body: String = example
+        .lines()
+        .skip_while(|l| l.starts_with("//!") || l.is_empty())
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(code, body, "the README shows the example, byte for byte");
+}

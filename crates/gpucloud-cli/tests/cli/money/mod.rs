@@ -10,6 +10,7 @@ mod bench;
 mod deletes;
 mod killed;
 mod ledger;
+mod library;
 mod names;
 mod ownership;
 mod unseen;
