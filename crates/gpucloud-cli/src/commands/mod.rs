@@ -39,6 +39,12 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
     if let Command::Sim(args) = &cli.command {
         return sim::run(&ctx, args).await;
     }
+    // A reaper (`clusters sweep --watch`) ends on a signal after its sweep in progress.
+    if let Command::Clusters(ClustersCommand::Sweep(args)) = &cli.command
+        && let Some(every) = args.watch
+    {
+        return sweep::watch(&ctx, args, every).await;
+    }
     let work = dispatch(&ctx, cli.command);
     tokio::select! {
         result = work => result,

@@ -8,7 +8,7 @@ use chrono::Utc;
 use clap::Args;
 use gpucloud::ProviderKind;
 use gpucloud_ledger::ClusterEntry;
-use gpucloud_ledger::sweep::{SweepAction, SweepEvent, SweepPolicy, Swept};
+use gpucloud_ledger::sweep::{SweepAction, SweepEvent, SweepPolicy, SweepReport, Swept};
 use serde::Serialize;
 
 use super::ledger::{age, clients};
@@ -42,6 +42,11 @@ pub struct SweepArgs {
     /// Give up on one HTTP request after this long (1s to 1h).
     #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = bounds::request_timeout)]
     pub request_timeout: Duration,
+    /// Run as a reaper: one sweep every DURATION (1s to 24h) until SIGTERM, SIGINT or
+    /// SIGHUP, which ends it after the sweep in progress (exit 0). Never asks; a sweep that
+    /// fails is logged and the next one runs. With --json, one JSON line per sweep.
+    #[arg(long, value_name = "DURATION", value_parser = bounds::watch_interval)]
+    pub watch: Option<Duration>,
     #[command(flatten)]
     pub wait: WaitArgs,
 }
@@ -141,13 +146,7 @@ fn policy(args: &SweepArgs) -> SweepPolicy {
 }
 
 pub async fn run(ctx: &Context, args: &SweepArgs) -> Result<(), CliError> {
-    let Some(ledger) = ctx.ledger(LedgerUse::Required("sweep"))? else {
-        return Err(CliError::Usage(
-            "--no-ledger: the sweep finds clusters through the ledger".into(),
-        ));
-    };
-    let read =
-        |e: gpucloud_ledger::LedgerError| CliError::Other(format!("reading the ledger: {e}"));
+    let ledger = required_ledger(ctx)?;
     let mut policy = policy(args);
     // On a terminal, what would be deleted, and the question, before any delete: only the
     // clusters listed then are deleted (one that became due meanwhile is listed as alive).
@@ -180,13 +179,146 @@ pub async fn run(ctx: &Context, args: &SweepArgs) -> Result<(), CliError> {
             crate::confirm::ask(&format!("Delete these {} clusters?", due.len())).await?;
         }
     }
-    // On a terminal, each cluster as it is looked at and its delete as it goes; quiet
-    // elsewhere (the table or JSON at the end says it all).
+    let report = sweep_once(ctx, args, &ledger, &policy).await?;
+    let rows = rows(&report);
+    if ctx.output().is_json() {
+        output::json(&rows)?;
+    } else {
+        print_table(args, &report, &rows);
+    }
+    verdict(args, &report)
+}
+
+/// `--watch`: one sweep every `every` until a signal, each logged (a JSON line with `--json`),
+/// a failed one included; the signal ends it after the sweep in progress. A second signal
+/// exits at once.
+pub async fn watch(ctx: &Context, args: &SweepArgs, every: Duration) -> Result<(), CliError> {
+    let ledger = required_ledger(ctx)?;
+    let policy = policy(args);
+    let mut signal = Box::pin(crate::interrupt::next());
+    let mut number: u64 = 0;
+    loop {
+        number = number.saturating_add(1);
+        let started = Utc::now();
+        let mut work = Box::pin(sweep_once(ctx, args, &ledger, &policy));
+        let mut stopping = None;
+        let result = tokio::select! {
+            result = &mut work => result,
+            received = &mut signal => {
+                tell!(
+                    "{}: stopping after the sweep in progress (a second signal stops at once)",
+                    received.name()
+                );
+                stopping = Some(received);
+                tokio::spawn(async {
+                    let again = crate::interrupt::next().await;
+                    std::process::exit(i32::from(again.exit_code()));
+                });
+                work.await
+            }
+        };
+        log_sweep(ctx, args, number, started, &result);
+        if stopping.is_some() {
+            return Ok(());
+        }
+        tokio::select! {
+            () = tokio::time::sleep(every) => {}
+            received = &mut signal => {
+                tell!("{}: the reaper stops", received.name());
+                return Ok(());
+            }
+        }
+    }
+}
+
+/// One line (text or JSON) of what one sweep of the reaper did.
+fn log_sweep(
+    ctx: &Context,
+    args: &SweepArgs,
+    number: u64,
+    started: chrono::DateTime<Utc>,
+    result: &Result<SweepReport, CliError>,
+) {
+    let (rows, problem) = match result {
+        Ok(report) => (rows(report), verdict(args, report).err().map(|e| e.to_string())),
+        Err(error) => (Vec::new(), Some(error.to_string())),
+    };
+    if ctx.output().is_json() {
+        let line = WatchLine {
+            sweep: number,
+            started_at: started,
+            finished_at: Utc::now(),
+            complete: problem.is_none(),
+            problem,
+            clusters: rows,
+        };
+        match serde_json::to_string(&line) {
+            Ok(text) => crate::terminal::stdout_line(&text),
+            Err(error) => tell!("error: cannot encode the sweep's JSON line: {error}"),
+        }
+        return;
+    }
+    let acted: Vec<String> = rows
+        .iter()
+        .map(|r| {
+            format!(
+                "{} {} {}",
+                r.provider,
+                r.cluster_id.as_deref().map_or_else(|| cell(&r.name), cell),
+                r.action
+            )
+        })
+        .collect();
+    say!(
+        "{} sweep {number}: {}{}",
+        started.format("%Y-%m-%dT%H:%M:%SZ"),
+        if acted.is_empty() {
+            "nothing due".to_string()
+        } else {
+            acted.join(", ")
+        },
+        problem.map_or_else(String::new, |p| format!("; error: {}", flatten(&p)))
+    );
+}
+
+/// One sweep of `clusters sweep --watch --json`: a line of its own.
+#[derive(Serialize)]
+struct WatchLine {
+    sweep: u64,
+    started_at: chrono::DateTime<Utc>,
+    finished_at: chrono::DateTime<Utc>,
+    /// Everything due was acted on, no create left unknown, no provider skipped.
+    complete: bool,
+    /// Why not, when not.
+    problem: Option<String>,
+    /// Each cluster looked at, as `clusters sweep --json` prints it.
+    clusters: Vec<SweptRow>,
+}
+
+fn required_ledger(ctx: &Context) -> Result<std::sync::Arc<gpucloud_ledger::Ledger>, CliError> {
+    ctx.ledger(LedgerUse::Required("sweep"))?.ok_or_else(|| {
+        CliError::Usage("--no-ledger: the sweep finds clusters through the ledger".into())
+    })
+}
+
+fn read(e: gpucloud_ledger::LedgerError) -> CliError {
+    CliError::Other(format!("reading the ledger: {e}"))
+}
+
+/// One sweep: each cluster as it is looked at and its delete as it goes on a terminal, quiet
+/// elsewhere; then what it settled, what is still unknown and which providers it skipped, on
+/// stderr.
+async fn sweep_once(
+    ctx: &Context,
+    args: &SweepArgs,
+    ledger: &std::sync::Arc<gpucloud_ledger::Ledger>,
+    policy: &SweepPolicy,
+) -> Result<SweepReport, CliError> {
     let on_terminal = crate::terminal::stderr_is_terminal();
     let mut display: Option<crate::progress::ProgressDisplay> = None;
-    let clients = clients(ctx, &ledger, args.request_timeout);
+    let clients = clients(ctx, ledger, args.request_timeout);
     let report = ledger
-        .sweep(&clients, &policy, |event| {
+        .sweep(&clients, policy, |event| {
             if !on_terminal {
                 return;
             }
@@ -213,11 +345,32 @@ pub async fn run(ctx: &Context, args: &SweepArgs) -> Result<(), CliError> {
     }
     crate::ledger::say_settled(&report.settled);
     super::ledger::say_unknown(&report.unknown);
-    let mut swept: Vec<SweptRow> = report.swept.iter().map(SweptRow::of).collect();
-    let failed = report.failed().count();
+    Ok(report)
+}
+
+/// The rows of `report`: each cluster looked at, then each create of unknown outcome.
+fn rows(report: &SweepReport) -> Vec<SweptRow> {
     let now = Utc::now();
-    swept.extend(report.unknown.iter().map(|u| SweptRow::unknown(u, now)));
-    // Alive where no API can delete them, as the report says, apart from the rest.
+    report
+        .swept
+        .iter()
+        .map(SweptRow::of)
+        .chain(report.unknown.iter().map(|u| SweptRow::unknown(u, now)))
+        .collect()
+}
+
+/// The table (or the line that says nothing was due), the clusters alive where no API can
+/// delete them apart.
+fn print_table(args: &SweepArgs, report: &SweepReport, swept: &[SweptRow]) {
+    if swept.is_empty() {
+        let which = match (args.older_than, args.expired) {
+            (Some(age), true) => format!("created more than {} ago and expired", elapsed(age)),
+            (Some(age), false) => format!("created more than {} ago", elapsed(age)),
+            (None, _) => "past its deadline".to_string(),
+        };
+        say!("No cluster gpucloud {which} is alive.");
+        return;
+    }
     let mut by_hand: Vec<&SweptRow> = Vec::new();
     let mut through_api: Vec<&SweptRow> = Vec::new();
     for (i, row) in swept.iter().enumerate() {
@@ -227,28 +380,24 @@ pub async fn run(ctx: &Context, args: &SweepArgs) -> Result<(), CliError> {
             _ => through_api.push(row),
         }
     }
-    if ctx.output().is_json() {
-        output::json(&swept)?;
-    } else if swept.is_empty() {
-        let which = match (args.older_than, args.expired) {
-            (Some(age), true) => format!("created more than {} ago and expired", elapsed(age)),
-            (Some(age), false) => format!("created more than {} ago", elapsed(age)),
-            (None, _) => "past its deadline".to_string(),
-        };
-        say!("No cluster gpucloud {which} is alive.");
-    } else {
-        if !through_api.is_empty() {
-            say!("{}", render(&mut swept_table(&through_api)));
-        }
-        if !by_hand.is_empty() {
-            say!(
-                "{}Alive, and not deletable through the provider's API (they bill until stopped \
-                 by hand where `detail` says):\n{}",
-                if through_api.is_empty() { "" } else { "\n" },
-                render(&mut swept_table(&by_hand))
-            );
-        }
+    if !through_api.is_empty() {
+        say!("{}", render(&mut swept_table(&through_api)));
     }
+    if !by_hand.is_empty() {
+        say!(
+            "{}Alive, and not deletable through the provider's API (they bill until stopped \
+             by hand where `detail` says):\n{}",
+            if through_api.is_empty() { "" } else { "\n" },
+            render(&mut swept_table(&by_hand))
+        );
+    }
+}
+
+/// The sweep's error, if it did not do all it was asked: a cluster it could not act on, a
+/// create of unknown outcome, a provider skipped, or (with `--delete`) clusters only a person
+/// can stop.
+fn verdict(args: &SweepArgs, report: &SweepReport) -> Result<(), CliError> {
+    let failed = report.failed().count();
     if !report.is_complete() {
         let mut parts = Vec::new();
         if failed > 0 {
@@ -272,6 +421,7 @@ pub async fn run(ctx: &Context, args: &SweepArgs) -> Result<(), CliError> {
         }
         return Err(CliError::Other(parts.join("; ")));
     }
+    let by_hand: Vec<&Swept> = report.stop_by_hand().collect();
     if args.delete && !by_hand.is_empty() {
         let consoles: std::collections::BTreeSet<&str> = by_hand
             .iter()
@@ -281,7 +431,7 @@ pub async fn run(ctx: &Context, args: &SweepArgs) -> Result<(), CliError> {
             "{} of {} clusters cannot be deleted through their provider's API and are still \
              billing: stop them in {}",
             by_hand.len(),
-            swept.len(),
+            report.swept.len(),
             consoles.into_iter().collect::<Vec<_>>().join(" and ")
         )));
     }

@@ -47,6 +47,11 @@ pub fn age(raw: &str) -> Result<Duration, String> {
     duration_between(raw, Duration::ZERO, 365 * DAY, "0s and 365 days")
 }
 
+/// How often a reaper sweeps (`clusters sweep --watch`): 1 s to 1 day.
+pub fn watch_interval(raw: &str) -> Result<Duration, String> {
+    duration_between(raw, SECOND, DAY, "1s and 1 day (24h)")
+}
+
 /// How long a cluster may live (`--ttl`): the facade's bounds, 1 s to 366 days.
 pub fn ttl(raw: &str) -> Result<Duration, String> {
     duration_between(raw, gpucloud::MIN_TTL, gpucloud::MAX_TTL, "1s and 366 days")

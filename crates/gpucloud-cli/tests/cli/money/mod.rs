@@ -13,4 +13,5 @@ mod ledger;
 mod library;
 mod names;
 mod ownership;
+mod reaper;
 mod unseen;
