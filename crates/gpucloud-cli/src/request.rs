@@ -29,6 +29,7 @@ pub fn spec(providers: &[ProviderKind], args: &RequestArgs) -> Result<ClusterSpe
         spec.ttl = Some(ttl);
     }
     spec.adopt |= args.adopt;
+    spec.ttl_by_provider |= args.ttl_by_provider;
     Ok(spec)
 }
 

@@ -191,6 +191,9 @@ pub struct ClusterEntry {
     pub origin: Option<String>,
     /// Who claimed the name to make this create, and until when.
     pub claim: ClaimHeld,
+    /// When the provider itself ends the cluster (a Together reservation that runs out), if
+    /// the create asked it to: a deadline that holds without a sweep.
+    pub provider_ends_at: Option<DateTime<Utc>>,
 }
 
 /// The claim a create was made under: who holds it and until when

@@ -223,3 +223,18 @@ impl std::error::Error for LedgerError {
         }
     }
 }
+
+/// `error` and its sources on one line, each said once (some errors repeat their source).
+pub(crate) fn chain(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut line = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let text = cause.to_string();
+        if !line.contains(&text) {
+            line.push_str(": ");
+            line.push_str(&text);
+        }
+        source = cause.source();
+    }
+    line
+}

@@ -272,8 +272,9 @@ pub(crate) fn insert_intent(
     let rows = tx.query(
         "INSERT INTO create_intents
              (provider, name, scope, idempotency_key, request_sha256, pid, started_at_ms,
-              owner, owner_node, lease_until_ms, request_json, deadline_ms, origin)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) RETURNING id",
+              owner, owner_node, lease_until_ms, request_json, deadline_ms, origin,
+              provider_ends_at_ms)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14) RETURNING id",
         &vals![
             intent.provider.as_str(),
             &intent.name,
@@ -288,6 +289,7 @@ pub(crate) fn insert_intent(
             intent.request.as_ref().map(serde_json::Value::to_string),
             intent.deadline.map(|d| d.timestamp_millis()),
             intent.origin.as_deref(),
+            intent.provider_ends_at.map(|d| d.timestamp_millis()),
         ],
     )?;
     returned_id(&rows)

@@ -22,7 +22,7 @@ const CREATE_COLUMNS: &str = "c.id, c.provider, c.name, c.scope, c.idempotency_k
         AND (d.state = 'completed' OR d.error_kind = 'not_found')), \
      c.last_state, c.last_phase, c.last_seen_at_ms, c.price_per_hour, c.currency, c.gone_at_ms, \
      c.last_state_code, c.deadline_ms, c.provenance, c.origin, c.owner, c.owner_node, \
-     c.lease_until_ms, c.taken_over_by";
+     c.lease_until_ms, c.taken_over_by, c.provider_ends_at_ms";
 
 impl Ledger {
     /// Every cluster recorded, and every create that made none (or whose outcome is
@@ -208,6 +208,10 @@ fn one_per_cluster(entries: Vec<ClusterEntry>) -> Vec<ClusterEntry> {
             (a, b) => a.or(b),
         };
         first.deleted_at = first.deleted_at.or(entry.deleted_at);
+        first.provider_ends_at = match (first.provider_ends_at, entry.provider_ends_at) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         first.released |= entry.released;
         first.price = first.price.take().or(entry.price);
     }
@@ -261,6 +265,7 @@ fn create_row(row: &Row) -> Result<ClusterEntry, LedgerError> {
             lease_until: opt_time(29)?,
             taken_over: row.opt_int(30)?.is_some(),
         },
+        provider_ends_at: opt_time(31)?,
     })
 }
 

@@ -254,6 +254,17 @@ ALTER TABLE delete_intents ADD COLUMN owner_node TEXT;
 ALTER TABLE delete_intents ADD COLUMN lease_until_ms BIGINT
 ",
     },
+    Migration {
+        version: 11,
+        description: "when the provider itself ends a cluster (a Together reservation that \
+                      runs out): a deadline that holds with no sweep running",
+        sql: "
+ALTER TABLE create_intents ADD COLUMN provider_ends_at_ms INTEGER;
+",
+        postgres: "
+ALTER TABLE create_intents ADD COLUMN provider_ends_at_ms BIGINT
+",
+    },
 ];
 
 /// The schema version this build writes.

@@ -17,6 +17,7 @@ use gpucloud::{
 };
 use serde::Serialize;
 
+use crate::error::chain;
 use crate::unknown::Unknown;
 use crate::{ClusterEntry, Ledger, LedgerError};
 
@@ -512,20 +513,6 @@ impl Ledger {
     }
 }
 
-/// `error` and its sources on one line, each said once (some errors repeat their source).
-pub(crate) fn chain(error: &(dyn std::error::Error + 'static)) -> String {
-    let mut line = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        let text = cause.to_string();
-        if !line.contains(&text) {
-            line.push_str(": ");
-            line.push_str(&text);
-        }
-        source = cause.source();
-    }
-    line
-}
 
 impl Ledger {
     /// The time by the ledger's clock (the one its claims and leases are measured by).

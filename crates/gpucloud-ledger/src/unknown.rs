@@ -54,7 +54,7 @@ impl Ledger {
             },
             Err(error) => SettledHere {
                 settled: Vec::new(),
-                failure: Some(crate::sweep::chain(&error)),
+                failure: Some(crate::error::chain(&error)),
             },
         }
     }

@@ -56,7 +56,8 @@ pub struct ClusterSpec {
     /// How long the cluster may live (`8h`, `90m`): the create records its deadline (the
     /// moment it is sent plus this) in the journal, `gpucloud ledger` shows the time left,
     /// and `gpucloud clusters sweep --expired --delete` deletes it once the deadline has
-    /// passed. No provider is sent it: the limit is kept by whoever runs the sweep.
+    /// passed. No provider is sent it (unless [`Self::ttl_by_provider`]): the limit is kept by
+    /// whoever runs the sweep.
     #[serde(default, with = "ttl_text", skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "Option<String>"))]
     pub ttl: Option<std::time::Duration>,
@@ -66,6 +67,14 @@ pub struct ClusterSpec {
     /// [`crate::Error::NameTaken`] and nothing is sent. Default: no.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub adopt: bool,
+    /// Whether the provider itself is asked to end the cluster at its `ttl`, so the deadline
+    /// holds without anyone running a sweep. Only Together can: the request becomes a
+    /// `RESERVED` one of `duration_days` whole days (the ttl rounded up; Together
+    /// decommissions a reserved cluster when its reservation ends, and bills it as a
+    /// reservation); the sweep still deletes it at the ttl itself. A provider that cannot end
+    /// a cluster itself refuses the request ([`crate::Error::Validation`]). Default: no.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ttl_by_provider: bool,
 }
 
 /// A `ttl` as text: `8h`, `1h 30m` (humantime's words).
@@ -116,7 +125,14 @@ impl ClusterSpec {
             options: ProviderOptions::default(),
             ttl: None,
             adopt: false,
+            ttl_by_provider: false,
         }
+    }
+
+    /// Asks the provider to end the cluster at its ttl itself (see [`Self::ttl_by_provider`]).
+    pub fn with_ttl_by_provider(mut self, by_provider: bool) -> Self {
+        self.ttl_by_provider = by_provider;
+        self
     }
 
     /// Sets how long the cluster may live (see [`Self::ttl`]); clamped to

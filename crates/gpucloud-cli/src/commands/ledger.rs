@@ -182,9 +182,23 @@ fn known_state(entry: &ClusterEntry) -> String {
     }
 }
 
+/// [`deadline_left`], and when the provider itself ends the cluster where it does (a
+/// Together reservation): `7h59m; Together ends it in 1day 7h59m`.
+fn time_left(entry: &ClusterEntry, now: DateTime<Utc>) -> String {
+    let left = deadline_left(entry, now);
+    match entry.provider_ends_at {
+        Some(at) if entry.may_be_alive() || entry.state.is_unsettled() => format!(
+            "{left}; {} ends it in {}",
+            entry.provider.profile().display_name,
+            elapsed((at - now).to_std().unwrap_or_default())
+        ),
+        _ => left,
+    }
+}
+
 /// Until the entry's deadline (`7h59m`), `expired 3m ago`, or `-` without one (or once the
 /// cluster is gone). A create of unknown outcome shows its deadline too: its cluster may exist.
-fn time_left(entry: &ClusterEntry, now: DateTime<Utc>) -> String {
+fn deadline_left(entry: &ClusterEntry, now: DateTime<Utc>) -> String {
     match (
         entry.deadline,
         entry.may_be_alive() || entry.state.is_unsettled(),

@@ -179,28 +179,49 @@ pub struct Estimate {
     pub per_hour: Option<f64>,
     /// Its currency.
     pub currency: Option<String>,
-    /// For the request's `ttl` (per hour times its hours), where both are known.
+    /// For the request's `ttl` (per hour times its hours), where both are known and something
+    /// ends the cluster at its ttl (`null` on a provider whose API cannot delete it).
     pub for_ttl: Option<f64>,
+    /// Who ends the cluster at its ttl: `provider` (Together, asked with `--ttl-by-provider`),
+    /// `sweep` (`clusters sweep --expired --delete`, where one runs) or `nothing`; `null`
+    /// without a ttl.
+    pub ended_by: Option<&'static str>,
     /// Whether the catalog was read for it (not for a request that names every id).
     pub looked_up: bool,
 }
 
 impl Estimate {
-    /// The estimate of `resolution` with `ttl`.
-    pub fn of(resolution: &gpucloud::catalog::Resolution, ttl: Option<Duration>) -> Self {
+    /// The estimate of `resolution` for `spec` (its ttl) on `provider`.
+    pub fn of(
+        resolution: &gpucloud::catalog::Resolution,
+        spec: &ClusterSpec,
+        provider: gpucloud::ProviderKind,
+    ) -> Self {
         let price = resolution.price_per_hour();
+        let ended_by = spec.ttl.map(|_| ended_by(spec, provider));
         Self {
             per_hour: price.map(|(amount, _)| amount),
             currency: price.map(|(_, currency)| currency.to_string()),
             for_ttl: price
-                .zip(ttl)
+                .zip(spec.ttl)
+                .filter(|_| ended_by != Some(NOTHING))
                 .map(|((amount, _), ttl)| amount * ttl.as_secs_f64() / 3600.0),
+            ended_by,
             looked_up: resolution.offering.is_some(),
         }
     }
 
-    /// `47.84 USD/h (382.72 USD for 8h)`, or `price not stated`.
-    pub fn describe(&self, ttl: Option<Duration>) -> String {
+    /// `47.84 USD/h (382.72 USD for 8h)`, or `price not stated`, then who ends the cluster
+    /// at its ttl on `provider` (see [`who_ends_it`]).
+    pub fn describe(&self, spec: &ClusterSpec, provider: gpucloud::ProviderKind) -> String {
+        let cost = self.cost(spec.ttl);
+        match who_ends_it(spec, provider) {
+            Some(who) => format!("{cost}; {who}"),
+            None => cost,
+        }
+    }
+
+    fn cost(&self, ttl: Option<Duration>) -> String {
         let (Some(per_hour), Some(currency)) = (self.per_hour, &self.currency) else {
             return if self.looked_up {
                 "price not stated by the provider".into()
@@ -210,6 +231,10 @@ impl Estimate {
         };
         let currency = cell(currency);
         match (self.for_ttl, ttl) {
+            // Nothing ends it at its ttl: no total as if something did.
+            (None, Some(_)) if self.ended_by == Some(NOTHING) => {
+                format!("{per_hour:.2} {currency}/h (until stopped by hand)")
+            }
             (Some(total), Some(ttl)) => format!(
                 "{per_hour:.2} {currency}/h ({total:.2} {currency} for its ttl of {})",
                 humantime::format_duration(ttl)
@@ -217,6 +242,52 @@ impl Estimate {
             _ => format!("{per_hour:.2} {currency}/h (no ttl: it bills until deleted)"),
         }
     }
+}
+
+/// [`Estimate::ended_by`]'s word for a cluster nothing ends at its ttl.
+const NOTHING: &str = "nothing";
+
+/// Who ends a cluster of `spec` (with a ttl) on `provider`: `provider`, `sweep` or `nothing`.
+fn ended_by(spec: &ClusterSpec, provider: gpucloud::ProviderKind) -> &'static str {
+    if !provider.profile().deletes_clusters {
+        NOTHING
+    } else if spec.ttl_by_provider && provider == gpucloud::ProviderKind::Together {
+        "provider"
+    } else {
+        "sweep"
+    }
+}
+
+/// Who ends a cluster of `spec` on `provider` at its ttl, said beside its cost: the provider
+/// itself (a Together reservation of whole days, the rounding shown), a sweep someone runs, or
+/// nothing (an API that cannot delete). `None` without a ttl.
+pub fn who_ends_it(spec: &ClusterSpec, provider: gpucloud::ProviderKind) -> Option<String> {
+    let ttl = spec.ttl?;
+    let profile = provider.profile();
+    let by = ended_by(spec, provider);
+    if by == NOTHING {
+        return Some(format!(
+            "nothing ends it at its ttl of {}: {} cannot delete a cluster through its API, so \
+             it bills until stopped in {}",
+            humantime::format_duration(ttl),
+            profile.display_name,
+            profile.console
+        ));
+    }
+    if by == "provider" {
+        let days = ttl.as_secs().div_ceil(24 * 3600).max(1);
+        return Some(format!(
+            "Together ends it itself when its reservation ends: the ttl of {} rounded up to \
+             {days} day(s) (RESERVED, billed as a reservation); `gpucloud clusters sweep \
+             --expired --delete` also deletes it at the ttl where one runs",
+            humantime::format_duration(ttl)
+        ));
+    }
+    Some(format!(
+        "its ttl of {} is kept by `gpucloud clusters sweep --expired --delete`: it ends at \
+         the deadline only where that runs (a reaper: `--watch`, or deploy/)",
+        humantime::format_duration(ttl)
+    ))
 }
 
 /// Before a create on a terminal: where it would go, in order, with what each costs.
@@ -244,7 +315,7 @@ fn show_plans(spec: &ClusterSpec, plans: &[CandidatePlan]) {
             tell!(
                 "  {i}. {}{region}: {}",
                 plan.provider,
-                Estimate::of(resolution, spec.ttl).describe(spec.ttl)
+                Estimate::of(resolution, spec, plan.provider).describe(spec, plan.provider)
             );
         }
     }
@@ -298,7 +369,7 @@ pub async fn plan(
             .resolution
             .as_ref()
             .ok()
-            .map(|resolution| Estimate::of(resolution, spec.ttl));
+            .map(|resolution| Estimate::of(resolution, spec, candidate.provider));
         let planned = match (candidate.resolution, client) {
             (Ok(resolution), Some(client)) => client.plan(&resolution.spec).await.map(|mut p| {
                 p.resolved = resolution.choices;
@@ -334,7 +405,7 @@ pub async fn plan(
                 say!("== {}. {}", i + 1, candidate.provider);
                 crate::terminal::stdout_text(&plan.to_string());
                 if let Some(cost) = &candidate.cost {
-                    say!("\nCost: {}", cost.describe(spec.ttl));
+                    say!("\nCost: {}", cost.describe(spec, candidate.provider));
                 }
                 if !candidate.other_regions.is_empty() {
                     say!(

@@ -38,8 +38,10 @@ pub async fn run(ctx: &Context, args: &PlanArgs) -> Result<(), CliError> {
     if ctx.output().is_human() {
         let resolution = client.resolve(&spec, &Constraints::default()).await?;
         if resolution.offering.is_some() {
-            let cost = super::placement::Estimate::of(&resolution, spec.ttl);
-            say!("\nCost: {}", cost.describe(spec.ttl));
+            let cost = super::placement::Estimate::of(&resolution, &spec, client.provider());
+            say!("\nCost: {}", cost.describe(&spec, client.provider()));
+        } else if let Some(who) = super::placement::who_ends_it(&spec, client.provider()) {
+            say!("\nDeadline: {who}");
         }
     }
     Ok(())

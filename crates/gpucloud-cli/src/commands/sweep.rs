@@ -240,7 +240,10 @@ fn log_sweep(
     result: &Result<SweepReport, CliError>,
 ) {
     let (rows, problem) = match result {
-        Ok(report) => (rows(report), verdict(args, report).err().map(|e| e.to_string())),
+        Ok(report) => (
+            rows(report),
+            verdict(args, report).err().map(|e| e.to_string()),
+        ),
         Err(error) => (Vec::new(), Some(error.to_string())),
     };
     if ctx.output().is_json() {

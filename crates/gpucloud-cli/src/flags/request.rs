@@ -32,6 +32,13 @@ pub struct RequestArgs {
     /// --file, replaces the file's `ttl`.
     #[arg(long, value_name = "DURATION", value_parser = super::bounds::ttl, help_heading = "Request")]
     pub ttl: Option<std::time::Duration>,
+    /// Ask the provider itself to end the cluster at its --ttl, so the deadline holds without
+    /// a sweep running anywhere. Only Together can: the cluster is created RESERVED for the
+    /// ttl rounded up to whole days (and billed as a reservation), and Together
+    /// decommissions it when the reservation ends; the plan shows the rounding. Other
+    /// providers refuse it.
+    #[arg(long, requires = "ttl", help_heading = "Request")]
+    pub ttl_by_provider: bool,
     /// Take a live cluster of this name that gpucloud did not create (a teammate's, one made
     /// in the console) as this create's result, and make it ours: recorded as adopted, so
     /// `clusters sweep` and a --ttl may delete it. Without it, such a cluster stops the create

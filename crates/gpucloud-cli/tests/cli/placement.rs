@@ -540,9 +540,13 @@ fn a_create_on_a_terminal_shows_where_and_what_it_costs_and_asks_first() {
         shown.contains("About to create asked; tried in this order:"),
         "{shown}"
     );
-    // Runcrate's H100 is 2 nodes at 23.92 USD/h each: 47.84 USD/h, 382.72 USD for 8h.
+    // Runcrate's H100 is 2 nodes at 23.92 USD/h each: 47.84 USD/h, and no total for 8h: no
+    // API can stop it at its ttl, and the line says so.
     assert!(
-        shown.contains("1. runcrate (Dallas, TX): 47.84 USD/h (382.72 USD for its ttl of 8h)"),
+        shown.contains(
+            "1. runcrate (Dallas, TX): 47.84 USD/h (until stopped by hand); nothing ends it at \
+             its ttl of 8h"
+        ),
         "{shown}"
     );
     assert!(shown.contains("Create it? [y/N]"), "{shown}");
@@ -600,9 +604,9 @@ fn plan_shows_what_each_candidate_costs_per_hour_and_for_its_ttl() {
     );
     single.expect_code(0);
     assert!(
-        single
-            .stdout
-            .contains("Cost: 47.84 USD/h (382.72 USD for its ttl of 8h)"),
+        single.stdout.contains(
+            "Cost: 47.84 USD/h (until stopped by hand); nothing ends it at its ttl of 8h"
+        ),
         "{}",
         single.stdout
     );
@@ -614,8 +618,9 @@ fn plan_shows_what_each_candidate_costs_per_hour_and_for_its_ttl() {
     let planned = json(&both);
     assert_eq!(planned[0]["cost"]["per_hour"], 47.84, "{}", both.stdout);
     assert_eq!(planned[0]["cost"]["currency"], "USD");
-    let for_ttl = planned[0]["cost"]["for_ttl"].as_f64().unwrap_or_default();
-    assert!((for_ttl - 382.72).abs() < 1e-9, "{for_ttl}");
+    // No total for the ttl: nothing ends a Runcrate cluster at it.
+    assert!(planned[0]["cost"]["for_ttl"].is_null(), "{}", both.stdout);
+    assert_eq!(planned[0]["cost"]["ended_by"], "nothing");
     // E2E needs the account's security group: skipped, so no cost is claimed for it.
     assert!(planned[1]["skipped"].is_string(), "{}", both.stdout);
     assert!(planned[1].get("cost").is_none(), "{}", both.stdout);

@@ -27,7 +27,7 @@ fn an_empty_file_gets_every_migration_in_wal_mode() {
 
     let ledger = Ledger::open(&path).unwrap();
 
-    assert_eq!(SCHEMA_VERSION, 10);
+    assert_eq!(SCHEMA_VERSION, 11);
     assert_eq!(ledger.schema_version().unwrap(), SCHEMA_VERSION);
     let conn = rusqlite::Connection::open(&path).unwrap();
     let mode: String = conn
@@ -127,7 +127,7 @@ fn a_file_from_a_newer_build_is_refused_and_left_alone() {
 #[test]
 fn migrations_are_numbered_in_order() {
     let versions: Vec<u32> = MIGRATIONS.iter().map(|m| m.version).collect();
-    assert_eq!(versions, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    assert_eq!(versions, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
 }
 
 /// Before version 8, a Together or E2E create that found someone else's cluster by name

@@ -197,6 +197,7 @@ mod tests {
             request: None,
             deadline: None,
             origin: None,
+            provider_ends_at: None,
         }
     }
 

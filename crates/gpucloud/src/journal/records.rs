@@ -36,6 +36,10 @@ pub struct CreateIntent {
     /// Where the create was sent and as whom ([`crate::ClusterClient::origin`]): a 404 from
     /// another endpoint or account says nothing about this cluster. `None` where unknown.
     pub origin: Option<String>,
+    /// When the provider itself ends the cluster, if the request asks it to (Together's
+    /// `RESERVED` billing, for `duration_days` from the intent): a deadline that holds with
+    /// no sweep running. `None`: only a sweep or a person ends it.
+    pub provider_ends_at: Option<chrono::DateTime<chrono::Utc>>,
 }
 
 /// The longest text a recorded request keeps as it is (see [`CreateIntent::request`]).
@@ -58,6 +62,7 @@ impl CreateIntent {
             request_sha256: body_sha256(body),
             request: Some(recorded(None, body)),
             deadline: None,
+            provider_ends_at: None,
             origin: None,
         }
     }

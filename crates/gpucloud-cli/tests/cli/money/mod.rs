@@ -7,6 +7,7 @@
 
 mod access;
 mod bench;
+mod deadlines;
 mod deletes;
 mod killed;
 mod ledger;

@@ -92,11 +92,12 @@ fn two_reapers_delete_an_expired_cluster_once_and_stop_on_sigterm() {
     let mut deleted = 0;
     for reaper in reapers {
         let (code, lines, stderr) = stop(reaper);
-        assert_eq!(code, Some(0), "a reaper stopped on purpose exits 0: {stderr}");
-        assert!(
-            stderr.contains("SIGTERM"),
-            "it says why it stops: {stderr}"
+        assert_eq!(
+            code,
+            Some(0),
+            "a reaper stopped on purpose exits 0: {stderr}"
         );
+        assert!(stderr.contains("SIGTERM"), "it says why it stops: {stderr}");
         assert!(lines.len() >= 2, "one line per sweep: {lines:?}");
         for (n, line) in lines.iter().enumerate() {
             assert_eq!(line["sweep"], n + 1, "{line}");

@@ -22,6 +22,7 @@ fn claims_follow_their_rules() {
         request: Some(serde_json::json!({ "num_gpus": 16, "name": name })),
         deadline: None,
         origin: None,
+        provider_ends_at: None,
     };
     let owned = |claim: Claim| match claim {
         Claim::Owned { intent, took_over } => (intent, took_over),
@@ -183,6 +184,7 @@ fn start_up_settlement_leaves_a_create_whose_owner_holds_its_claim_to_that_owner
         request: None,
         deadline: None,
         origin: None,
+        provider_ends_at: None,
     };
     for backend in Backend::all() {
         let what = backend.name();

@@ -89,6 +89,7 @@ async fn a_claim_whose_lease_ran_out_is_taken_over_after_waiting_for_it() {
             request: None,
             deadline: None,
             origin: None,
+            provider_ends_at: None,
         };
         // A caller that claimed the name and then stopped (it never renews).
         let stalled = backend.open();

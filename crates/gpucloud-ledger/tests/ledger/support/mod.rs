@@ -149,6 +149,7 @@ pub fn intent(provider: ProviderKind, name: &str) -> CreateIntent {
         request: Some(serde_json::json!({ "name": name })),
         deadline: None,
         origin: None,
+        provider_ends_at: None,
     }
 }
 

@@ -55,6 +55,13 @@ pub fn create_request(spec: &ClusterSpec) -> Result<types::CreateClusterRequest,
     if spec.billing != crate::spec::Billing::OnDemand {
         return Err(invalid("billing", "is set by the plan (sku_item_price_id)"));
     }
+    if spec.ttl_by_provider {
+        return Err(invalid(
+            "ttl_by_provider",
+            "E2E cannot end a cluster by itself: its ttl is kept by `gpucloud clusters sweep \
+             --expired --delete`",
+        ));
+    }
     if spec.shared_storage.is_some() {
         return Err(invalid(
             "shared_storage",

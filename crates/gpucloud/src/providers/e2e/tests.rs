@@ -157,3 +157,11 @@ fn locations_are_open_but_must_be_names() {
         assert!(rule.contains("documented: Delhi, Chennai"), "{rule}");
     }
 }
+
+#[test]
+fn a_ttl_by_the_provider_is_refused_e2e_ends_no_cluster_itself() {
+    let spec = spec()
+        .with_ttl(std::time::Duration::from_secs(3600))
+        .with_ttl_by_provider(true);
+    assert_eq!(field_of(create_request(&spec)), "ttl_by_provider");
+}

@@ -49,13 +49,15 @@ async fn create_journaled<P: Provider>(
     let settings = provider.settings();
     let mut intent = provider.intent(create);
     intent.origin = Some(provider.origin().to_string());
-    intent.deadline = ttl.and_then(|ttl| {
+    let after = |d: Duration| {
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .ok()?;
-        let at = i64::try_from(now.checked_add(ttl)?.as_millis()).ok()?;
+        let at = i64::try_from(now.checked_add(d)?.as_millis()).ok()?;
         chrono::DateTime::from_timestamp_millis(at)
-    });
+    };
+    intent.deadline = ttl.and_then(after);
+    intent.provider_ends_at = provider.ends_itself_after(create).and_then(after);
     // No intent recorded, no request sent: never a cluster the journal does not know.
     let (id, took_over) = match claim(provider, journal, &intent).await? {
         Claimed::Owned { intent, took_over } => (intent, took_over),

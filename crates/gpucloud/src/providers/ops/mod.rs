@@ -139,6 +139,12 @@ pub(crate) trait Provider: Sync {
     fn create_safety<'a>(&self, create: &'a Self::Create) -> CreateSafety<'a, Self::Scope>;
     /// What a journal records of `create` before it is sent.
     fn intent(&self, create: &Self::Create) -> CreateIntent;
+    /// How long after its create the provider itself ends the cluster `create` asks for (a
+    /// reservation that runs out), if it does. Default: never.
+    fn ends_itself_after(&self, create: &Self::Create) -> Option<std::time::Duration> {
+        let _ = create;
+        None
+    }
 
     /// One create POST through `client`.
     fn send_create(

@@ -62,6 +62,13 @@ pub fn create_request(spec: &ClusterSpec) -> Result<RuncrateCreate, Error> {
             "Runcrate bills per hour from up_at until termination",
         ));
     }
+    if spec.ttl_by_provider {
+        return Err(invalid(
+            "ttl_by_provider",
+            "Runcrate cannot end a cluster by itself, and its API cannot delete one: nothing \
+             ends it at a ttl but a person in its console",
+        ));
+    }
     check_name(&spec.name)?;
     let stack = match spec.stack.unwrap_or(SoftwareStack::None) {
         SoftwareStack::None => Stack::None,

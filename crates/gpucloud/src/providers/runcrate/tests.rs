@@ -164,3 +164,11 @@ fn what_the_offer_decides_is_rejected() {
     s.size = ClusterSize::Gpus(16);
     assert_eq!(field_of(create_request(&s)), "node_count");
 }
+
+#[test]
+fn a_ttl_by_the_provider_is_refused_runcrate_ends_no_cluster_itself() {
+    let spec = spec(1)
+        .with_ttl(std::time::Duration::from_secs(3600))
+        .with_ttl_by_provider(true);
+    assert_eq!(field_of(create_request(&spec)), "ttl_by_provider");
+}

@@ -139,6 +139,14 @@ impl Provider for TogetherClusters {
         }
     }
 
+    /// A `RESERVED` cluster: Together decommissions it when its reservation of
+    /// `duration_days` ends.
+    fn ends_itself_after(&self, create: &Self::Create) -> Option<std::time::Duration> {
+        let days = u64::try_from(create.duration_days?).ok()?;
+        (create.billing_type == gpucloud_together::types::BillingType::Reserved)
+            .then(|| std::time::Duration::from_secs(days.saturating_mul(24 * 3600)))
+    }
+
     fn intent(&self, create: &Self::Create) -> CreateIntent {
         CreateIntent::of_body(
             PROVIDER,

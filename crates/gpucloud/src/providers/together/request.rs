@@ -10,6 +10,13 @@ use crate::spec::{Billing, ClusterSize, ClusterSpec, SharedStorage, SoftwareStac
 const CREATE_DOC: &str = "Together docs, Create a GPU cluster";
 const REFERENCE: &str = "Together OpenAPI GPUClusterCreateRequest";
 
+/// The whole days of a reservation that covers `ttl` (rounded up, at least one): what
+/// Together is sent as `duration_days` when it is asked to end the cluster itself.
+pub(crate) fn reservation_days(ttl: std::time::Duration) -> u32 {
+    const DAY: u64 = 24 * 3600;
+    u32::try_from(ttl.as_secs().div_ceil(DAY).max(1)).unwrap_or(u32::MAX)
+}
+
 fn invalid(field: &str, rule: impl Into<String>, source: &'static str) -> Error {
     Error::Validation(ValidationError {
         provider: PROVIDER,
@@ -78,7 +85,32 @@ pub fn create_request(spec: &ClusterSpec) -> Result<types::GpuClusterCreateReque
         .project_id(options.project_id.clone())
         .install_traefik(options.install_traefik.then_some(true))
         .slurm_image(options.slurm_image.clone());
-    builder = match &spec.billing {
+    let reserved;
+    let billing = match (spec.ttl_by_provider, &spec.billing, spec.ttl) {
+        (false, billing, _) => billing,
+        (true, Billing::OnDemand, Some(ttl)) => {
+            reserved = Billing::Reserved {
+                days: reservation_days(ttl),
+            };
+            &reserved
+        }
+        (true, _, None) => {
+            return Err(invalid(
+                "ttl_by_provider",
+                "needs a ttl: Together ends a cluster itself only when a reservation of whole \
+                 days ends",
+                CREATE_DOC,
+            ));
+        }
+        (true, _, Some(_)) => {
+            return Err(invalid(
+                "ttl_by_provider",
+                "makes the ttl the reservation (RESERVED, duration_days); leave billing unset",
+                CREATE_DOC,
+            ));
+        }
+    };
+    builder = match billing {
         Billing::OnDemand => builder.billing_type(BillingType::OnDemand),
         Billing::Reserved { days } => builder
             .billing_type(BillingType::Reserved)

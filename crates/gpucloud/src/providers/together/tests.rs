@@ -367,3 +367,43 @@ fn the_kubeconfig_is_decoded_from_base64_and_never_shown_when_it_cannot_be() {
         );
     }
 }
+
+// Together's billing docs: "Clusters are automatically decommissioned when their reservation
+// period ends": a ttl Together keeps itself is a reservation of whole days, rounded up.
+#[test]
+fn a_ttl_by_the_provider_is_a_reservation_of_whole_days_rounded_up() {
+    use std::time::Duration;
+    for (ttl, days) in [
+        (Duration::from_secs(1), 1),
+        (Duration::from_secs(24 * 3600), 1),
+        (Duration::from_secs(30 * 3600), 2),
+        (Duration::from_secs(90 * 24 * 3600), 90),
+    ] {
+        let request = create_request(&spec().with_ttl(ttl).with_ttl_by_provider(true)).unwrap();
+        let body = serde_json::to_value(&request).unwrap();
+        assert_eq!(body["billing_type"], "RESERVED", "{ttl:?}");
+        assert_eq!(body["duration_days"], days, "{ttl:?}");
+    }
+    // Without it, the ttl is sent nowhere.
+    let body =
+        serde_json::to_value(create_request(&spec().with_ttl(Duration::from_secs(3600))).unwrap())
+            .unwrap();
+    assert_eq!(body["billing_type"], "ON_DEMAND");
+    assert!(
+        body.get("duration_days")
+            .is_none_or(serde_json::Value::is_null)
+    );
+    // No ttl to keep, or a billing of its own: refused before anything is sent.
+    for spec in [
+        spec().with_ttl_by_provider(true),
+        spec()
+            .with_ttl(Duration::from_secs(3600))
+            .with_ttl_by_provider(true)
+            .with_billing(Billing::Reserved { days: 3 }),
+    ] {
+        match create_request(&spec) {
+            Err(crate::Error::Validation(v)) => assert_eq!(v.field, "ttl_by_provider"),
+            other => panic!("{other:?}"),
+        }
+    }
+}
