@@ -513,7 +513,6 @@ impl Ledger {
     }
 }
 
-
 impl Ledger {
     /// The time by the ledger's clock (the one its claims and leases are measured by).
     pub(crate) fn now(&self) -> DateTime<Utc> {

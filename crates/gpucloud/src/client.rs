@@ -116,12 +116,10 @@ impl ClusterClient {
     /// # let _ = client; Ok(()) }
     /// ```
     #[must_use]
-    pub fn with_journal(self, journal: std::sync::Arc<dyn crate::journal::Journal>) -> Self {
-        match self {
-            Self::Together(p) => Self::Together(p.with_journal(journal)),
-            Self::Runcrate(p) => Self::Runcrate(p.with_journal(journal)),
-            Self::E2e(p) => Self::E2e(p.with_journal(journal)),
-        }
+    pub fn with_journal(mut self, journal: std::sync::Arc<dyn crate::journal::Journal>) -> Self {
+        let client = &mut self;
+        with_provider!(client, p => p.set_journal(journal));
+        self
     }
 
     /// A Together client.

@@ -251,7 +251,7 @@ const NOTHING: &str = "nothing";
 fn ended_by(spec: &ClusterSpec, provider: gpucloud::ProviderKind) -> &'static str {
     if !provider.profile().deletes_clusters {
         NOTHING
-    } else if spec.ttl_by_provider && provider == gpucloud::ProviderKind::Together {
+    } else if spec.ttl_by_provider && provider.profile().ends_clusters_itself {
         "provider"
     } else {
         "sweep"
@@ -277,9 +277,10 @@ pub fn who_ends_it(spec: &ClusterSpec, provider: gpucloud::ProviderKind) -> Opti
     if by == "provider" {
         let days = ttl.as_secs().div_ceil(24 * 3600).max(1);
         return Some(format!(
-            "Together ends it itself when its reservation ends: the ttl of {} rounded up to \
-             {days} day(s) (RESERVED, billed as a reservation); `gpucloud clusters sweep \
-             --expired --delete` also deletes it at the ttl where one runs",
+            "{} ends it itself when its reservation ends: the ttl of {} rounded up to \
+             {days} day(s) (billed as a reservation); `gpucloud clusters sweep --expired \
+             --delete` also deletes it at the ttl where one runs",
+            profile.display_name,
             humantime::format_duration(ttl)
         ));
     }

@@ -31,6 +31,10 @@ pub struct Profile {
     /// Whether its API can delete a cluster; where not, [`Self::console`] is where a person
     /// stops one.
     pub deletes_clusters: bool,
+    /// Whether the provider can end a cluster itself at a deadline it is given (a
+    /// reservation of whole days that runs out: Together), so a ttl holds with no sweep
+    /// running ([`crate::ClusterSpec::ttl_by_provider`]).
+    pub ends_clusters_itself: bool,
     /// How its API changes a cluster's size.
     pub resize: Resize,
     /// How its creates are kept from doubling.

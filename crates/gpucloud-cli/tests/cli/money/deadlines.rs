@@ -25,7 +25,7 @@ fn together_ends_a_cluster_itself_at_a_ttl_rounded_up_to_whole_days_when_asked()
     plan.expect_code(0);
     assert!(
         plan.stdout
-            .contains("Together ends it itself when its reservation ends")
+            .contains("Together AI ends it itself when its reservation ends")
             && plan.stdout.contains("rounded up to 2 day(s)"),
         "{}",
         plan.stdout

@@ -24,6 +24,7 @@ pub(crate) const PROFILE: Profile = Profile {
     default_base_url: gpucloud_e2e::DEFAULT_BASE_URL,
     lists_clusters: true,
     deletes_clusters: true,
+    ends_clusters_itself: false,
     resize: Resize::AddNodes,
     create_safety: CreateSafetyKind::ReconcileByName,
     unique_names: true,

@@ -36,13 +36,11 @@ macro_rules! neutral_methods {
 
             /// Records every create and delete in `journal` from now on (see
             /// [`crate::ClusterClient::with_journal`]).
-            #[must_use]
-            pub fn with_journal(
-                mut self,
+            pub(crate) fn set_journal(
+                &mut self,
                 journal: ::std::sync::Arc<dyn $crate::journal::Journal>,
-            ) -> Self {
+            ) {
                 self.settings.journal = Some(journal);
-                self
             }
 
             /// The exact request [`Self::create`] would send, built by the generated client

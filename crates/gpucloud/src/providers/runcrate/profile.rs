@@ -19,6 +19,7 @@ pub(crate) const PROFILE: Profile = Profile {
     default_base_url: gpucloud_runcrate::DEFAULT_BASE_URL,
     lists_clusters: false,
     deletes_clusters: false,
+    ends_clusters_itself: false,
     resize: Resize::Unsupported,
     create_safety: CreateSafetyKind::IdempotencyKey,
     unique_names: false,

@@ -18,6 +18,9 @@ pub(crate) const PROFILE: Profile = Profile {
     default_base_url: gpucloud_together::DEFAULT_BASE_URL,
     lists_clusters: true,
     deletes_clusters: true,
+    // Billing docs: "Clusters are automatically decommissioned when their reservation period
+    // ends" (RESERVED, `duration_days`).
+    ends_clusters_itself: true,
     resize: Resize::Absolute,
     create_safety: CreateSafetyKind::ReconcileByName,
     unique_names: true,
