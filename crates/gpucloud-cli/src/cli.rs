@@ -80,6 +80,12 @@ pub struct Cli {
     #[arg(long, global = true)]
     pub no_ledger: bool,
 
+    /// The configuration file: per-provider defaults (SSH keys, E2E's security group, base
+    /// URL), a price book and currency rates (default: GPUCLOUD_CONFIG, else
+    /// $XDG_CONFIG_HOME/gpucloud/config.toml). Credentials are never read from it.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub config: Option<std::path::PathBuf>,
+
     #[command(subcommand)]
     pub command: Command,
 }

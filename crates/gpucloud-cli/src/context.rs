@@ -40,6 +40,10 @@ pub struct Context {
     output: Output,
     ledgers: Ledgers,
     at_stake: AtStake,
+    /// `--config`, if given.
+    config_path: Option<std::path::PathBuf>,
+    /// The configuration file, read on first use.
+    config: std::sync::OnceLock<Result<Option<gpucloud::config_file::ConfigFile>, String>>,
 }
 
 impl Context {
@@ -51,6 +55,33 @@ impl Context {
             output: Output::new(json),
             ledgers: Ledgers::new(no_ledger),
             at_stake: AtStake::default(),
+            config_path: None,
+            config: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// This context reading the configuration file at `path` (`--config`) instead of the
+    /// default one.
+    #[must_use]
+    pub fn with_config_path(mut self, path: Option<std::path::PathBuf>) -> Self {
+        self.config_path = path;
+        self
+    }
+
+    /// The configuration file: `--config`'s (which must exist), else the default one if it
+    /// exists; read once. A file that cannot be used is the command's error (exit 3), naming
+    /// the file, line and field.
+    pub fn config(&self) -> Result<Option<&gpucloud::config_file::ConfigFile>, CliError> {
+        let loaded = self.config.get_or_init(|| {
+            match &self.config_path {
+                Some(path) => gpucloud::config_file::ConfigFile::load(path).map(Some),
+                None => gpucloud::config_file::ConfigFile::load_default(),
+            }
+            .map_err(|e| e.to_string())
+        });
+        match loaded {
+            Ok(config) => Ok(config.as_ref()),
+            Err(error) => Err(CliError::Input(format!("configuration file: {error}"))),
         }
     }
 

@@ -190,6 +190,14 @@ impl Placement {
         self
     }
 
+    /// Prices offerings their provider states no price for from `pricing`'s book, and
+    /// compares prices in another currency than the ceiling's by its rates (each price shown
+    /// with its source, each conversion with its rate).
+    pub fn with_pricing(mut self, pricing: crate::catalog::Pricing) -> Self {
+        self.constraints.pricing = pricing;
+        self
+    }
+
     /// With a price ceiling, also takes offerings that state no price (Together states
     /// none); the ceiling is not checked for them.
     pub fn allow_unpriced(mut self) -> Self {
@@ -251,21 +259,22 @@ impl Placement {
             .collect();
         if self.order == Order::CheapestFirst {
             // Prices are compared in one currency: the ceiling's, else the first priced
-            // candidate's. A price in another is not comparable (no rates are converted) and
-            // sorts with the unknown ones. A stable sort: equal or unknown prices keep the
-            // order given.
+            // candidate's. A price in another is converted by the pricing's rates; one no rate
+            // converts is not comparable and sorts with the unknown ones. A stable sort: equal
+            // or unknown prices keep the order given.
             let currency = self
                 .constraints
                 .max_price_per_hour
                 .as_ref()
                 .map(|c| c.currency.clone())
                 .or_else(|| plans.iter().find_map(|p| Some(price(p)?.1.to_string())));
+            let pricing = &self.constraints.pricing;
             let price = |plan: &CandidatePlan| {
                 let (amount, of) = price(plan)?;
-                currency
-                    .as_deref()
-                    .is_some_and(|c| c.eq_ignore_ascii_case(of))
-                    .then_some(amount)
+                pricing
+                    .convert(amount, of, currency.as_deref()?)
+                    .ok()
+                    .map(|c| c.amount)
             };
             plans.sort_by(|a, b| match (price(a), price(b)) {
                 (Some(x), Some(y)) => x.total_cmp(&y),

@@ -34,7 +34,7 @@ use crate::interrupt;
 /// a SIGINT, SIGTERM or SIGHUP interrupts it (see [`crate::interrupt`]). `gpucloud sim` handles its
 /// own signals: they end the simulator cleanly.
 pub async fn run(cli: Cli) -> Result<(), CliError> {
-    let ctx = Context::new(cli.json, cli.no_ledger);
+    let ctx = Context::new(cli.json, cli.no_ledger).with_config_path(cli.config.clone());
     #[cfg(feature = "sim")]
     if let Command::Sim(args) = &cli.command {
         return sim::run(&ctx, args).await;

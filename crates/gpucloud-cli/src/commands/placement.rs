@@ -66,13 +66,26 @@ fn clients(
     Ok(clients)
 }
 
-fn placement(target: &PlacementTargetArgs, spec: &ClusterSpec, clients: &Clients) -> Placement {
-    let mut placement = Placement::new(
-        clients
-            .candidates
-            .iter()
-            .map(|(_, client)| Candidate::new(client.clone(), spec.clone())),
-    );
+/// The placement of `spec` over `clients`: each candidate's request with its provider's
+/// configuration file section applied (SSH keys in its own form, E2E's security group), and,
+/// over several providers, without the SSH keys a provider takes none of (Together's
+/// clusters are reached by kubeconfig); the price book and rates of `--price-book` and the
+/// configuration file.
+fn placement(
+    ctx: &Context,
+    target: &PlacementTargetArgs,
+    spec: &ClusterSpec,
+    clients: &Clients,
+) -> Result<Placement, CliError> {
+    let config = ctx.config()?;
+    let several = clients.candidates.len() > 1;
+    let mut placement = Placement::new(clients.candidates.iter().map(|(provider, client)| {
+        Candidate::new(
+            client.clone(),
+            candidate_spec(config, *provider, spec, several),
+        )
+    }))
+    .with_pricing(pricing(config, target.price_book.as_deref())?);
     if target.cheapest_first {
         placement = placement.cheapest_first();
     }
@@ -85,7 +98,61 @@ fn placement(target: &PlacementTargetArgs, spec: &ClusterSpec, clients: &Clients
     if target.allow_no_delete {
         placement = placement.allow_undeletable();
     }
-    placement
+    Ok(placement)
+}
+
+/// `spec` as `provider`'s candidate: the configuration file's section applied where the
+/// request sets nothing, and (`several` providers) no SSH keys where the provider takes none.
+pub fn candidate_spec(
+    config: Option<&gpucloud::config_file::ConfigFile>,
+    provider: ProviderKind,
+    spec: &ClusterSpec,
+    several: bool,
+) -> ClusterSpec {
+    let mut spec = spec.clone();
+    if let Some(config) = config {
+        config.apply(provider, &mut spec);
+    }
+    if several && !provider.profile().takes_ssh_keys {
+        spec.ssh_keys.clear();
+    }
+    spec
+}
+
+/// How a candidate on `provider` would be reached, for the plan.
+pub fn access(provider: ProviderKind, spec: &ClusterSpec) -> String {
+    let profile = provider.profile();
+    if !profile.takes_ssh_keys {
+        "reached by kubeconfig (`gpucloud clusters kubeconfig`); SSH keys are not sent".into()
+    } else if spec.ssh_keys.is_empty() {
+        "no SSH key given".into()
+    } else {
+        format!(
+            "SSH keys {}",
+            spec.ssh_keys
+                .iter()
+                .map(cell)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    }
+}
+
+/// The price book and rates: `--price-book`'s entries first, then the configuration file's.
+fn pricing(
+    config: Option<&gpucloud::config_file::ConfigFile>,
+    price_book: Option<&std::path::Path>,
+) -> Result<gpucloud::catalog::Pricing, CliError> {
+    let mut pricing = config.map(|c| c.pricing.clone()).unwrap_or_default();
+    if let Some(path) = price_book {
+        let book = gpucloud::config_file::ConfigFile::load(path)
+            .map_err(|e| CliError::Input(format!("price book: {e}")))?;
+        let mut entries = book.pricing.book;
+        entries.append(&mut pricing.book);
+        pricing.book = entries;
+        pricing.rates.extend(book.pricing.rates);
+    }
+    Ok(pricing)
 }
 
 /// How a create goes through its placement.
@@ -110,7 +177,7 @@ pub async fn create(
     confirmed: impl FnOnce(),
 ) -> Result<Placed, CliError> {
     let clients = clients(ctx, target, ledger.as_ref(), way.single)?;
-    let placement = placement(target, spec, &clients);
+    let placement = placement(ctx, target, spec, &clients)?;
     let plans = placement.plan().await;
     if way.ask {
         show_plans(spec, &plans);
@@ -188,6 +255,16 @@ pub struct Estimate {
     pub ended_by: Option<&'static str>,
     /// Whether the catalog was read for it (not for a request that names every id).
     pub looked_up: bool,
+    /// Where the price comes from: the provider's answer, or a price book entry.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<gpucloud::catalog::PriceSource>,
+    /// The price per hour in the ceiling's currency, where it is another and a rate converts
+    /// it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub converted: Option<gpucloud::catalog::Converted>,
+    /// The currency of `converted`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub converted_into: Option<String>,
 }
 
 impl Estimate {
@@ -208,13 +285,50 @@ impl Estimate {
                 .map(|((amount, _), ttl)| amount * ttl.as_secs_f64() / 3600.0),
             ended_by,
             looked_up: resolution.offering.is_some(),
+            source: resolution
+                .offering
+                .as_ref()
+                .and_then(|o| o.price.as_ref())
+                .map(|p| p.source.clone()),
+            converted: None,
+            converted_into: None,
         }
+    }
+
+    /// This estimate with its price per hour in `currency` too, where it is another and
+    /// `pricing` has a rate for it.
+    #[must_use]
+    pub fn in_currency(mut self, pricing: &gpucloud::catalog::Pricing, currency: &str) -> Self {
+        if let (Some(amount), Some(from)) = (self.per_hour, &self.currency)
+            && !from.eq_ignore_ascii_case(currency)
+        {
+            self.converted = pricing.convert(amount, from, currency).ok();
+            self.converted_into = self
+                .converted
+                .is_some()
+                .then(|| currency.to_ascii_uppercase());
+        }
+        self
     }
 
     /// `47.84 USD/h (382.72 USD for 8h)`, or `price not stated`, then who ends the cluster
     /// at its ttl on `provider` (see [`who_ends_it`]).
     pub fn describe(&self, spec: &ClusterSpec, provider: gpucloud::ProviderKind) -> String {
-        let cost = self.cost(spec.ttl);
+        let mut cost = self.cost(spec.ttl);
+        if let (Some(converted), Some(into)) = (&self.converted, &self.converted_into) {
+            cost.push_str(&format!(
+                " = {:.2} {}/h (rate {}, as of {})",
+                converted.amount,
+                cell(into),
+                converted.rate.unwrap_or_default(),
+                converted
+                    .as_of
+                    .map_or_else(|| "-".to_string(), |d| d.to_string())
+            ));
+        }
+        if let Some(source) = &self.source {
+            cost.push_str(&format!(" [{}]", cell(source.describe())));
+        }
         match who_ends_it(spec, provider) {
             Some(who) => format!("{cost}; {who}"),
             None => cost,
@@ -336,6 +450,9 @@ struct PlannedCandidate {
     /// What the plan's request would cost.
     #[serde(skip_serializing_if = "Option::is_none")]
     cost: Option<Estimate>,
+    /// How the cluster would be reached (SSH keys, or kubeconfig).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    access: Option<String>,
 }
 
 /// Prints, for each candidate in the order a create would try them, its resolved request or
@@ -347,7 +464,8 @@ pub async fn plan(
     ledger: Option<Arc<Ledger>>,
 ) -> Result<(), CliError> {
     let clients = clients(ctx, target, ledger.as_ref(), false)?;
-    let plans: Vec<CandidatePlan> = placement(target, spec, &clients).plan().await;
+    let pricing = pricing(ctx.config()?, target.price_book.as_deref())?;
+    let plans: Vec<CandidatePlan> = placement(ctx, target, spec, &clients)?.plan().await;
     let mut out: Vec<PlannedCandidate> = clients
         .left_out
         .iter()
@@ -357,6 +475,7 @@ pub async fn plan(
             skipped: Some(why.clone()),
             other_regions: Vec::new(),
             cost: None,
+            access: None,
         })
         .collect();
     for candidate in plans {
@@ -366,11 +485,18 @@ pub async fn plan(
             .filter_map(|r| r.region().map(str::to_string))
             .collect();
         let client = clients.candidates.get(candidate.candidate).map(|(_, c)| c);
-        let cost = candidate
+        let cost = candidate.resolution.as_ref().ok().map(|resolution| {
+            let estimate = Estimate::of(resolution, spec, candidate.provider);
+            match target.max_price_per_hour {
+                Some(_) => estimate.in_currency(&pricing, &target.currency),
+                None => estimate,
+            }
+        });
+        let reached = candidate
             .resolution
             .as_ref()
             .ok()
-            .map(|resolution| Estimate::of(resolution, spec, candidate.provider));
+            .map(|resolution| access(candidate.provider, &resolution.spec));
         let planned = match (candidate.resolution, client) {
             (Ok(resolution), Some(client)) => client.plan(&resolution.spec).await.map(|mut p| {
                 p.resolved = resolution.choices;
@@ -386,6 +512,7 @@ pub async fn plan(
                 skipped: None,
                 other_regions,
                 cost,
+                access: reached,
             },
             Err(error) => PlannedCandidate {
                 provider: candidate.provider,
@@ -393,6 +520,7 @@ pub async fn plan(
                 skipped: Some(format!("{}{}", one_line(&error), hint(error.kind()))),
                 other_regions: Vec::new(),
                 cost: None,
+                access: None,
             },
         });
     }
@@ -407,6 +535,9 @@ pub async fn plan(
                 crate::terminal::stdout_text(&plan.to_string());
                 if let Some(cost) = &candidate.cost {
                     say!("\nCost: {}", cost.describe(spec, candidate.provider));
+                }
+                if let Some(access) = &candidate.access {
+                    say!("Access: {access}");
                 }
                 if !candidate.other_regions.is_empty() {
                     say!(

@@ -106,9 +106,15 @@ pub struct PlacementTargetArgs {
         requires = "max_price_per_hour"
     )]
     pub currency: String,
-    /// Try the provider with the cheapest known offering first, not the order given.
+    /// Try the provider with the cheapest known offering first, not the order given (prices
+    /// in another currency converted by the configuration file's rates).
     #[arg(long)]
     pub cheapest_first: bool,
+    /// A price book (TOML, `[[price_book]]` entries as in the configuration file) that prices
+    /// offerings their provider states no price for (Together); read before the
+    /// configuration file's own entries.
+    #[arg(long, value_name = "FILE")]
+    pub price_book: Option<std::path::PathBuf>,
     /// Also create on providers whose API cannot delete a cluster (Runcrate): such a cluster
     /// bills until you stop it in the provider's console, and no --wait cleanup or sweep can
     /// stop it. Without this flag those providers are skipped, saying so.

@@ -11,6 +11,7 @@ mod hostile;
 mod matrix;
 #[cfg(feature = "sim")]
 mod money;
+mod offers;
 mod offline;
 #[cfg(feature = "sim")]
 mod placement;

@@ -544,8 +544,8 @@ fn a_create_on_a_terminal_shows_where_and_what_it_costs_and_asks_first() {
     // API can stop it at its ttl, and the line says so.
     assert!(
         shown.contains(
-            "1. runcrate (Dallas, TX): 47.84 USD/h (until stopped by hand); nothing ends it at \
-             its ttl of 8h"
+            "1. runcrate (Dallas, TX): 47.84 USD/h (until stopped by hand) [answered by the \
+             provider]; nothing ends it at its ttl of 8h"
         ),
         "{shown}"
     );
@@ -605,7 +605,7 @@ fn plan_shows_what_each_candidate_costs_per_hour_and_for_its_ttl() {
     single.expect_code(0);
     assert!(
         single.stdout.contains(
-            "Cost: 47.84 USD/h (until stopped by hand); nothing ends it at its ttl of 8h"
+            "Cost: 47.84 USD/h (until stopped by hand) [answered by the provider]; nothing ends it at its ttl of 8h"
         ),
         "{}",
         single.stdout

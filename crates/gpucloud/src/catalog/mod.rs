@@ -14,6 +14,7 @@
 mod cache;
 mod family;
 pub(crate) mod fields;
+pub mod pricing;
 pub mod resolve;
 mod rules;
 
@@ -24,6 +25,7 @@ use crate::spec::SoftwareStack;
 
 pub(crate) use cache::CatalogCache;
 pub use family::{gpu_family, matches as gpu_matches};
+pub use pricing::{BookAmount, BookEntry, Converted, PriceSource, Pricing, Rate};
 pub use resolve::{
     Constraints, PriceCeiling, Resolution, consults_catalog, resolve, resolve_each_region,
 };
@@ -145,6 +147,8 @@ pub struct OfferPrice {
     pub per_node_hour: f64,
     /// ISO 4217 code (`USD`, `INR`).
     pub currency: String,
+    /// Where it comes from: the provider's catalog, or a price book entry.
+    pub source: PriceSource,
 }
 
 impl OfferPrice {

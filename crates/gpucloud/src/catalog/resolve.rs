@@ -64,6 +64,9 @@ pub struct Constraints {
     /// With a ceiling, also take offerings that state no price; the ceiling is then not
     /// checked for them.
     pub allow_unpriced: bool,
+    /// The price book that prices offerings their provider states no price for, and the
+    /// rates that convert a price into the ceiling's currency.
+    pub pricing: super::Pricing,
 }
 
 impl Constraints {
@@ -80,6 +83,13 @@ impl Constraints {
     #[must_use]
     pub fn with_allow_unpriced(mut self, allow: bool) -> Self {
         self.allow_unpriced = allow;
+        self
+    }
+
+    /// Prices what the catalog does not, and converts currencies, by `pricing`.
+    #[must_use]
+    pub fn with_pricing(mut self, pricing: super::Pricing) -> Self {
+        self.pricing = pricing;
         self
     }
 
@@ -198,7 +208,9 @@ pub fn resolve_each_region(
             choices: Vec::new(),
         }]);
     }
-    let offerings: Vec<&Offering> = catalog.iter().filter(|o| o.provider == provider).collect();
+    // Each offering with its price: the catalog's, else the price book's.
+    let priced = constraints.pricing.priced(catalog);
+    let offerings: Vec<&Offering> = priced.iter().filter(|o| o.provider == provider).collect();
     if spec.gpu_model.is_none()
         && let Err(why) = rules.without_gpu_model()
     {
@@ -328,21 +340,24 @@ fn fit(
     }
     match (&constraints.max_price_per_hour, &offering.price) {
         (Some(ceiling), Some(price)) => {
-            if !price.currency.eq_ignore_ascii_case(&ceiling.currency) {
-                return Err(format!("is priced in {}", price.currency));
-            }
-            if price.for_nodes(nodes) > ceiling.amount {
+            let total = price.for_nodes(nodes);
+            let converted =
+                constraints
+                    .pricing
+                    .convert(total, &price.currency, &ceiling.currency)?;
+            if converted.amount > ceiling.amount {
                 return Err(format!(
-                    "costs {:.2} {}/h",
-                    price.for_nodes(nodes),
-                    price.currency
+                    "costs {}/h",
+                    converted.describe(total, &ceiling.currency)
                 ));
             }
         }
         (Some(ceiling), None) if !constraints.allow_unpriced => {
             return Err(format!(
-                "states no price, so the ceiling of {:.2} {}/h cannot be checked (allow \
-                 unpriced offerings to take it anyway)",
+                "states no price, so the ceiling of {:.2} {}/h cannot be checked: add a \
+                 price book entry for it (`[[price_book]]` in the configuration file, or \
+                 --price-book FILE), or allow unpriced offerings (--allow-unpriced) to take it \
+                 unchecked",
                 ceiling.amount, ceiling.currency
             ));
         }

@@ -35,6 +35,14 @@ pub struct Profile {
     /// reservation of whole days that runs out: Together), so a ttl holds with no sweep
     /// running ([`crate::ClusterSpec::ttl_by_provider`]).
     pub ends_clusters_itself: bool,
+    /// Applies the provider's own defaults from its configuration file section to a request
+    /// that does not set them (E2E's security group); returns what it applied. SSH keys are
+    /// applied for every provider alike ([`crate::config_file::ConfigFile::apply`]).
+    pub apply_defaults:
+        fn(&crate::provider_defaults::ProviderDefaults, &mut crate::ClusterSpec) -> Vec<String>,
+    /// Whether a create takes SSH keys (Together's clusters are reached by kubeconfig, and
+    /// its create takes none).
+    pub takes_ssh_keys: bool,
     /// How its API changes a cluster's size.
     pub resize: Resize,
     /// How its creates are kept from doubling.

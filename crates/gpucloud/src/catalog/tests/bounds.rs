@@ -260,6 +260,7 @@ fn ceiling(amount: f64, allow_unpriced: bool) -> Constraints {
             currency: "USD".into(),
         }),
         allow_unpriced,
+        pricing: Default::default(),
     }
 }
 
@@ -399,6 +400,7 @@ fn the_constraint_builders_set_their_fields() {
             currency: "EUR".into(),
         }),
         allow_unpriced: true,
+        pricing: Default::default(),
     };
     assert_eq!(constraints, expected);
     assert!(!constraints.needs_price());

@@ -464,6 +464,7 @@ fn a_ceiling_equal_to_the_price_fits_and_zero_gpus_fill_no_node() {
             currency: "USD".into(),
         }),
         allow_unpriced: false,
+        pricing: Default::default(),
     };
     resolve(ProviderKind::Runcrate, &spec, &catalog, &at_ceiling).unwrap();
 

@@ -104,6 +104,7 @@ pub(crate) fn offerings(
                 .map(|per_node_hour| OfferPrice {
                     per_node_hour,
                     currency: text(plan, &["currency"]).unwrap_or_else(|| "INR".into()),
+                    source: crate::catalog::PriceSource::Answered,
                 });
             offerings.push(Offering {
                 provider: PROVIDER,

@@ -5,6 +5,7 @@
 //! HTTP 200 (`code` ≥ 400 in the envelope); every answer's `code` is checked (`errors.rs`).
 
 pub(crate) mod config;
+mod defaults;
 pub(crate) mod options;
 mod profile;
 pub(crate) use profile::PROFILE;

@@ -25,6 +25,8 @@ pub(crate) const PROFILE: Profile = Profile {
     lists_clusters: true,
     deletes_clusters: true,
     ends_clusters_itself: false,
+    apply_defaults: super::defaults::apply_defaults,
+    takes_ssh_keys: true,
     resize: Resize::AddNodes,
     create_safety: CreateSafetyKind::ReconcileByName,
     unique_names: true,

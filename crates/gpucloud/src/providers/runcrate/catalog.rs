@@ -56,6 +56,7 @@ fn offering(offer: ClusterOffer) -> Option<Offering> {
         per_node_hour,
         // Runcrate prices in US dollars (its docs: "never less than $10").
         currency: "USD".into(),
+        source: crate::catalog::PriceSource::Answered,
     });
     if price.is_some() {
         inferred.push("price");

@@ -20,6 +20,8 @@ pub(crate) const PROFILE: Profile = Profile {
     lists_clusters: false,
     deletes_clusters: false,
     ends_clusters_itself: false,
+    apply_defaults: |_, _| Vec::new(),
+    takes_ssh_keys: true,
     resize: Resize::Unsupported,
     create_safety: CreateSafetyKind::IdempotencyKey,
     unique_names: false,

@@ -21,6 +21,8 @@ pub(crate) const PROFILE: Profile = Profile {
     // Billing docs: "Clusters are automatically decommissioned when their reservation period
     // ends" (RESERVED, `duration_days`).
     ends_clusters_itself: true,
+    apply_defaults: |_, _| Vec::new(),
+    takes_ssh_keys: false,
     resize: Resize::Absolute,
     create_safety: CreateSafetyKind::ReconcileByName,
     unique_names: true,

@@ -1,0 +1,214 @@
+//! One request, every provider: with a configuration file that prices Together (a price book
+//! entry) and converts E2E's rupees (a rate), a plan over every provider prices each candidate
+//! in one currency with its source and tries the cheapest first; SSH keys are applied in each
+//! provider's own form, and a provider that takes none (Together) is not refused for them, so a
+//! create fails over between Together and E2E either way.
+
+use gpucloud_sim::{CapacityFilter, Provider};
+
+use crate::simulated::{TestSim, json, sim_credentials};
+use crate::support::gpucloud;
+
+/// The simulator's endpoints, its credentials, a ledger, and `config` as the configuration
+/// file (kept until the guard drops).
+fn env_with_config(
+    sim: &TestSim,
+    config: &str,
+) -> (tempfile::TempDir, Vec<(&'static str, String)>) {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let path = dir.path().join("config.toml");
+    std::fs::write(&path, config).unwrap_or_else(|e| panic!("{e}"));
+    let mut env = sim_credentials();
+    for (variable, provider) in [
+        ("TOGETHER_BASE_URL", Provider::Together),
+        ("RUNCRATE_BASE_URL", Provider::Runcrate),
+        ("E2E_BASE_URL", Provider::E2e),
+    ] {
+        env.push((variable, sim.sim().base_url(provider)));
+    }
+    env.push(("GPUCLOUD_CONFIG", path.display().to_string()));
+    env.push((
+        "GPUCLOUD_LEDGER",
+        dir.path().join("ledger.sqlite3").display().to_string(),
+    ));
+    (dir, env)
+}
+
+const CONFIG: &str = r#"
+[e2e]
+ssh_keys = ["101"]
+security_group_id = 1
+
+[[price_book]]
+provider = "together"
+gpu_model = "H100"
+region = "*"
+per_gpu_hour = 2.5
+currency = "USD"
+source = "the simulator's price list"
+as_of = "2026-12-01"
+
+[rates.INR]
+USD = 0.012
+as_of = "2026-12-01"
+"#;
+
+const PLAN_ANY: [&str; 14] = [
+    "--json",
+    "plan",
+    "-p",
+    "any",
+    "--gpu-model",
+    "H100",
+    "--gpus",
+    "16",
+    "--name",
+    "cheap-1",
+    "--max-price-per-hour",
+    "60",
+    "--allow-no-delete",
+    "--cheapest-first",
+];
+
+#[test]
+fn a_plan_over_every_provider_prices_each_in_one_currency_with_its_source() {
+    let sim = TestSim::start();
+    let (_dir, env) = env_with_config(&sim, CONFIG);
+    let run = gpucloud(&PLAN_ANY, &env);
+    run.expect_code(0);
+    let planned = json(&run);
+    let candidates = planned.as_array().cloned().unwrap_or_default();
+    let providers: Vec<&str> = candidates
+        .iter()
+        .map(|c| c["provider"].as_str().unwrap_or_default())
+        .collect();
+    // Cheapest first, in USD: Together 16 × 2.50 = 40.00 (price book), E2E 4080 INR × 0.012 =
+    // 48.96, Runcrate 47.84 (answered).
+    assert_eq!(providers, ["together", "runcrate", "e2e"], "{}", run.stdout);
+    for c in &candidates {
+        assert!(c["skipped"].is_null(), "{c}");
+    }
+    assert_eq!(candidates[0]["cost"]["per_hour"], 40.0);
+    assert_eq!(candidates[0]["cost"]["source"]["kind"], "price_book");
+    assert_eq!(
+        candidates[0]["cost"]["source"]["source"],
+        "the simulator's price list"
+    );
+    assert_eq!(candidates[1]["cost"]["source"]["kind"], "answered");
+    assert_eq!(candidates[2]["cost"]["currency"], "INR");
+    let usd = candidates[2]["cost"]["converted"]["amount"]
+        .as_f64()
+        .unwrap_or_default();
+    assert!((usd - 48.96).abs() < 1e-6, "{usd}");
+    assert_eq!(candidates[2]["cost"]["converted"]["rate"], 0.012);
+    // Access per provider: E2E's key from the file; Together reached by kubeconfig.
+    assert!(
+        candidates[0]["access"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("kubeconfig")
+    );
+    assert_eq!(candidates[2]["plan"]["body"]["ssh_key_ids"][0], 101);
+}
+
+#[test]
+fn without_a_price_book_or_a_rate_each_skip_names_the_setting_that_fixes_it() {
+    let sim = TestSim::start();
+    let (_dir, env) = env_with_config(&sim, "[e2e]\nssh_keys = [\"101\"]\nsecurity_group_id = 1\n");
+    let run = gpucloud(&PLAN_ANY, &env);
+    let planned = json(&run);
+    let skipped = |provider: &str| -> String {
+        planned
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+            .iter()
+            .find(|c| c["provider"] == provider)
+            .and_then(|c| c["skipped"].as_str().map(str::to_string))
+            .unwrap_or_default()
+    };
+    assert!(
+        skipped("together").contains("[[price_book]]"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        skipped("together").contains("--price-book"),
+        "{}",
+        run.stdout
+    );
+    assert!(skipped("e2e").contains("[rates.INR]"), "{}", run.stdout);
+}
+
+#[test]
+fn a_create_with_ssh_keys_fails_over_between_together_and_e2e_either_way() {
+    for (order, full, made) in [
+        ("together,e2e", Provider::Together, Provider::E2e),
+        ("e2e,together", Provider::E2e, Provider::Together),
+    ] {
+        let sim = TestSim::start();
+        sim.sim()
+            .capacity()
+            .set(&CapacityFilter::new(full, "H100"), 0)
+            .unwrap_or_else(|e| panic!("{e:?}"));
+        let (_dir, env) = env_with_config(&sim, CONFIG);
+        let run = gpucloud(
+            &[
+                "--json",
+                "clusters",
+                "create",
+                "-p",
+                order,
+                "--gpu-model",
+                "H100",
+                "--gpus",
+                "16",
+                "--name",
+                "either-way",
+                "--ssh-key",
+                "101",
+            ],
+            &env,
+        );
+        run.expect_code(0);
+        let created = json(&run);
+        let provider = match made {
+            Provider::Together => "together",
+            Provider::Runcrate => "runcrate",
+            Provider::E2e => "e2e",
+        };
+        assert_eq!(
+            created["cluster"]["provider"], provider,
+            "{order}: {}",
+            run.stderr
+        );
+        assert_eq!(sim.sim().clusters(made).len(), 1, "{order}");
+        assert!(sim.sim().clusters(full).is_empty(), "{order}");
+    }
+}
+
+#[test]
+fn a_configuration_file_that_cannot_be_used_names_file_line_and_field() {
+    let sim = TestSim::start();
+    let (_dir, env) = env_with_config(
+        &sim,
+        "[[price_book]]\nprovider = \"together\"\ngpu_model = \"H100\"\nper_gpu_hour = 2.5\n\
+         currency = \"dollars\"\nsource = \"x\"\nas_of = \"2026-12-01\"\n",
+    );
+    let run = gpucloud(&PLAN_ANY, &env);
+    run.expect_code(3);
+    assert!(
+        run.stderr.contains("config.toml:1: price_book[0].currency"),
+        "{}",
+        run.stderr
+    );
+    let (_dir, env) = env_with_config(&sim, "[together]\napi_key = \"tgp_v1_secret\"\n");
+    let run = gpucloud(&PLAN_ANY, &env);
+    run.expect_code(3);
+    assert!(
+        run.stderr.contains("config.toml:2: api_key"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("tgp_v1_secret"), "{}", run.stderr);
+}
