@@ -123,6 +123,9 @@ pub enum Command {
         after_help = "Examples:\n  gpucloud catalog -p all --gpu-model H100\n  gpucloud catalog -p together --gpus 16 --region us-central-8"
     )]
     Catalog(CatalogArgs),
+    /// The configuration file's settings in effect, and where each came from.
+    #[command(after_help = "Examples:\n  gpucloud config show\n  gpucloud --json config show")]
+    Config(crate::commands::config::ConfigArgs),
     /// Print the JSON Schema of request files, for editors and checks.
     #[command(after_help = "Examples:\n  gpucloud schema request > request.schema.json")]
     Schema(SchemaArgs),

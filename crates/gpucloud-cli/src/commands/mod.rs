@@ -4,6 +4,7 @@
 
 pub mod catalog;
 pub mod completions;
+pub mod config;
 pub mod create;
 pub mod delete;
 #[cfg(feature = "sim")]
@@ -76,6 +77,7 @@ async fn dispatch(ctx: &Context, command: Command) -> Result<(), CliError> {
         #[cfg(feature = "sim")]
         Command::Demo(args) => demo::run(ctx, &args).await,
         Command::Schema(args) => schema::run(&args),
+        Command::Config(args) => config::run(ctx, &args),
         Command::Completions(_) if ctx.output().is_json() => Err(no_json(
             "completions prints a shell script; there is no JSON form of it",
         )),

@@ -144,6 +144,13 @@ fn pricing(
     price_book: Option<&std::path::Path>,
 ) -> Result<gpucloud::catalog::Pricing, CliError> {
     let mut pricing = config.map(|c| c.pricing.clone()).unwrap_or_default();
+    for at in config.iter().flat_map(|c| &c.stale) {
+        tell!(
+            "warning: {}: a price book entry older than the file's stale_after_days: its \
+             price is used, shown STALE",
+            cell(at)
+        );
+    }
     if let Some(path) = price_book {
         let book = gpucloud::config_file::ConfigFile::load(path)
             .map_err(|e| CliError::Input(format!("price book: {e}")))?;

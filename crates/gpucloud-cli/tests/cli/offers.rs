@@ -212,3 +212,63 @@ fn a_configuration_file_that_cannot_be_used_names_file_line_and_field() {
     );
     assert!(!run.stderr.contains("tgp_v1_secret"), "{}", run.stderr);
 }
+
+#[test]
+fn config_show_says_each_setting_and_where_it_came_from_never_a_credential() {
+    let sim = TestSim::start();
+    let stale = CONFIG
+        .replace(
+            "[[price_book]]",
+            "[pricing]\nstale_after_days = 1\n\n[[price_book]]",
+        )
+        .replace(
+            "as_of = \"2026-12-01\"\n\n[rates",
+            "as_of = \"2020-01-01\"\n\n[rates",
+        );
+    let (_dir, env) = env_with_config(&sim, &stale);
+    let run = gpucloud(&["--json", "config", "show"], &env);
+    run.expect_code(0);
+    let shown = json(&run);
+    let settings = shown["settings"].as_array().cloned().unwrap_or_default();
+    let find = |scope: &str, name: &str| {
+        settings
+            .iter()
+            .find(|s| s["scope"] == scope && s["name"] == name)
+            .cloned()
+            .unwrap_or_else(|| panic!("{scope} {name}: {}", run.stdout))
+    };
+    assert_eq!(find("e2e", "ssh_keys")["value"], "101");
+    assert!(
+        find("e2e", "ssh_keys")["from"]
+            .as_str()
+            .unwrap_or_default()
+            .ends_with("[e2e] ssh_keys")
+    );
+    assert_eq!(find("e2e", "security_group_id")["value"], "1");
+    assert_eq!(find("together", "credential")["value"], "set (never shown)");
+    assert_eq!(find("together", "credential")["from"], "TOGETHER_API_KEY");
+    assert_eq!(find("together", "base_url")["from"], "TOGETHER_BASE_URL");
+    assert_eq!(
+        find("gpucloud", "configuration file")["from"],
+        "GPUCLOUD_CONFIG"
+    );
+    assert_eq!(shown["price_book"].as_array().map(Vec::len), Some(1));
+    assert_eq!(shown["rates"][0]["from"], "INR");
+    assert_eq!(
+        shown["stale"].as_array().map(Vec::len),
+        Some(1),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stderr.contains("stale_after_days"), "{}", run.stderr);
+    // The plan uses the stale price, and says it is stale.
+    let plan = gpucloud(&PLAN_ANY[1..], &env);
+    plan.expect_code(0);
+    assert!(plan.stdout.contains("STALE"), "{}", plan.stdout);
+    assert!(
+        plan.stderr
+            .contains("older than the file's stale_after_days"),
+        "{}",
+        plan.stderr
+    );
+}
