@@ -123,6 +123,12 @@ pub enum Command {
         after_help = "Examples:\n  gpucloud catalog -p all --gpu-model H100\n  gpucloud catalog -p together --gpus 16 --region us-central-8"
     )]
     Catalog(CatalogArgs),
+    /// Every provider's offers for one request, the total per hour in one currency with its
+    /// price source, cheapest first.
+    #[command(
+        after_help = "Examples:\n  gpucloud offers --gpu-model H100 --gpus 16\n  gpucloud offers --gpu-model H100 --gpus 16 --max-price-per-hour 60 --json"
+    )]
+    Offers(crate::commands::offers::OffersArgs),
     /// The configuration file's settings in effect, and where each came from.
     #[command(after_help = "Examples:\n  gpucloud config show\n  gpucloud --json config show")]
     Config(crate::commands::config::ConfigArgs),

@@ -13,6 +13,7 @@ pub mod get;
 pub mod kubeconfig;
 pub mod ledger;
 pub mod list;
+pub mod offers;
 mod placement;
 pub mod plan;
 mod progress_waits;
@@ -71,6 +72,7 @@ async fn dispatch(ctx: &Context, command: Command) -> Result<(), CliError> {
         Command::Clusters(command) => clusters(ctx, command).await,
         Command::Ledger(args) => ledger::run(ctx, &args).await,
         Command::Catalog(args) => catalog::run(ctx, &args).await,
+        Command::Offers(args) => offers::run(ctx, &args).await,
         Command::Plan(args) => plan::run(ctx, &args).await,
         #[cfg(feature = "sim")]
         Command::Sim(args) => sim::run(ctx, &args).await,

@@ -139,7 +139,7 @@ pub fn access(provider: ProviderKind, spec: &ClusterSpec) -> String {
 }
 
 /// The price book and rates: `--price-book`'s entries first, then the configuration file's.
-fn pricing(
+pub(super) fn pricing(
     config: Option<&gpucloud::config_file::ConfigFile>,
     price_book: Option<&std::path::Path>,
 ) -> Result<gpucloud::catalog::Pricing, CliError> {

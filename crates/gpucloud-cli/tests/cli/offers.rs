@@ -272,3 +272,70 @@ fn config_show_says_each_setting_and_where_it_came_from_never_a_credential() {
         plan.stderr
     );
 }
+
+#[test]
+fn offers_lists_every_provider_for_the_size_asked_in_one_currency_cheapest_first() {
+    let sim = TestSim::start();
+    let (_dir, env) = env_with_config(&sim, CONFIG);
+    let run = gpucloud(
+        &[
+            "--json",
+            "offers",
+            "--gpu-model",
+            "H100",
+            "--gpus",
+            "16",
+            "--max-price-per-hour",
+            "48",
+        ],
+        &env,
+    );
+    run.expect_code(0);
+    let listed = json(&run);
+    assert_eq!(listed["currency"], "USD");
+    let offers = listed["offers"].as_array().cloned().unwrap_or_default();
+    let fitting: Vec<(String, f64)> = offers
+        .iter()
+        .filter(|o| o["not_fitting"].is_null())
+        .map(|o| {
+            (
+                o["provider"].as_str().unwrap_or_default().to_string(),
+                o["total_per_hour"].as_f64().unwrap_or_default(),
+            )
+        })
+        .collect();
+    // Sorted by the total for 16 GPUs in USD; E2E's 48.96 USD is over the 48 ceiling.
+    assert!(!fitting.is_empty(), "{}", run.stdout);
+    assert!(
+        fitting.windows(2).all(|w| w[0].1 <= w[1].1),
+        "cheapest first: {fitting:?}"
+    );
+    assert_eq!(fitting[0], ("together".to_string(), 40.0), "{fitting:?}");
+    assert!(
+        fitting
+            .iter()
+            .any(|(p, t)| p == "runcrate" && (*t - 47.84).abs() < 1e-9)
+    );
+    let e2e = offers
+        .iter()
+        .find(|o| o["provider"] == "e2e")
+        .unwrap_or_else(|| panic!("{}", run.stdout));
+    assert!(
+        e2e["not_fitting"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("over the ceiling"),
+        "{e2e}"
+    );
+    assert_eq!(e2e["converted"]["from"], "INR");
+    let runcrate = offers
+        .iter()
+        .find(|o| o["provider"] == "runcrate")
+        .unwrap_or_else(|| panic!("{}", run.stdout));
+    assert_eq!(runcrate["deletable"], false);
+    assert_eq!(runcrate["source"]["kind"], "answered");
+    assert_eq!(offers[0]["source"]["kind"], "price_book");
+    // Every fitting offer comes before every one listed apart.
+    let apart = offers.iter().position(|o| !o["not_fitting"].is_null());
+    assert!(apart.is_none_or(|i| offers[i..].iter().all(|o| !o["not_fitting"].is_null())));
+}
