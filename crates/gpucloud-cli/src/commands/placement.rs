@@ -460,6 +460,8 @@ struct PlannedCandidate {
     /// How the cluster would be reached (SSH keys, or kubeconfig).
     #[serde(skip_serializing_if = "Option::is_none")]
     access: Option<String>,
+    /// The candidate a create would make the cluster at first: the first not skipped.
+    chosen: bool,
 }
 
 /// Prints, for each candidate in the order a create would try them, its resolved request or
@@ -483,6 +485,7 @@ pub async fn plan(
             other_regions: Vec::new(),
             cost: None,
             access: None,
+            chosen: false,
         })
         .collect();
     for candidate in plans {
@@ -520,6 +523,7 @@ pub async fn plan(
                 other_regions,
                 cost,
                 access: reached,
+                chosen: false,
             },
             Err(error) => PlannedCandidate {
                 provider: candidate.provider,
@@ -528,8 +532,12 @@ pub async fn plan(
                 other_regions: Vec::new(),
                 cost: None,
                 access: None,
+                chosen: false,
             },
         });
+    }
+    if let Some(first) = out.iter_mut().find(|c| c.plan.is_some()) {
+        first.chosen = true;
     }
     if ctx.output().is_json() {
         output::json(&out)?;
@@ -562,7 +570,61 @@ pub async fn plan(
             (None, None) => {}
         }
     }
+    if out.len() > 1 {
+        say!(
+            "\nConsidered, in the order a create tries them:\n{}",
+            considered(&out)
+        );
+    }
     nothing_to_create(&out)
+}
+
+/// One table of every candidate: its price per hour (converted where it was), its source,
+/// and CHOSEN, next, or why it was passed over.
+fn considered(out: &[PlannedCandidate]) -> String {
+    let mut list =
+        crate::table::table(&["#", "provider", "region", "per hour", "source", "verdict"]);
+    for (i, c) in out.iter().enumerate() {
+        let per_hour = c.cost.as_ref().map_or_else(
+            || "-".to_string(),
+            |cost| match (
+                &cost.converted,
+                &cost.converted_into,
+                cost.per_hour,
+                &cost.currency,
+            ) {
+                (Some(converted), Some(into), _, _) => {
+                    format!("{:.2} {}", converted.amount, cell(into))
+                }
+                (_, _, Some(amount), Some(currency)) => format!("{amount:.2} {}", cell(currency)),
+                _ => "unpriced".to_string(),
+            },
+        );
+        let source = c
+            .cost
+            .as_ref()
+            .and_then(|cost| cost.source.as_ref())
+            .map_or_else(|| "-".to_string(), |s| cell(s.describe()));
+        let verdict = match (&c.skipped, c.chosen) {
+            (Some(why), _) => format!("passed over: {}", cell(why)),
+            (None, true) => "CHOSEN".to_string(),
+            (None, false) => "next, if those before it have no capacity".to_string(),
+        };
+        let region = c
+            .plan
+            .as_ref()
+            .and_then(|p| p.resolved.iter().find(|choice| choice.field == "region"))
+            .map_or_else(|| "-".to_string(), |choice| cell(&choice.value));
+        list.add_row([
+            (i + 1).to_string(),
+            c.provider.to_string(),
+            region,
+            per_hour,
+            source,
+            verdict,
+        ]);
+    }
+    crate::table::render(&mut list)
 }
 
 /// `Ok` when some candidate of a plan can be created; the failure `create` would end with

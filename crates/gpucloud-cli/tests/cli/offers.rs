@@ -339,3 +339,43 @@ fn offers_lists_every_provider_for_the_size_asked_in_one_currency_cheapest_first
     let apart = offers.iter().position(|o| !o["not_fitting"].is_null());
     assert!(apart.is_none_or(|i| offers[i..].iter().all(|o| !o["not_fitting"].is_null())));
 }
+
+#[test]
+fn the_plan_shows_one_table_of_every_candidate_chosen_or_why_not() {
+    let sim = TestSim::start();
+    let (_dir, env) = env_with_config(&sim, CONFIG);
+    let mut args: Vec<&str> = PLAN_ANY[1..].to_vec();
+    // 45 USD/h: Runcrate (47.84) and E2E (48.96 converted) are over it.
+    args[10] = "45";
+    let run = gpucloud(&args, &env);
+    run.expect_code(0);
+    let table = run
+        .stdout
+        .split("Considered, in the order a create tries them:")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{}", run.stdout));
+    let line = |provider: &str| {
+        table
+            .lines()
+            .find(|l| l.contains(provider))
+            .unwrap_or_else(|| panic!("{provider}: {table}"))
+            .to_string()
+    };
+    assert!(line("together").contains("CHOSEN"), "{table}");
+    assert!(line("together").contains("40.00 USD"), "{table}");
+    assert!(line("together").contains("price book"), "{table}");
+    assert!(line("runcrate").contains("passed over"), "{table}");
+    assert!(line("e2e").contains("passed over"), "{table}");
+    assert!(line("e2e").contains("48.96 USD"), "{table}");
+    let planned = json(&gpucloud(&[&["--json"][..], &args].concat(), &env));
+    let chosen: Vec<&str> = planned
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter(|c| c["chosen"] == true)
+                .filter_map(|c| c["provider"].as_str())
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(chosen, ["together"]);
+}
