@@ -287,3 +287,27 @@ fn the_readme_s_ten_lines_are_the_example_that_compiles() {
         .collect();
     assert_eq!(code, body, "the README shows the example, byte for byte");
 }
+
+#[test]
+fn every_configuration_file_in_the_docs_is_one_gpucloud_reads() {
+    let mut checked = 0;
+    for (path, text) in documents() {
+        for block in text.split("```toml\n").skip(1) {
+            let Some(body) = block.split("```").next() else {
+                continue;
+            };
+            // A configuration file is one with a provider's section or a price book.
+            if !(body.contains("price_book") || body.contains("[e2e]")) {
+                continue;
+            }
+            if let Err(e) = gpucloud::config_file::ConfigFile::parse(&path, body) {
+                panic!("{}: {e}\n{body}", path.display());
+            }
+            checked += 1;
+        }
+    }
+    assert!(
+        checked >= 2,
+        "the README's and docs/cli.md's examples: {checked}"
+    );
+}

@@ -5,6 +5,7 @@
 
 #![allow(dead_code)]
 
+mod examples;
 mod faults;
 mod lifecycle;
 mod money;
