@@ -15,7 +15,8 @@ pub fn credential_variables(provider: ProviderKind) -> &'static [&'static str] {
 }
 
 /// The client `target` names. Credentials come from the environment only (never flags, which
-/// end up in shell history and process listings); `--base-url` wins over `<PROVIDER>_BASE_URL`.
+/// end up in shell history and process listings); `--base-url` wins over `<PROVIDER>_BASE_URL`,
+/// which wins over the configuration file's `base_url` (`file_base_url`).
 /// Each credential is registered with [`secrets`] before the client exists, so nothing printed
 /// from then on (a server's echo included) can show it. `--max-attempts` and `--settle-window`
 /// replace the facade's defaults, nothing else of its policies. With a `journal` (the ledger),
@@ -23,6 +24,7 @@ pub fn credential_variables(provider: ProviderKind) -> &'static [&'static str] {
 pub fn client(
     target: &TargetArgs,
     journal: Option<Arc<dyn Journal>>,
+    file_base_url: Option<&str>,
 ) -> Result<ClusterClient, Error> {
     for name in credential_variables(target.provider) {
         if let Some(value) = std::env::var_os(name) {
@@ -36,6 +38,10 @@ pub fn client(
         // `--base-url` stands for the provider's own base-URL variable.
         &|name| match &connection.base_url {
             Some(url) if name == base_url_variable => Some(url.clone()),
+            _ if name == base_url_variable => std::env::var(name)
+                .ok()
+                .filter(|v| !v.is_empty())
+                .or_else(|| file_base_url.map(str::to_string)),
             _ => std::env::var(name).ok(),
         },
         |settings| {

@@ -169,7 +169,21 @@ impl Context {
         target: &TargetArgs,
         ledger: Option<&Arc<Ledger>>,
     ) -> Result<ClusterClient, gpucloud::Error> {
-        connect::client(target, ledger.map(|l| l.clone() as _))
+        // The configuration file's base URL, where it sets one; a file that cannot be used
+        // stops the client, naming the file, line and field.
+        let file = match self.config() {
+            Ok(config) => config,
+            Err(error) => {
+                return Err(gpucloud::Error::Configuration {
+                    setting: "the configuration file".into(),
+                    problem: error.to_string(),
+                });
+            }
+        };
+        let base_url = file
+            .and_then(|c| c.defaults(target.provider))
+            .and_then(|d| d.base_url.as_deref());
+        connect::client(target, ledger.map(|l| l.clone() as _), base_url)
     }
 }
 

@@ -379,3 +379,32 @@ fn the_plan_shows_one_table_of_every_candidate_chosen_or_why_not() {
         .unwrap_or_default();
     assert_eq!(chosen, ["together"]);
 }
+
+#[test]
+fn a_base_url_in_the_configuration_file_is_used_unless_the_variable_sets_one() {
+    let sim = TestSim::start();
+    let url = sim.sim().base_url(Provider::Together);
+    let (_dir, mut env) = env_with_config(&sim, &format!("[together]\nbase_url = \"{url}\"\n"));
+    env.retain(|(k, _)| *k != "TOGETHER_BASE_URL");
+    let listed = gpucloud(&["--json", "clusters", "list", "-p", "together"], &env);
+    listed.expect_code(0);
+    let shown = json(&gpucloud(&["--json", "config", "show"], &env));
+    let base = shown["settings"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .into_iter()
+        .find(|s| s["scope"] == "together" && s["name"] == "base_url")
+        .unwrap_or_default();
+    assert_eq!(base["value"], url.as_str());
+    assert!(
+        base["from"]
+            .as_str()
+            .unwrap_or_default()
+            .ends_with("[together] base_url")
+    );
+    // The variable wins: pointed elsewhere, the list fails to connect.
+    env.push(("TOGETHER_BASE_URL", "http://127.0.0.1:9/together/v1".into()));
+    let elsewhere = gpucloud(&["clusters", "list", "-p", "together"], &env);
+    assert_ne!(elsewhere.code, 0);
+}
