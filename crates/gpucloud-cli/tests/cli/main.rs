@@ -11,6 +11,7 @@ mod hostile;
 mod matrix;
 #[cfg(feature = "sim")]
 mod money;
+#[cfg(feature = "sim")]
 mod offers;
 mod offline;
 #[cfg(feature = "sim")]
