@@ -96,31 +96,55 @@ pub async fn run(ctx: &Context, args: &CatalogArgs) -> Result<(), CliError> {
 
 /// Whether `offering` passes the filters.
 fn wanted(args: &CatalogArgs, offering: &Offering) -> bool {
-    if let Some(model) = &args.gpu_model
-        && !offering
-            .gpu_model
-            .as_deref()
-            .is_some_and(|offered| gpu_matches(model, offered))
-    {
-        return false;
-    }
-    if let Some(region) = &args.region
-        && !offering
-            .region
-            .as_deref()
-            .is_some_and(|r| r.eq_ignore_ascii_case(region))
-    {
-        return false;
-    }
-    let nodes = match (args.gpus, args.nodes) {
-        (Some(gpus), _) => match offering.gpus_per_node {
-            Some(per) if per > 0 && gpus % per == 0 => Some(gpus / per),
-            _ => return false,
-        },
-        (None, Some(nodes)) => Some(nodes),
-        (None, None) => None,
+    let filter = Filter {
+        gpu_model: args.gpu_model.as_deref(),
+        region: args.region.as_deref(),
+        gpus: args.gpus,
+        nodes: args.nodes,
     };
-    nodes.is_none_or(|n| offering.nodes.accepts(n))
+    filter.nodes_of(offering).is_some()
+}
+
+/// What a listing of offerings keeps: a GPU model, a region and a size, each where given.
+pub(super) struct Filter<'a> {
+    pub(super) gpu_model: Option<&'a str>,
+    pub(super) region: Option<&'a str>,
+    pub(super) gpus: Option<u32>,
+    pub(super) nodes: Option<u32>,
+}
+
+impl Filter<'_> {
+    /// `Some` when `offering` passes: the node count it takes for the size asked (`None`
+    /// inside without a size); `None` when it does not pass.
+    pub(super) fn nodes_of(&self, offering: &Offering) -> Option<Option<u32>> {
+        if let Some(model) = self.gpu_model
+            && !offering
+                .gpu_model
+                .as_deref()
+                .is_some_and(|offered| gpu_matches(model, offered))
+        {
+            return None;
+        }
+        if let Some(region) = self.region
+            && !offering
+                .region
+                .as_deref()
+                .is_some_and(|r| r.eq_ignore_ascii_case(region))
+        {
+            return None;
+        }
+        let nodes = match (self.gpus, self.nodes) {
+            (Some(gpus), _) => match offering.gpus_per_node {
+                Some(per) if per > 0 && gpus % per == 0 => Some(gpus / per),
+                _ => return None,
+            },
+            (None, Some(nodes)) => Some(nodes),
+            (None, None) => None,
+        };
+        nodes
+            .is_none_or(|n| offering.nodes.accepts(n))
+            .then_some(nodes)
+    }
 }
 
 fn show(offerings: &[Offering]) {

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use clap::Args;
 use gpucloud::ProviderKind;
-use gpucloud::catalog::{Converted, Offering, PriceSource, gpu_matches};
+use gpucloud::catalog::{Converted, Offering, PriceSource};
 use serde::Serialize;
 
 use crate::context::Context;
@@ -152,27 +152,14 @@ pub async fn run(ctx: &Context, args: &OffersArgs) -> Result<(), CliError> {
 
 /// The node count `offering` takes for the size asked, if it fits the model, region and size.
 fn fits(args: &OffersArgs, offering: &Offering) -> Option<u32> {
-    let offered = offering.gpu_model.as_deref()?;
-    if !gpu_matches(&args.gpu_model, offered) {
-        return None;
+    super::catalog::Filter {
+        gpu_model: Some(&args.gpu_model),
+        region: args.region.as_deref(),
+        gpus: args.gpus,
+        nodes: args.nodes,
     }
-    if let Some(region) = &args.region
-        && !offering
-            .region
-            .as_deref()
-            .is_some_and(|r| r.eq_ignore_ascii_case(region))
-    {
-        return None;
-    }
-    let nodes = match (args.gpus, args.nodes) {
-        (Some(gpus), _) => {
-            let per = offering.gpus_per_node.filter(|p| *p > 0)?;
-            (gpus % per == 0).then_some(gpus / per)?
-        }
-        (None, Some(nodes)) => nodes,
-        (None, None) => return None,
-    };
-    offering.nodes.accepts(nodes).then_some(nodes)
+    .nodes_of(offering)
+    .flatten()
 }
 
 fn offer(

@@ -3,7 +3,6 @@
 //! them one at a time and waits, bounded, for each answer. A commit ends the task; a sender that
 //! goes away (the work failed) rolls the transaction back.
 
-use std::error::Error as StdError;
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -144,7 +143,10 @@ async fn serve(
     let mut client = match pool.get().await {
         Ok(client) => client,
         Err(e) => {
-            let _ = ready.send(Err(LedgerError::unavailable(&doing, causes(&e))));
+            let _ = ready.send(Err(LedgerError::unavailable(
+                &doing,
+                crate::error::chain(&e),
+            )));
             return;
         }
     };
@@ -206,20 +208,4 @@ async fn statement(
             .map(Answer::Changed)
             .map_err(failed)
     }
-}
-
-/// An error and its sources on one line (the pool's "error connecting to server" says why only
-/// in its source: "Connection refused").
-fn causes(error: &(dyn StdError + 'static)) -> String {
-    let mut line = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        let text = cause.to_string();
-        if !line.contains(&text) {
-            line.push_str(": ");
-            line.push_str(&text);
-        }
-        source = cause.source();
-    }
-    line
 }
