@@ -113,6 +113,7 @@ pub use lifecycle::{CreateAndWait, CreatedReady};
 pub use pacing::Pacing;
 pub use placement::{
     Attempt, AttemptOutcome, Candidate, CandidatePlan, Order, Placed, Placement, PriceCheck,
+    Unplaced,
 };
 pub use plan::PlannedRequest;
 pub use providers::e2e::config::E2eConfig;

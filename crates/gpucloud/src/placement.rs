@@ -127,6 +127,48 @@ pub enum AttemptOutcome {
     NotTried,
 }
 
+impl std::fmt::Display for Attempt {
+    /// `together (us-central-8): refused: no capacity …`, one line.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: ", self.place())?;
+        match &self.outcome {
+            AttemptOutcome::Skipped { reason, .. } => write!(f, "skipped: {reason}"),
+            AttemptOutcome::Refused { reason, .. } => write!(f, "refused: {reason}"),
+            AttemptOutcome::Failed { reason, .. } => write!(f, "failed: {reason}"),
+            AttemptOutcome::Created => f.write_str("created the cluster"),
+            AttemptOutcome::NotTried => f.write_str("not tried"),
+        }
+    }
+}
+
+/// A placement that made no cluster ([`Placement::create_or_explain`]): the error that ended
+/// it, as [`Placement::create`] returns it (its kind matches as anywhere), and what every
+/// candidate answered — not only the last.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Unplaced {
+    /// The error that ended the placement.
+    pub error: Error,
+    /// Every candidate and region, in the order tried, with what happened there.
+    pub attempts: Vec<Attempt>,
+}
+
+impl std::fmt::Display for Unplaced {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "no cluster was made: {}", self.error)?;
+        for attempt in &self.attempts {
+            write!(f, "; {attempt}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Unplaced {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
 /// A placement that got its cluster.
 #[derive(Debug)]
 pub struct Placed {
@@ -296,6 +338,19 @@ impl Placement {
     /// stopped it. What happened at each candidate is [`Self::execute`]'s `on_attempt`.
     pub async fn create(&self) -> Result<Placed, Error> {
         self.execute(self.plan().await, |_| {}).await
+    }
+
+    /// [`Self::create`], and when no cluster is made, every candidate's answer with the
+    /// error ([`Unplaced`]): why each provider and region was passed over or refused.
+    pub async fn create_or_explain(&self) -> Result<Placed, Unplaced> {
+        let mut attempts = Vec::new();
+        match self
+            .execute(self.plan().await, |attempt| attempts.push(attempt.clone()))
+            .await
+        {
+            Ok(placed) => Ok(placed),
+            Err(error) => Err(Unplaced { error, attempts }),
+        }
     }
 
     /// Creates the cluster from `plans`, a [`Self::plan`] of this placement (shown to a person
