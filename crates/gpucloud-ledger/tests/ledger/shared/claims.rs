@@ -302,3 +302,58 @@ fn of_two_callers_deleting_one_cluster_one_sends_the_delete() {
         );
     }
 }
+
+#[test]
+fn a_pending_delete_whose_process_exited_holds_nothing() {
+    use gpucloud::journal::DeleteClaim;
+    use gpucloud::{ClusterId, ProviderKind};
+    let lease = Duration::from_secs(60);
+    let (_dir, path) = crate::support::ledger_path();
+    let ledger = gpucloud_ledger::Ledger::open(&path).unwrap();
+    let cluster = ClusterId::new("c-orphaned-delete");
+    let DeleteClaim::Owned(_) = ledger
+        .claim_delete(ProviderKind::Together, &cluster, lease)
+        .unwrap()
+    else {
+        panic!("the first caller deletes");
+    };
+    // The delete's process exits before its outcome is recorded: its row keeps this
+    // machine's node and a process id /proc no longer has.
+    let mut exited = std::process::Command::new("true").spawn().unwrap();
+    let pid = exited.id();
+    exited.wait().unwrap();
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute(
+        "UPDATE delete_intents SET pid = ?1 WHERE cluster_id = ?2",
+        rusqlite::params![pid, cluster.as_str()],
+    )
+    .unwrap();
+    // Within its lease, but its owner is gone: the next caller deletes.
+    match ledger
+        .claim_delete(ProviderKind::Together, &cluster, lease)
+        .unwrap()
+    {
+        DeleteClaim::Owned(_) => {}
+        other => panic!("an exited owner's pending delete holds nothing: {other:?}"),
+    }
+    // A completed delete holds for the lease whoever made it.
+    let completed = ClusterId::new("c-accepted-delete");
+    let DeleteClaim::Owned(id) = ledger
+        .claim_delete(ProviderKind::Together, &completed, lease)
+        .unwrap()
+    else {
+        panic!("owned");
+    };
+    gpucloud::journal::Journal::delete_finished(&ledger, id, None).unwrap();
+    conn.execute(
+        "UPDATE delete_intents SET pid = ?1 WHERE cluster_id = ?2",
+        rusqlite::params![pid, completed.as_str()],
+    )
+    .unwrap();
+    assert!(matches!(
+        ledger
+            .claim_delete(ProviderKind::Together, &completed, lease)
+            .unwrap(),
+        DeleteClaim::Held { .. }
+    ));
+}
