@@ -267,3 +267,105 @@ fn a_version_4_file_gets_stable_state_codes_for_the_states_it_recorded() {
     // The text for people is kept as it was.
     assert_eq!(rows[1].0.as_deref(), states[1]);
 }
+
+/// The file as it is on disk (with no `-wal` beside it).
+fn untouched(path: &std::path::Path, before: &[u8]) {
+    assert_eq!(
+        std::fs::read(path).unwrap(),
+        before,
+        "the file is left as it was"
+    );
+    let wal = format!("{}-wal", path.display());
+    assert!(
+        !std::path::Path::new(&wal).exists(),
+        "nothing written beside it"
+    );
+}
+
+#[test]
+fn a_damaged_file_or_another_programs_database_is_refused_named_and_untouched() {
+    let (_dir, path) = ledger_path();
+    // A ledger with a create in it, then its second page overwritten.
+    {
+        let ledger = Ledger::open(&path).unwrap();
+        ledger
+            .create_started(&intent(ProviderKind::Together, "kept"))
+            .unwrap();
+    }
+    let mut bytes = std::fs::read(&path).unwrap();
+    assert!(bytes.len() > 8192, "{} bytes", bytes.len());
+    bytes[4096..8192].fill(0xA5);
+    std::fs::write(&path, &bytes).unwrap();
+    let _ = std::fs::remove_file(format!("{}-wal", path.display()));
+    let _ = std::fs::remove_file(format!("{}-shm", path.display()));
+    match Ledger::open(&path) {
+        Err(LedgerError::Unreadable { path: named, .. }) => assert_eq!(named, path),
+        other => panic!("a damaged file: {other:?}"),
+    }
+    untouched(&path, &bytes);
+
+    let (_dir, notes) = ledger_path();
+    std::fs::create_dir_all(notes.parent().unwrap()).unwrap();
+    let text = b"not a database\n".repeat(400);
+    std::fs::write(&notes, &text).unwrap();
+    match Ledger::open(&notes) {
+        Err(e @ LedgerError::Unreadable { .. }) => {
+            assert!(e.to_string().contains(&notes.display().to_string()), "{e}");
+        }
+        other => panic!("not a database: {other:?}"),
+    }
+    untouched(&notes, &text);
+
+    let (_dir, foreign) = ledger_path();
+    std::fs::create_dir_all(foreign.parent().unwrap()).unwrap();
+    {
+        let conn = rusqlite::Connection::open(&foreign).unwrap();
+        conn.execute_batch("CREATE TABLE accounts (id INTEGER PRIMARY KEY, owner TEXT);")
+            .unwrap();
+    }
+    let before = std::fs::read(&foreign).unwrap();
+    match Ledger::open(&foreign) {
+        Err(LedgerError::NotALedger { path: named, found }) => {
+            assert_eq!(named, foreign);
+            assert!(found.contains("accounts"), "{found}");
+        }
+        other => panic!("another program's database: {other:?}"),
+    }
+    untouched(&foreign, &before);
+    // A ledger made before the stamp (its tables and schema version, application_id 0) is
+    // still a ledger, and gets the stamp.
+    let (_dir, old) = ledger_path();
+    Ledger::open_at_version(&old, &LedgerOptions::default(), 1).unwrap();
+    rusqlite::Connection::open(&old)
+        .unwrap()
+        .execute_batch("PRAGMA application_id = 0")
+        .unwrap();
+    Ledger::open(&old).unwrap();
+    let id: i32 = rusqlite::Connection::open(&old)
+        .unwrap()
+        .query_row("PRAGMA application_id", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(id, gpucloud_ledger::schema::APPLICATION_ID);
+}
+
+#[test]
+fn a_busy_file_is_named_and_not_called_damaged() {
+    let (_dir, path) = ledger_path();
+    Ledger::open(&path).unwrap();
+    // Another connection holds the file exclusively.
+    let holder = rusqlite::Connection::open(&path).unwrap();
+    holder
+        .execute_batch("PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE;")
+        .unwrap();
+    let options = LedgerOptions {
+        busy_timeout: std::time::Duration::from_millis(50),
+        ..LedgerOptions::default()
+    };
+    match Ledger::open_with(&path, &options) {
+        Err(e @ LedgerError::Sqlite { .. }) => {
+            assert!(e.is_locked(), "{e}");
+            assert!(e.to_string().contains(&path.display().to_string()), "{e}");
+        }
+        other => panic!("a busy file is busy, not damaged: {other:?}"),
+    }
+}
