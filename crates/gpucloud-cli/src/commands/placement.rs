@@ -187,7 +187,11 @@ pub async fn create(
     let placement = placement(ctx, target, spec, &clients)?;
     let plans = placement.plan().await;
     if way.ask {
-        show_plans(spec, &plans);
+        let pricing = pricing(ctx.config()?, target.price_book.as_deref())?;
+        let ceiling = target
+            .max_price_per_hour
+            .map(|_| (&pricing, target.currency.as_str()));
+        show_plans(spec, &plans, ceiling);
         crate::confirm::ask("Create it?").await?;
     }
     confirmed();
@@ -413,7 +417,13 @@ pub fn who_ends_it(spec: &ClusterSpec, provider: gpucloud::ProviderKind) -> Opti
 }
 
 /// Before a create on a terminal: where it would go, in order, with what each costs.
-fn show_plans(spec: &ClusterSpec, plans: &[CandidatePlan]) {
+/// `in_currency`: the pricing and the ceiling's currency, each cost also shown converted into
+/// it where it is in another.
+fn show_plans(
+    spec: &ClusterSpec,
+    plans: &[CandidatePlan],
+    in_currency: Option<(&gpucloud::catalog::Pricing, &str)>,
+) {
     tell!("About to create {}; tried in this order:", cell(&spec.name));
     let mut i = 0;
     for plan in plans {
@@ -434,10 +444,14 @@ fn show_plans(spec: &ClusterSpec, plans: &[CandidatePlan]) {
             let region = resolution
                 .region()
                 .map_or_else(String::new, |r| format!(" ({})", cell(r)));
+            let mut estimate = Estimate::of(resolution, spec, plan.provider);
+            if let Some((pricing, currency)) = in_currency {
+                estimate = estimate.in_currency(pricing, currency);
+            }
             tell!(
                 "  {i}. {}{region}: {}",
                 plan.provider,
-                Estimate::of(resolution, spec, plan.provider).describe(spec, plan.provider)
+                estimate.describe(spec, plan.provider)
             );
         }
     }

@@ -408,3 +408,40 @@ fn a_base_url_in_the_configuration_file_is_used_unless_the_variable_sets_one() {
     let elsewhere = gpucloud(&["clusters", "list", "-p", "together"], &env);
     assert_ne!(elsewhere.code, 0);
 }
+
+#[test]
+fn a_create_on_a_terminal_shows_each_candidate_in_the_ceilings_currency_before_asking() {
+    let sim = TestSim::start();
+    let (_dir, env) = env_with_config(&sim, CONFIG);
+    let args = [
+        "clusters",
+        "create",
+        "-p",
+        "e2e,together",
+        "--gpu-model",
+        "H100",
+        "--gpus",
+        "16",
+        "--name",
+        "asked-in-usd",
+        "--max-price-per-hour",
+        "60",
+    ];
+    let (code, shown) = crate::support::on_a_terminal(&args, &env, "n\n");
+    assert_ne!(code, Some(0), "declined: {shown}");
+    let e2e = shown
+        .lines()
+        .find(|l| l.contains("1. e2e"))
+        .unwrap_or_else(|| panic!("{shown}"));
+    assert!(e2e.contains("4080.00 INR/h"), "{e2e}");
+    assert!(e2e.contains("= 48.96 USD/h (rate 0.012"), "{e2e}");
+    let together = shown
+        .lines()
+        .find(|l| l.contains("together"))
+        .unwrap_or_else(|| panic!("{shown}"));
+    assert!(together.contains("price book"), "{together}");
+    assert!(
+        sim.sim().clusters(Provider::E2e).is_empty(),
+        "nothing was made"
+    );
+}
