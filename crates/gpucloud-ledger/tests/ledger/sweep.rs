@@ -517,3 +517,98 @@ async fn a_delete_answered_404_is_gone_and_a_failed_look_up_says_why() {
         "said once: {reason}"
     );
 }
+
+/// A create whose outcome the ledger does not know is settled before the sweep reports, or
+/// reported unknown with why and from when a sweep can settle it: the sweep is then not
+/// complete, never "nothing to do".
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn creates_of_unknown_outcome_are_reported_with_why_and_when() {
+    use gpucloud::journal::Journal;
+    let sim = sim().await;
+    let (_dir, path) = ledger_path();
+    let ledger = Arc::new(Ledger::open(&path).unwrap());
+    let clients = clients(&sim, &ledger);
+    // Together: recorded without a claim (its owner gone), nothing of its name in the list,
+    // and young: a look-up cannot call it gone yet.
+    let young = ledger
+        .create_started(&intent(ProviderKind::Together, "young"))
+        .unwrap();
+    // Together, claimed by this live process under a lease: its owner settles it.
+    let gpucloud::journal::Claim::Owned {
+        intent: in_flight, ..
+    } = ledger
+        .claim_create(
+            &intent(ProviderKind::Together, "in-flight"),
+            Duration::from_secs(60),
+        )
+        .unwrap()
+    else {
+        panic!("owned");
+    };
+    // Runcrate: its provider has no client here.
+    let unreachable = ledger
+        .create_started(&intent(ProviderKind::Runcrate, "unreachable"))
+        .unwrap();
+    let report = sweep(&ledger, &clients, &SweepPolicy::new()).await;
+    assert!(!report.is_complete());
+    let find = |id| {
+        report
+            .unknown
+            .iter()
+            .find(|u| u.intent == id)
+            .unwrap_or_else(|| panic!("{id}: {:?}", report.unknown))
+    };
+    let now = chrono::DateTime::<chrono::Utc>::from(std::time::SystemTime::now());
+    let young = find(young);
+    assert!(
+        young.reason.contains("not in the list yet"),
+        "{}",
+        young.reason
+    );
+    let at = young.settles_after.expect("a sweep settles it later");
+    assert!(
+        at > now + chrono::Duration::minutes(14) && at <= now + chrono::Duration::minutes(15),
+        "{at}"
+    );
+    let in_flight = find(in_flight);
+    assert!(
+        in_flight.reason.contains("in flight in"),
+        "{}",
+        in_flight.reason
+    );
+    let lease = in_flight.settles_after.expect("its lease's end");
+    assert!(lease > now + chrono::Duration::seconds(50), "{lease}");
+    let unreachable = find(unreachable);
+    assert!(
+        unreachable.reason.contains("not looked up")
+            && unreachable.reason.contains("RUNCRATE_API_KEY"),
+        "{}",
+        unreachable.reason
+    );
+    assert_eq!(unreachable.settles_after, None);
+    assert_eq!(report.unknown.len(), 3);
+    // The refresh says the same.
+    let refreshed = ledger.refresh(&clients).await.unwrap();
+    assert_eq!(refreshed.unknown.len(), 3);
+
+    // Its cluster made (a list shows the name): the next sweep settles it and says so.
+    let made = clients(ProviderKind::Together)
+        .unwrap()
+        .create(&spec(Provider::Together, "listed"))
+        .await
+        .unwrap();
+    let listed = ledger
+        .create_started(&intent(ProviderKind::Together, "listed"))
+        .unwrap();
+    let report = sweep(&ledger, &clients, &SweepPolicy::new()).await;
+    assert!(
+        report.settled.iter().any(|s| matches!(
+            s,
+            gpucloud::settle::Settled::Found { intent, cluster }
+                if *intent == listed && *cluster == made.cluster.id
+        )),
+        "{:?}",
+        report.settled
+    );
+    assert!(report.unknown.iter().all(|u| u.intent != listed));
+}
