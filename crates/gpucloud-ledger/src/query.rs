@@ -310,3 +310,106 @@ fn error_summary(
 fn time(ms: i64) -> Result<DateTime<Utc>, LedgerError> {
     DateTime::from_timestamp_millis(ms).ok_or_else(|| LedgerError::Corrupt(format!("time {ms}")))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::entry::ClaimHeld;
+
+    fn at(second: i64) -> DateTime<Utc> {
+        DateTime::from_timestamp(1_800_000_000 + second, 0).unwrap_or_default()
+    }
+
+    /// A completed create of `id` recorded at `second`.
+    fn entry(intent: IntentId, id: &str, second: i64) -> ClusterEntry {
+        ClusterEntry {
+            intent,
+            provider: ProviderKind::Together,
+            name: "n".into(),
+            scope: None,
+            idempotency_key: None,
+            request_sha256: String::new(),
+            pid: 1,
+            state: IntentState::Completed,
+            cluster_id: Some(ClusterId::new(id)),
+            outcome: Some(Outcome::Created),
+            error: None,
+            created_at: at(second),
+            finished_at: None,
+            resolution: None,
+            deleted_at: None,
+            last_seen: None,
+            price: None,
+            gone_at: None,
+            released: false,
+            deadline: None,
+            provenance: Provenance::Created,
+            origin: Some("o".into()),
+            claim: ClaimHeld::default(),
+            provider_ends_at: None,
+        }
+    }
+
+    fn seen(state: &str, second: i64) -> Option<LastSeen> {
+        Some(LastSeen {
+            state: state.into(),
+            phase: None,
+            at: at(second),
+        })
+    }
+
+    #[test]
+    fn the_creates_of_one_cluster_are_one_entry_with_what_each_knew() {
+        let mut first = entry(1, "c", 0);
+        first.provenance = Provenance::Found;
+        first.deadline = Some(at(500));
+        first.last_seen = seen("provisioning", 10);
+        first.provider_ends_at = Some(at(900));
+        let mut second = entry(2, "c", 5);
+        second.provenance = Provenance::Adopted;
+        second.deadline = Some(at(300));
+        second.last_seen = seen("ready", 20);
+        second.released = true;
+        second.gone_at = Some(at(40));
+        second.provider_ends_at = Some(at(800));
+        let other = entry(3, "d", 6);
+        let mut elsewhere = entry(4, "c", 7);
+        elsewhere.origin = Some("another account".into());
+        let merged = one_per_cluster(vec![first, second, other, elsewhere]);
+        assert_eq!(merged.len(), 3, "{merged:?}");
+        let c = &merged[0];
+        assert_eq!(c.intent, 1, "the first create's entry");
+        assert_eq!(c.created_at, at(0), "billing since the first create");
+        assert_eq!(
+            c.provenance,
+            Provenance::Adopted,
+            "ours once any made it ours"
+        );
+        assert_eq!(c.deadline, Some(at(300)), "the earliest deadline");
+        assert_eq!(c.provider_ends_at, Some(at(800)));
+        assert_eq!(c.last_seen, seen("ready", 20), "the latest sighting");
+        assert!(c.released);
+        assert_eq!(c.gone_at, Some(at(40)));
+        assert_eq!(merged[1].intent, 3);
+        assert_eq!(
+            merged[2].intent, 4,
+            "the same id elsewhere is another cluster"
+        );
+
+        // A later sighting is kept; an older or equally old one does not replace it; ours
+        // stays ours; not released stays so.
+        let mut newer = entry(1, "c", 0);
+        newer.last_seen = seen("ready", 20);
+        let mut older = entry(2, "c", 5);
+        older.last_seen = seen("provisioning", 10);
+        older.provenance = Provenance::Found;
+        let mut same_time = entry(3, "c", 6);
+        same_time.last_seen = seen("deleting", 20);
+        let merged = one_per_cluster(vec![newer, older, same_time]);
+        assert_eq!(merged.len(), 1);
+        assert_eq!(merged[0].last_seen, seen("ready", 20));
+        assert_eq!(merged[0].provenance, Provenance::Created);
+        assert!(!merged[0].released);
+        assert_eq!(merged[0].deadline, None);
+    }
+}

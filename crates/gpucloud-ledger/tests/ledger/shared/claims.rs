@@ -357,3 +357,44 @@ fn a_pending_delete_whose_process_exited_holds_nothing() {
         DeleteClaim::Held { .. }
     ));
 }
+
+#[test]
+fn a_create_is_in_flight_until_its_lease_runs_out_not_at_that_moment() {
+    use gpucloud::ProviderKind;
+    fn at_start() -> i64 {
+        1_800_000_000_000
+    }
+    fn at_lease_end() -> i64 {
+        1_800_000_060_000
+    }
+    fn just_before() -> i64 {
+        1_800_000_059_999
+    }
+    let (_dir, path) = crate::support::ledger_path();
+    let ledger = gpucloud_ledger::Ledger::open(&path)
+        .unwrap()
+        .with_lease_clock(at_start);
+    let claimed = ledger
+        .claim_create(
+            &crate::support::intent(ProviderKind::Together, "leased"),
+            Duration::from_secs(60),
+        )
+        .unwrap();
+    assert!(matches!(claimed, Claim::Owned { .. }));
+    let entry = ledger.pending().unwrap().remove(0);
+    let now = |ms: i64| chrono::DateTime::from_timestamp_millis(ms).unwrap();
+    assert!(ledger.in_flight(&entry, now(just_before())));
+    assert!(
+        !ledger.in_flight(&entry, now(at_lease_end())),
+        "at the lease's end it is no longer in flight"
+    );
+    // The same rule as a claim's: at that moment another caller takes the name over.
+    let later = gpucloud_ledger::Ledger::open(&path)
+        .unwrap()
+        .with_lease_clock(at_lease_end);
+    assert_eq!(later.unsettled_creates_unowned(None).unwrap().len(), 1);
+    let before = gpucloud_ledger::Ledger::open(&path)
+        .unwrap()
+        .with_lease_clock(just_before);
+    assert!(before.unsettled_creates_unowned(None).unwrap().is_empty());
+}
