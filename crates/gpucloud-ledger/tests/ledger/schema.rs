@@ -369,3 +369,38 @@ fn a_busy_file_is_named_and_not_called_damaged() {
         other => panic!("a busy file is busy, not damaged: {other:?}"),
     }
 }
+
+#[test]
+fn only_a_gpucloud_ledger_passes_for_one() {
+    // A new ledger is stamped with gpucloud's application id.
+    let (_dir, fresh) = ledger_path();
+    Ledger::open(&fresh).unwrap();
+    let id: i32 = rusqlite::Connection::open(&fresh)
+        .unwrap()
+        .query_row("PRAGMA application_id", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(id, gpucloud_ledger::schema::APPLICATION_ID);
+    // Another program's database with a schema version of its own, and one with tables of
+    // the ledger's names but no version: neither is a ledger.
+    for (sql, what) in [
+        (
+            "CREATE TABLE accounts (id INTEGER); PRAGMA user_version = 3;",
+            "versioned",
+        ),
+        (
+            "CREATE TABLE create_intents (id INTEGER); CREATE TABLE delete_intents (id INTEGER);",
+            "unversioned",
+        ),
+    ] {
+        let (_dir, path) = ledger_path();
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        rusqlite::Connection::open(&path)
+            .unwrap()
+            .execute_batch(sql)
+            .unwrap();
+        assert!(
+            matches!(Ledger::open(&path), Err(LedgerError::NotALedger { .. })),
+            "{what}"
+        );
+    }
+}

@@ -612,3 +612,35 @@ async fn creates_of_unknown_outcome_are_reported_with_why_and_when() {
     );
     assert!(report.unknown.iter().all(|u| u.intent != listed));
 }
+
+/// A sweep is complete only when nothing was skipped, failed or left unknown.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sweep_that_skipped_a_provider_is_not_complete() {
+    use gpucloud::journal::{CreateRecord, Journal};
+    let sim = sim().await;
+    let (_dir, path) = ledger_path();
+    let ledger = Arc::new(Ledger::open(&path).unwrap());
+    let clients = clients(&sim, &ledger);
+    let nothing = sweep(&ledger, &clients, &SweepPolicy::new()).await;
+    assert!(
+        nothing.is_complete(),
+        "nothing to do, and nothing left undone"
+    );
+    // A Runcrate cluster in the ledger, and no Runcrate client.
+    let id = ledger
+        .create_started(&intent(ProviderKind::Runcrate, "unswept"))
+        .unwrap();
+    ledger
+        .create_finished(
+            id,
+            &CreateRecord::Cluster {
+                id: &gpucloud::ClusterId::new("3fa85f64-5717-4562-b3fc-2c963f66afa6"),
+                outcome: gpucloud::CreateOutcome::Created,
+            },
+        )
+        .unwrap();
+    let skipped = sweep(&ledger, &clients, &SweepPolicy::new()).await;
+    assert_eq!(skipped.skipped.len(), 1);
+    assert!(skipped.failed().next().is_none() && skipped.unknown.is_empty());
+    assert!(!skipped.is_complete(), "a provider skipped is not done");
+}
