@@ -545,6 +545,17 @@ async fn creates_of_unknown_outcome_are_reported_with_why_and_when() {
     else {
         panic!("owned");
     };
+    // Together, as young but recorded ten minutes ago: a look-up may call it gone in five.
+    let older = ledger
+        .create_started(&intent(ProviderKind::Together, "older"))
+        .unwrap();
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute(
+            "UPDATE create_intents SET started_at_ms = started_at_ms - 600000 WHERE id = ?1",
+            [i64::try_from(older).unwrap()],
+        )
+        .unwrap();
     // Runcrate: its provider has no client here.
     let unreachable = ledger
         .create_started(&intent(ProviderKind::Runcrate, "unreachable"))
@@ -570,6 +581,12 @@ async fn creates_of_unknown_outcome_are_reported_with_why_and_when() {
         at > now + chrono::Duration::minutes(14) && at <= now + chrono::Duration::minutes(15),
         "{at}"
     );
+    let older = find(older);
+    let at = older.settles_after.expect("a sweep settles it later");
+    assert!(
+        at > now + chrono::Duration::minutes(4) && at <= now + chrono::Duration::minutes(5),
+        "each its own: {at}"
+    );
     let in_flight = find(in_flight);
     assert!(
         in_flight.reason.contains("in flight in"),
@@ -586,10 +603,10 @@ async fn creates_of_unknown_outcome_are_reported_with_why_and_when() {
         unreachable.reason
     );
     assert_eq!(unreachable.settles_after, None);
-    assert_eq!(report.unknown.len(), 3);
+    assert_eq!(report.unknown.len(), 4);
     // The refresh says the same.
     let refreshed = ledger.refresh(&clients).await.unwrap();
-    assert_eq!(refreshed.unknown.len(), 3);
+    assert_eq!(refreshed.unknown.len(), 4);
 
     // Its cluster made (a list shows the name): the next sweep settles it and says so.
     let made = clients(ProviderKind::Together)
