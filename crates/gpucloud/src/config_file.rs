@@ -224,7 +224,7 @@ impl ConfigFile {
             let entry = book_entry(spanned.into_inner())
                 .map_err(|(name, message)| at(Some(line), &field(name), message))?;
             if let Some(limit) = stale_after
-                && is_older_than(entry.as_of, limit)
+                && crate::catalog::pricing::older_than(entry.as_of, limit)
             {
                 stale.push(format!("{}:{line}", path.display()));
             }
@@ -440,12 +440,6 @@ fn check_currency(code: &str) -> Result<(), String> {
 fn parse_day(day: &str) -> Result<NaiveDate, String> {
     NaiveDate::parse_from_str(day, "%Y-%m-%d")
         .map_err(|_| format!("{day:?} is not a day (YYYY-MM-DD)"))
-}
-
-fn is_older_than(as_of: NaiveDate, limit: Duration) -> bool {
-    Pricing::new(Vec::new(), Vec::new())
-        .with_stale_after(limit)
-        .is_stale_day(as_of)
 }
 
 #[cfg(test)]

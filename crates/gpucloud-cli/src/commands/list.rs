@@ -69,13 +69,22 @@ pub async fn run(ctx: &Context, args: &ClusterTargetArgs) -> Result<(), CliError
         None => ProviderKind::ALL.to_vec(),
     };
     let ledger = ctx.ledger(LedgerUse::BestEffort)?;
-    let recorded: Vec<ClusterEntry> = ledger
-        .as_ref()
-        .and_then(|l| l.clusters().ok())
-        .unwrap_or_default()
-        .into_iter()
-        .filter(ClusterEntry::may_be_alive)
-        .collect();
+    // A ledger that cannot be read is said: the providers not read then show nothing of it.
+    let recorded: Vec<ClusterEntry> = match ledger.as_ref().map(|l| l.clusters()) {
+        Some(Ok(entries)) => entries,
+        Some(Err(error)) => {
+            tell!(
+                "warning: the ledger could not be read ({}): clusters at providers not read \
+                 are not shown from it",
+                cell(error.to_string())
+            );
+            Vec::new()
+        }
+        None => Vec::new(),
+    }
+    .into_iter()
+    .filter(ClusterEntry::may_be_alive)
+    .collect();
     let mut listing = Listing {
         clusters: Vec::new(),
         unread: Vec::new(),

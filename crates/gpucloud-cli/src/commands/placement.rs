@@ -376,7 +376,7 @@ const NOTHING: &str = "nothing";
 fn ended_by(spec: &ClusterSpec, provider: gpucloud::ProviderKind) -> &'static str {
     if !provider.profile().deletes_clusters {
         NOTHING
-    } else if spec.ttl_by_provider && provider.profile().ends_clusters_itself {
+    } else if spec.ttl_by_provider && provider.profile().ends_clusters_itself.is_some() {
         "provider"
     } else {
         "sweep"
@@ -399,8 +399,9 @@ pub fn who_ends_it(spec: &ClusterSpec, provider: gpucloud::ProviderKind) -> Opti
             profile.console
         ));
     }
-    if by == "provider" {
-        let days = ttl.as_secs().div_ceil(24 * 3600).max(1);
+    if let (true, Some(ends_after)) = (by == "provider", profile.ends_clusters_itself) {
+        // The provider's own rounding, as its request is built: whole days.
+        let days = ends_after(ttl).as_secs() / (24 * 3600);
         return Some(format!(
             "{} ends it itself when its reservation ends: the ttl of {} rounded up to \
              {days} day(s) (billed as a reservation); `gpucloud clusters sweep --expired \

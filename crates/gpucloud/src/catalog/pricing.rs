@@ -260,19 +260,10 @@ impl Pricing {
             .collect()
     }
 
-    pub(crate) fn is_stale_day(&self, as_of: NaiveDate) -> bool {
-        self.is_stale(as_of)
-    }
-
-    fn is_stale(&self, as_of: NaiveDate) -> bool {
-        let today = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .ok()
-            .and_then(|d| DateTime::<Utc>::from_timestamp(i64::try_from(d.as_secs()).ok()?, 0))
-            .map_or(as_of, |now| now.date_naive());
-        let age = today.signed_duration_since(as_of);
+    /// Whether a book entry of `as_of` is older than [`Self::stale_after`] today.
+    pub(crate) fn is_stale(&self, as_of: NaiveDate) -> bool {
         self.stale_after
-            .is_some_and(|limit| age.to_std().is_ok_and(|age| age > limit))
+            .is_some_and(|limit| older_than(as_of, limit))
     }
 
     /// `amount` in `from` converted into `to`: as it is in the same currency, else by a rate
@@ -310,4 +301,17 @@ impl Pricing {
             )),
         }
     }
+}
+
+/// Whether `as_of` lies more than `limit` before today.
+pub(crate) fn older_than(as_of: NaiveDate, limit: Duration) -> bool {
+    let today = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()
+        .and_then(|d| DateTime::<Utc>::from_timestamp(i64::try_from(d.as_secs()).ok()?, 0))
+        .map_or(as_of, |now| now.date_naive());
+    today
+        .signed_duration_since(as_of)
+        .to_std()
+        .is_ok_and(|age| age > limit)
 }

@@ -127,7 +127,7 @@ fn a_stale_entry_is_used_and_named() {
     let text = GOOD.replace("stale_after_days = 90", "stale_after_days = 1");
     let file = parse(&text).unwrap();
     assert_eq!(file.stale, ["/home/me/.config/gpucloud/config.toml:12"]);
-    assert!(file.pricing.is_stale_day(file.pricing.book[0].as_of));
+    assert!(file.pricing.is_stale(file.pricing.book[0].as_of));
 }
 
 #[test]

@@ -31,10 +31,11 @@ pub struct Profile {
     /// Whether its API can delete a cluster; where not, [`Self::console`] is where a person
     /// stops one.
     pub deletes_clusters: bool,
-    /// Whether the provider can end a cluster itself at a deadline it is given (a
-    /// reservation of whole days that runs out: Together), so a ttl holds with no sweep
-    /// running ([`crate::ClusterSpec::ttl_by_provider`]).
-    pub ends_clusters_itself: bool,
+    /// Where the provider can end a cluster itself at a deadline it is given (a reservation
+    /// of whole days that runs out: Together), so a ttl holds with no sweep running
+    /// ([`crate::ClusterSpec::ttl_by_provider`]): how long after its create it ends a cluster
+    /// asked to end at a ttl (the ttl rounded up to the provider's unit). `None`: it cannot.
+    pub ends_clusters_itself: Option<fn(std::time::Duration) -> std::time::Duration>,
     /// Applies the provider's own defaults from its configuration file section to a request
     /// that does not set them (E2E's security group); returns what it applied. SSH keys are
     /// applied for every provider alike ([`crate::config_file::ConfigFile::apply`]).

@@ -24,7 +24,7 @@ pub(crate) const PROFILE: Profile = Profile {
     default_base_url: gpucloud_e2e::DEFAULT_BASE_URL,
     lists_clusters: true,
     deletes_clusters: true,
-    ends_clusters_itself: false,
+    ends_clusters_itself: None,
     apply_defaults: super::defaults::apply_defaults,
     takes_ssh_keys: true,
     resize: Resize::AddNodes,

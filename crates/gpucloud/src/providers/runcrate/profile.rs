@@ -19,7 +19,7 @@ pub(crate) const PROFILE: Profile = Profile {
     default_base_url: gpucloud_runcrate::DEFAULT_BASE_URL,
     lists_clusters: false,
     deletes_clusters: false,
-    ends_clusters_itself: false,
+    ends_clusters_itself: None,
     apply_defaults: |_, _| Vec::new(),
     takes_ssh_keys: true,
     resize: Resize::Unsupported,

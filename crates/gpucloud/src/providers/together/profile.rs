@@ -20,7 +20,7 @@ pub(crate) const PROFILE: Profile = Profile {
     deletes_clusters: true,
     // Billing docs: "Clusters are automatically decommissioned when their reservation period
     // ends" (RESERVED, `duration_days`).
-    ends_clusters_itself: true,
+    ends_clusters_itself: Some(super::request::reservation),
     apply_defaults: |_, _| Vec::new(),
     takes_ssh_keys: false,
     resize: Resize::Absolute,

@@ -13,9 +13,16 @@ const REFERENCE: &str = "Together OpenAPI GPUClusterCreateRequest";
 /// The whole days of a reservation that covers `ttl` (rounded up, at least one): what
 /// Together is sent as `duration_days` when it is asked to end the cluster itself.
 pub(crate) fn reservation_days(ttl: std::time::Duration) -> u32 {
-    const DAY: u64 = 24 * 3600;
     u32::try_from(ttl.as_secs().div_ceil(DAY).max(1)).unwrap_or(u32::MAX)
 }
+
+/// How long the reservation of [`reservation_days`] runs: when Together ends the cluster.
+pub(crate) fn reservation(ttl: std::time::Duration) -> std::time::Duration {
+    std::time::Duration::from_secs(u64::from(reservation_days(ttl)).saturating_mul(DAY))
+}
+
+/// Seconds in a day.
+const DAY: u64 = 24 * 3600;
 
 fn invalid(field: &str, rule: impl Into<String>, source: &'static str) -> Error {
     Error::Validation(ValidationError {
