@@ -97,6 +97,7 @@ fn from_flags(providers: &[ProviderKind], args: &RequestArgs) -> Result<ClusterS
         .with_ssh_keys(flags.ssh_keys.iter().cloned());
     spec.gpu_model = flags.gpu_model.clone();
     spec.region = flags.region.clone();
+    spec.preferred_regions = flags.preferred_regions.clone();
     spec.stack = flags.stack.map(Into::into);
     spec.shared_storage = match (&flags.volume, &flags.new_volume, flags.new_volume_tib) {
         (Some(id), _, _) => Some(SharedStorage::Existing { id: id.clone() }),

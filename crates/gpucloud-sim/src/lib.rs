@@ -52,6 +52,7 @@ mod exchange;
 mod faults;
 mod ids;
 mod openapi;
+mod prices;
 mod provider;
 mod providers;
 mod reply;
@@ -65,6 +66,7 @@ pub use capacity::{
 pub use clock::SimClock;
 pub use exchange::{ClusterSummary, Exchange};
 pub use faults::{Fault, FaultKind, Faults};
+pub use prices::SOURCE as PRICE_SOURCE;
 pub use provider::{Provider, UnknownProvider};
 pub use providers::capacity::Capacity;
 pub use running::{RunningSim, SimConfig, SimError, Simulator};

@@ -105,6 +105,7 @@ impl Simulator {
         let server = tokio::spawn(server::serve(listener, shared.clone(), stopped));
         Ok(RunningSim {
             addr,
+            started_on: chrono::Utc::now().date_naive(),
             shared,
             stop,
             server,
@@ -116,6 +117,8 @@ impl Simulator {
 #[derive(Debug)]
 pub struct RunningSim {
     addr: SocketAddr,
+    /// The day it started: the date of its price list.
+    started_on: chrono::NaiveDate,
     shared: Arc<Shared>,
     stop: watch::Sender<bool>,
     server: JoinHandle<()>,
@@ -150,6 +153,16 @@ impl RunningSim {
             ("E2E_PROJECT_ID", sim::E2E_PROJECT_ID.to_string()),
             ("E2E_LOCATION", sim::E2E_LOCATION.into()),
         ]
+    }
+
+    /// The simulator's price list as a gpucloud price book (TOML): a per-GPU-hour price for
+    /// each GPU type of its Together catalog (Together's API states none) and the rate that
+    /// converts its E2E plans' rupees into dollars, each entry naming
+    /// [`crate::PRICE_SOURCE`] and dated the day the simulator started. `gpucloud sim` writes
+    /// it to a file and exports `GPUCLOUD_PRICE_BOOK`, so a placement with a price ceiling
+    /// can compare all three simulated providers.
+    pub fn price_book(&self) -> String {
+        crate::prices::price_book_toml(self.started_on)
     }
 
     /// The control API's base URL, `http://127.0.0.1:PORT/_sim` (faults at

@@ -8,6 +8,7 @@
 use serde::Serialize;
 
 use crate::catalog::PriceCeiling;
+use crate::catalog::pricing::{Converted, Pricing};
 use crate::client::ClusterClient;
 use crate::cluster::Created;
 use crate::error::Error;
@@ -26,9 +27,14 @@ pub enum PriceCheck {
         per_hour: f64,
         /// Its currency.
         currency: String,
+        /// When it is not the ceiling's currency: the price converted into it, with the
+        /// rate used.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        converted: Option<Converted>,
     },
     /// The cluster's own price could not be compared with the ceiling (the answer and the
-    /// read after it state none, or a price in another currency, or the read failed): only
+    /// read after it state none, or a price in another currency no rate converts, or the
+    /// read failed): only
     /// the catalog's price, which fit, was checked.
     Unchecked {
         /// Why.
@@ -45,13 +51,14 @@ const ROUNDING: f64 = 0.005;
 /// [`Error::PriceAboveCeiling`], after deleting a cluster this create started.
 ///
 /// An answer that states no price is followed by one get (the first read after the create);
-/// a price still unknown then, or stated in another currency, is not compared, and the
-/// result says so: the catalog's price was checked, and deleting a cluster over a read that
+/// a price in another currency is converted by `pricing`'s rates; one still unknown then, or
+/// in a currency no rate converts, is not compared, and the result says so: the catalog's price was checked, and deleting a cluster over a read that
 /// failed would be worse.
 pub(crate) async fn check(
     client: &ClusterClient,
     created: &Created,
     ceiling: &PriceCeiling,
+    pricing: &Pricing,
 ) -> Result<PriceCheck, Error> {
     let cluster = &created.cluster;
     let unchecked = |reason: String| {
@@ -76,22 +83,27 @@ pub(crate) async fn check(
             }
         },
     };
-    if !price.currency.eq_ignore_ascii_case(&ceiling.currency) {
-        return unchecked(format!(
-            "it is priced in {}, the ceiling in {}",
-            price.currency, ceiling.currency
-        ));
-    }
     if !price.per_hour.is_finite() || price.per_hour < 0.0 {
         return unchecked(format!(
             "it states a price no bill could have ({})",
             price.per_hour
         ));
     }
-    if price.per_hour - ceiling.amount <= ROUNDING {
+    let converted = match pricing.convert(price.per_hour, &price.currency, &ceiling.currency) {
+        Ok(converted) => converted,
+        Err(why) => {
+            return unchecked(format!(
+                "it {why}, and the ceiling is in {}",
+                ceiling.currency
+            ));
+        }
+    };
+    let per_hour = converted.amount;
+    if per_hour - ceiling.amount <= ROUNDING {
         return Ok(PriceCheck::Fits {
             per_hour: price.per_hour,
             currency: price.currency,
+            converted: converted.from.is_some().then_some(converted),
         });
     }
     let (deleted, delete_error) = if created.outcome.started_here() {
@@ -106,7 +118,7 @@ pub(crate) async fn check(
     Err(Error::PriceAboveCeiling {
         provider: cluster.provider,
         cluster: cluster.id.clone(),
-        per_hour: price.per_hour,
+        per_hour,
         ceiling: ceiling.amount,
         currency: ceiling.currency.clone(),
         deleted,
@@ -159,7 +171,7 @@ mod tests {
         let ceiling = PriceCeiling::new(10.0, "usd");
         for impossible in [-1.0, f64::NAN, f64::INFINITY] {
             let (client, created) = stating(impossible);
-            let check = check(&client, &created, &ceiling).await;
+            let check = check(&client, &created, &ceiling, &Pricing::default()).await;
             assert!(
                 matches!(&check, Ok(PriceCheck::Unchecked { reason }) if reason.contains("no bill")),
                 "{impossible}: {check:?}"
@@ -167,12 +179,13 @@ mod tests {
         }
         for fitting in [0.0, 10.0, 10.004] {
             let (client, created) = stating(fitting);
-            let check = check(&client, &created, &ceiling).await;
+            let check = check(&client, &created, &ceiling, &Pricing::default()).await;
             assert_eq!(
                 check.ok(),
                 Some(PriceCheck::Fits {
                     per_hour: fitting,
-                    currency: "USD".into()
+                    currency: "USD".into(),
+                    converted: None,
                 }),
                 "{fitting}"
             );
@@ -181,10 +194,49 @@ mod tests {
         // is not deleted (nothing is sent).
         let (client, created) = stating(10.01);
         let Err(Error::PriceAboveCeiling { deleted, .. }) =
-            check(&client, &created, &ceiling).await
+            check(&client, &created, &ceiling, &Pricing::default()).await
         else {
             panic!("10.01 over 10")
         };
         assert!(!deleted);
+    }
+
+    #[tokio::test]
+    async fn a_price_in_another_currency_is_compared_by_the_rate_and_unchecked_without_one() {
+        let day = chrono::NaiveDate::from_ymd_opt(2026, 12, 1).unwrap_or_default();
+        let rates = Pricing::new(
+            Vec::new(),
+            vec![crate::catalog::Rate::new("USD", "EUR", 0.5, day)],
+        );
+        let ceiling = PriceCeiling::new(10.0, "EUR");
+        // 20 USD is 10 EUR: fits, with the conversion kept.
+        let (client, created) = stating(20.0);
+        let Ok(PriceCheck::Fits {
+            per_hour,
+            currency,
+            converted: Some(converted),
+        }) = check(&client, &created, &ceiling, &rates).await
+        else {
+            panic!("20 USD at 0.5 is 10 EUR")
+        };
+        assert_eq!((per_hour, currency.as_str()), (20.0, "USD"));
+        assert_eq!((converted.amount, converted.rate), (10.0, Some(0.5)));
+        // 20.1 USD is 10.05 EUR: over, and the error is in the ceiling's currency.
+        let (client, created) = stating(20.1);
+        let Err(Error::PriceAboveCeiling {
+            per_hour, currency, ..
+        }) = check(&client, &created, &ceiling, &rates).await
+        else {
+            panic!("20.1 USD at 0.5 is over 10 EUR")
+        };
+        assert!((per_hour - 10.05).abs() < 1e-9, "{per_hour}");
+        assert_eq!(currency, "EUR");
+        // No rate: not compared, and the reason names the setting.
+        let (client, created) = stating(20.0);
+        let check = check(&client, &created, &ceiling, &Pricing::default()).await;
+        assert!(
+            matches!(&check, Ok(PriceCheck::Unchecked { reason }) if reason.contains("[rates.USD]")),
+            "{check:?}"
+        );
     }
 }

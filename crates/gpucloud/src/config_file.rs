@@ -1,9 +1,9 @@
 //! The configuration file (`$GPUCLOUD_CONFIG`, else `$XDG_CONFIG_HOME/gpucloud/config.toml`,
 //! else `~/.config/gpucloud/config.toml`): per-provider defaults of a request (SSH keys in each
-//! provider's own form, E2E's security group, a base URL), a price book for the offerings a
-//! provider states no price for, and currency rates. The command line reads it; a program
-//! loads it with [`ConfigFile::load_default`] and applies it with [`ConfigFile::apply`] and
-//! [`ConfigFile::pricing`].
+//! provider's own form, E2E's security group, preferred regions, a base URL), a price book for
+//! the offerings a provider states no price for, and currency rates. The command line reads it;
+//! a program loads it with [`ConfigFile::load_default`] and applies it with
+//! [`ConfigFile::apply`] and [`ConfigFile::pricing`].
 //!
 //! **Credentials are never read from it**: they stay in the environment, and a key that looks
 //! like one (`api_key`, `token`, `secret`, `password`, …) is refused with its line, so a file
@@ -13,6 +13,7 @@
 //! [e2e]
 //! ssh_keys = ["101"]          # E2E's numeric key ids
 //! security_group_id = 7
+//! preferred_regions = ["Delhi"]  # tried first when a request names no region
 //!
 //! [runcrate]
 //! ssh_keys = ["3fa85f64-5717-4562-b3fc-2c963f66afa6"]
@@ -42,6 +43,7 @@ use std::time::Duration;
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
+use crate::catalog::pricing::check_currency;
 use crate::catalog::{BookAmount, BookEntry, Pricing, Rate};
 use crate::cluster::ProviderKind;
 use crate::spec::ClusterSpec;
@@ -290,6 +292,17 @@ impl ConfigFile {
                 self.path.display()
             ));
         }
+        if spec.region.is_none()
+            && spec.preferred_regions.is_empty()
+            && !defaults.preferred_regions.is_empty()
+        {
+            spec.preferred_regions
+                .clone_from(&defaults.preferred_regions);
+            applied.push(format!(
+                "preferred_regions from {} [{provider}]",
+                self.path.display()
+            ));
+        }
         applied.extend(
             (provider.profile().apply_defaults)(defaults, spec)
                 .into_iter()
@@ -422,17 +435,6 @@ fn check_amount(amount: f64) -> Result<f64, String> {
     } else {
         Err(format!(
             "must be a finite amount of at least 0, not {amount}"
-        ))
-    }
-}
-
-/// An ISO 4217 code: three capital letters (`USD`, `INR`).
-fn check_currency(code: &str) -> Result<(), String> {
-    if code.len() == 3 && code.bytes().all(|b| b.is_ascii_uppercase()) {
-        Ok(())
-    } else {
-        Err(format!(
-            "{code:?} is not a currency code (three capital letters, ISO 4217: USD, INR, EUR)"
         ))
     }
 }

@@ -369,23 +369,28 @@ impl Placement {
             on_attempt,
         };
         let mut last_error = None;
+        // The candidates the plan passed over are said first, whatever their place: they
+        // could never be tried, and after a success "not tried" would hide why.
+        let (plans, passed_over): (Vec<_>, Vec<_>) =
+            plans.into_iter().partition(|p| p.resolution.is_ok());
+        for plan in passed_over {
+            if let Err(error) = plan.resolution {
+                attempts.push(Attempt::new(
+                    plan.provider,
+                    None,
+                    AttemptOutcome::Skipped {
+                        kind: error.kind(),
+                        reason: error.to_string(),
+                    },
+                ));
+                last_error = Some(error);
+            }
+        }
         let mut plans = plans.into_iter();
         while let Some(plan) = plans.next() {
             let provider = plan.provider;
-            let resolution = match plan.resolution {
-                Ok(resolution) => resolution,
-                Err(error) => {
-                    attempts.push(Attempt::new(
-                        provider,
-                        None,
-                        AttemptOutcome::Skipped {
-                            kind: error.kind(),
-                            reason: error.to_string(),
-                        },
-                    ));
-                    last_error = Some(error);
-                    continue;
-                }
+            let Ok(resolution) = plan.resolution else {
+                continue;
             };
             let Some(candidate) = self.candidates.get(plan.candidate) else {
                 continue;
@@ -421,11 +426,14 @@ impl Placement {
                 // A price over the ceiling in the answer fails like any error that ends the
                 // placement (the cluster, if this create started it, is already deleted).
                 let created = match (created, &self.constraints.max_price_per_hour) {
-                    (Ok(created), Some(ceiling)) => {
-                        crate::answered_price::check(&client, &created, ceiling)
-                            .await
-                            .map(|check| (created, check))
-                    }
+                    (Ok(created), Some(ceiling)) => crate::answered_price::check(
+                        &client,
+                        &created,
+                        ceiling,
+                        &self.constraints.pricing,
+                    )
+                    .await
+                    .map(|check| (created, check)),
                     (created, _) => created.map(|created| (created, PriceCheck::NoCeiling)),
                 };
                 match created {

@@ -15,6 +15,10 @@ pub struct ProviderDefaults {
     /// E2E's security group.
     #[serde(default)]
     pub security_group_id: Option<i64>,
+    /// Regions to try first, in this order, for a request that names no region and prefers
+    /// none itself ([`crate::ClusterSpec::preferred_regions`]).
+    #[serde(default)]
+    pub preferred_regions: Vec<String>,
     /// The provider's API base URL (its `*_BASE_URL` variable wins).
     #[serde(default)]
     pub base_url: Option<String>,

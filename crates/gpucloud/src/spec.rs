@@ -37,6 +37,12 @@ pub struct ClusterSpec {
     /// configured one. Runcrate's offer determines the location.
     #[serde(default)]
     pub region: Option<String>,
+    /// Regions to try first, in this order, when `region` names none: among the offerings
+    /// that fit, one in the first of these regions that has any is chosen before a cheaper one
+    /// elsewhere, and the placement tries the others after it. A region not listed comes
+    /// after every listed one. Ignored when `region` is set.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub preferred_regions: Vec<String>,
     /// How it is billed.
     #[serde(default)]
     pub billing: Billing,
@@ -118,6 +124,7 @@ impl ClusterSpec {
             gpu_model: None,
             size,
             region: None,
+            preferred_regions: Vec::new(),
             billing: Billing::OnDemand,
             ssh_keys: Vec::new(),
             shared_storage: None,
@@ -127,6 +134,13 @@ impl ClusterSpec {
             adopt: false,
             ttl_by_provider: false,
         }
+    }
+
+    /// Prefers `regions`, in this order, when the request names no region (see
+    /// [`Self::preferred_regions`]).
+    pub fn with_preferred_regions(mut self, regions: impl IntoIterator<Item = String>) -> Self {
+        self.preferred_regions = regions.into_iter().collect();
+        self
     }
 
     /// Asks the provider to end the cluster at its ttl itself (see [`Self::ttl_by_provider`]).

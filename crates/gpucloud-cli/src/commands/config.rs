@@ -42,7 +42,7 @@ struct Shown {
     /// The price book, first match wins.
     price_book: Vec<gpucloud::catalog::BookEntry>,
     rates: Vec<gpucloud::catalog::Rate>,
-    /// Price book entries older than the file's `stale_after_days` (`path:line`).
+    /// Price book entries older than their file's `stale_after_days` (`path:line`).
     stale: Vec<String>,
 }
 
@@ -115,18 +115,18 @@ pub fn run(ctx: &Context, args: &ConfigArgs) -> Result<(), CliError> {
             from,
         });
         if let Some(section) = section {
-            if !section.ssh_keys.is_empty() {
-                settings.push(Setting {
-                    scope: scope.clone(),
-                    name: "ssh_keys".into(),
-                    value: section
-                        .ssh_keys
-                        .iter()
-                        .map(cell)
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                    from: from_file("ssh_keys"),
-                });
+            for (name, list) in [
+                ("ssh_keys", &section.ssh_keys),
+                ("preferred_regions", &section.preferred_regions),
+            ] {
+                if !list.is_empty() {
+                    settings.push(Setting {
+                        scope: scope.clone(),
+                        name: name.into(),
+                        value: list.iter().map(cell).collect::<Vec<_>>().join(", "),
+                        from: from_file(name),
+                    });
+                }
             }
             if let Some(group) = section.security_group_id {
                 settings.push(Setting {
@@ -146,16 +146,25 @@ pub fn run(ctx: &Context, args: &ConfigArgs) -> Result<(), CliError> {
             });
         }
     }
+    let prices = super::placement::prices(config, None)?;
+    if let Some((path, named_by)) = &prices.book_file {
+        settings.push(Setting {
+            scope: "gpucloud".into(),
+            name: "price book file".into(),
+            value: cell(path.display().to_string()),
+            from: (*named_by).into(),
+        });
+    }
     let shown = Shown {
         file,
         settings,
-        price_book: config.map(|c| c.pricing.book.clone()).unwrap_or_default(),
-        rates: config.map(|c| c.pricing.rates.clone()).unwrap_or_default(),
-        stale: config.map(|c| c.stale.clone()).unwrap_or_default(),
+        price_book: prices.pricing.book,
+        rates: prices.pricing.rates,
+        stale: prices.stale,
     };
     for at in &shown.stale {
         tell!(
-            "warning: {}: price book entry older than the file's stale_after_days: shown STALE wherever its price is",
+            "warning: {}: price book entry older than its file's stale_after_days: shown STALE wherever its price is",
             cell(at)
         );
     }

@@ -83,9 +83,11 @@ pub async fn run(ctx: &Context, args: &DemoArgs) -> Result<(), CliError> {
     first_error.map_or(Ok(()), Err)
 }
 
-/// Together has no H100 left: a placement over Together, Runcrate and E2E passes over Together
-/// (no capacity) and Runcrate (its API cannot delete a cluster, and the demo does not allow
-/// one) and ends on E2E, with one cluster in all, which it then deletes.
+/// Together has no H100 left: a placement over Together, Runcrate and E2E, cheapest first
+/// under a 60 USD/h ceiling (the simulator's price book prices Together and converts E2E's
+/// rupees), passes over Together (no capacity) and Runcrate (its API cannot delete a cluster,
+/// and the demo does not allow one) and ends on E2E, with one cluster in all, which it then
+/// deletes.
 async fn failover(sim: &RunningSim, out: Output) -> Result<(), Error> {
     let no_h100 = CapacityFilter::new(Provider::Together, "H100");
     if sim.capacity().set(&no_h100, 0).is_err() {
@@ -95,15 +97,33 @@ async fn failover(sim: &RunningSim, out: Output) -> Result<(), Error> {
         });
     }
     if out.is_human() {
-        say!("\n== failover: Together has no H100 capacity left; --provider together,runcrate,e2e");
+        say!(
+            "\n== failover: Together has no H100 capacity left; --provider any --cheapest-first \
+             --max-price-per-hour 60 (USD; the simulator's own illustrative price book prices \
+             what states no price, and its rate converts rupees)"
+        );
     }
+    let pricing = gpucloud::config_file::ConfigFile::parse(
+        std::path::Path::new("the simulator's price book"),
+        &sim.price_book(),
+    )
+    .map_err(|e| Error::Configuration {
+        setting: "demo".into(),
+        problem: e.to_string(),
+    })?
+    .pricing;
     let name = "demo-anywhere";
     // Every provider, in `ProviderKind::ALL`'s order: Together, Runcrate, E2E.
     let candidates = ProviderKind::ALL
         .into_iter()
         .map(|provider| Ok(Candidate::new(client(sim, provider)?, spec(provider, name))))
         .collect::<Result<Vec<_>, Error>>()?;
-    let placed = Placement::new(candidates).create().await;
+    let placed = Placement::new(candidates)
+        .cheapest_first()
+        .with_max_price_per_hour(60.0, "USD")
+        .with_pricing(pricing.clone())
+        .create()
+        .await;
     sim.capacity().reset();
     let placed = placed?;
     if out.is_human() {
@@ -125,8 +145,16 @@ async fn failover(sim: &RunningSim, out: Output) -> Result<(), Error> {
             };
             say!("{}: {what}", attempt.place());
         }
+        let price = placed
+            .resolution
+            .price_per_hour()
+            .and_then(|(amount, currency)| {
+                let converted = pricing.convert(amount, currency, "USD").ok()?;
+                Some(format!(", {} per hour", converted.describe(amount, "USD")))
+            })
+            .unwrap_or_default();
         say!(
-            "One cluster in all: {} cluster {} ({}).",
+            "One cluster in all: {} cluster {} ({}{price}).",
             placed.provider,
             cell(&placed.created.cluster.id),
             name

@@ -40,9 +40,10 @@ pub struct OffersArgs {
     #[arg(long, value_name = "AMOUNT", value_parser = bounds::price)]
     pub max_price_per_hour: Option<f64>,
     /// The currency prices are shown and compared in (ISO 4217).
-    #[arg(long, value_name = "CODE", default_value = "USD")]
+    #[arg(long, value_name = "CODE", default_value = "USD", value_parser = crate::flags::bounds::currency)]
     pub currency: String,
-    /// A price book (TOML `[[price_book]]` entries), read before the configuration file's.
+    /// A price book (TOML `[[price_book]]` entries and `[rates]`), read before the
+    /// configuration file's. Default: $GPUCLOUD_PRICE_BOOK.
     #[arg(long, value_name = "FILE")]
     pub price_book: Option<std::path::PathBuf>,
     /// Give up on one HTTP request after this long (1s to 1h).

@@ -69,13 +69,13 @@ fn clients(
 /// The placement of `spec` over `clients`: each candidate's request with its provider's
 /// configuration file section applied (SSH keys in its own form, E2E's security group), and,
 /// over several providers, without the SSH keys a provider takes none of (Together's
-/// clusters are reached by kubeconfig); the price book and rates of `--price-book` and the
-/// configuration file.
+/// clusters are reached by kubeconfig), priced by `pricing`.
 fn placement(
     ctx: &Context,
     target: &PlacementTargetArgs,
     spec: &ClusterSpec,
     clients: &Clients,
+    pricing: &gpucloud::catalog::Pricing,
 ) -> Result<Placement, CliError> {
     let config = ctx.config()?;
     let several = clients.candidates.len() > 1;
@@ -85,7 +85,7 @@ fn placement(
             candidate_spec(config, *provider, spec, several),
         )
     }))
-    .with_pricing(pricing(config, target.price_book.as_deref())?);
+    .with_pricing(pricing.clone());
     if target.cheapest_first {
         placement = placement.cheapest_first();
     }
@@ -138,28 +138,63 @@ pub fn access(provider: ProviderKind, spec: &ClusterSpec) -> String {
     }
 }
 
-/// The price book and rates: `--price-book`'s entries first, then the configuration file's.
+/// The variable that names a price book when `--price-book` names none (`gpucloud sim`
+/// exports it for the simulator's price list).
+pub const PRICE_BOOK_ENV: &str = "GPUCLOUD_PRICE_BOOK";
+
+/// The price book and rates a run uses, and where its entries came from.
+pub(super) struct Prices {
+    pub(super) pricing: gpucloud::catalog::Pricing,
+    /// The price book file read besides the configuration file, and what named it.
+    pub(super) book_file: Option<(std::path::PathBuf, &'static str)>,
+    /// Entries older than their file's `stale_after_days` (`path:line`).
+    pub(super) stale: Vec<String>,
+}
+
+/// The price book and rates: `--price-book`'s (else `$GPUCLOUD_PRICE_BOOK`'s) entries first,
+/// then the configuration file's. Warns of each stale entry.
 pub(super) fn pricing(
     config: Option<&gpucloud::config_file::ConfigFile>,
     price_book: Option<&std::path::Path>,
 ) -> Result<gpucloud::catalog::Pricing, CliError> {
-    let mut pricing = config.map(|c| c.pricing.clone()).unwrap_or_default();
-    for at in config.iter().flat_map(|c| &c.stale) {
+    let prices = prices(config, price_book)?;
+    for at in &prices.stale {
         tell!(
-            "warning: {}: a price book entry older than the file's stale_after_days: its \
+            "warning: {}: a price book entry older than its file's stale_after_days: its \
              price is used, shown STALE",
             cell(at)
         );
     }
-    if let Some(path) = price_book {
+    Ok(prices.pricing)
+}
+
+/// [`pricing`], saying nothing.
+pub(super) fn prices(
+    config: Option<&gpucloud::config_file::ConfigFile>,
+    price_book: Option<&std::path::Path>,
+) -> Result<Prices, CliError> {
+    let mut pricing = config.map(|c| c.pricing.clone()).unwrap_or_default();
+    let mut stale = config.map(|c| c.stale.clone()).unwrap_or_default();
+    let book_file = match price_book {
+        Some(path) => Some((path.to_path_buf(), "--price-book")),
+        None => std::env::var_os(PRICE_BOOK_ENV)
+            .filter(|v| !v.is_empty())
+            .map(|v| (std::path::PathBuf::from(v), PRICE_BOOK_ENV)),
+    };
+    if let Some((path, named_by)) = &book_file {
         let book = gpucloud::config_file::ConfigFile::load(path)
-            .map_err(|e| CliError::Input(format!("price book: {e}")))?;
+            .map_err(|e| CliError::Input(format!("price book ({named_by}): {e}")))?;
         let mut entries = book.pricing.book;
         entries.append(&mut pricing.book);
         pricing.book = entries;
         pricing.rates.extend(book.pricing.rates);
+        stale.extend(book.stale);
     }
-    Ok(pricing)
+    Ok(Prices {
+        pricing,
+        book_file,
+        stale,
+    })
 }
 
 /// How a create goes through its placement.
@@ -184,10 +219,10 @@ pub async fn create(
     confirmed: impl FnOnce(),
 ) -> Result<Placed, CliError> {
     let clients = clients(ctx, target, ledger.as_ref(), way.single)?;
-    let placement = placement(ctx, target, spec, &clients)?;
+    let pricing = pricing(ctx.config()?, target.price_book.as_deref())?;
+    let placement = placement(ctx, target, spec, &clients, &pricing)?;
     let plans = placement.plan().await;
     if way.ask {
-        let pricing = pricing(ctx.config()?, target.price_book.as_deref())?;
         let ceiling = target
             .max_price_per_hour
             .map(|_| (&pricing, target.currency.as_str()));
@@ -489,7 +524,9 @@ pub async fn plan(
 ) -> Result<(), CliError> {
     let clients = clients(ctx, target, ledger.as_ref(), false)?;
     let pricing = pricing(ctx.config()?, target.price_book.as_deref())?;
-    let plans: Vec<CandidatePlan> = placement(ctx, target, spec, &clients)?.plan().await;
+    let plans: Vec<CandidatePlan> = placement(ctx, target, spec, &clients, &pricing)?
+        .plan()
+        .await;
     let mut out: Vec<PlannedCandidate> = clients
         .left_out
         .iter()

@@ -26,6 +26,9 @@ pub async fn run(ctx: &Context, args: &PlanArgs) -> Result<(), CliError> {
         let ledger = ctx.ledger(LedgerUse::BestEffort)?;
         return super::placement::plan(ctx, &args.target, &spec, ledger).await;
     };
+    // The request as a create would send it: the provider's section of the configuration
+    // file applied (SSH keys, preferred regions, E2E's security group).
+    let spec = super::placement::candidate_spec(ctx.config()?, target.provider, &spec, false);
     let client = ctx
         .client(&target, LedgerUse::BestEffort)?
         .for_request(&spec);
@@ -36,7 +39,10 @@ pub async fn run(ctx: &Context, args: &PlanArgs) -> Result<(), CliError> {
     // What it costs, where the catalog was consulted for it (a request that names every id
     // is not looked up; `gpucloud catalog` lists the prices).
     if ctx.output().is_human() {
-        let resolution = client.resolve(&spec, &Constraints::default()).await?;
+        let pricing = super::placement::pricing(ctx.config()?, args.target.price_book.as_deref())?;
+        let resolution = client
+            .resolve(&spec, &Constraints::default().with_pricing(pricing))
+            .await?;
         if resolution.offering.is_some() {
             let cost = super::placement::Estimate::of(&resolution, &spec, client.provider());
             say!("\nCost: {}", cost.describe(&spec, client.provider()));

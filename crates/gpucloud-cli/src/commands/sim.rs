@@ -59,7 +59,14 @@ pub async fn run(ctx: &Context, args: &SimArgs) -> Result<(), CliError> {
         args.seed,
     )
     .await?;
-    let environment = sim.environment();
+    // The simulator's price list (Together's simulated catalog priced, and the rupee rate),
+    // in a private temporary file removed when the simulator stops.
+    let prices = price_book_file(&sim)?;
+    let mut environment = sim.environment();
+    environment.push((
+        super::placement::PRICE_BOOK_ENV,
+        prices.path().display().to_string(),
+    ));
     if ctx.output().is_json() {
         output::json(&Listening {
             address: sim.addr(),
@@ -79,7 +86,13 @@ pub async fn run(ctx: &Context, args: &SimArgs) -> Result<(), CliError> {
         for (name, value) in &environment {
             say!("export {name}={value}");
         }
-        say!("\nThen, for example: gpucloud clusters list --provider together");
+        say!(
+            "\n{} is the simulator's own price list (illustrative prices), so \
+             `gpucloud offers --gpu-model H100 --gpus 16` compares all three providers in \
+             dollars.",
+            super::placement::PRICE_BOOK_ENV
+        );
+        say!("Then, for example: gpucloud clusters list --provider together");
         let control = sim.control_url();
         say!("Control API (no credentials): {control}");
         say!("  faults:   {control}/faults");
@@ -88,7 +101,24 @@ pub async fn run(ctx: &Context, args: &SimArgs) -> Result<(), CliError> {
     stopped().await;
     tell!("Stopping the simulator.");
     sim.shutdown().await;
+    drop(prices);
     Ok(())
+}
+
+/// The simulator's price book, written to a private temporary file.
+fn price_book_file(sim: &RunningSim) -> Result<tempfile::NamedTempFile, CliError> {
+    let cannot = |e: std::io::Error| {
+        CliError::Other(format!(
+            "cannot write the simulator's price book to a temporary file: {e}"
+        ))
+    };
+    let mut file = tempfile::Builder::new()
+        .prefix("gpucloud-sim-prices-")
+        .suffix(".toml")
+        .tempfile()
+        .map_err(cannot)?;
+    std::io::Write::write_all(&mut file, sim.price_book().as_bytes()).map_err(cannot)?;
+    Ok(file)
 }
 
 /// Resolves on Ctrl-C, or on SIGTERM where there is one.

@@ -42,6 +42,11 @@ pub fn price(raw: &str) -> Result<f64, String> {
     }
 }
 
+/// A currency (`--currency`): an ISO 4217 code.
+pub fn currency(raw: &str) -> Result<String, String> {
+    gpucloud::catalog::pricing::check_currency(raw).map(|()| raw.to_string())
+}
+
 /// An age (`--older-than`): 0 s to 365 days.
 pub fn age(raw: &str) -> Result<Duration, String> {
     duration_between(raw, Duration::ZERO, 365 * DAY, "0s and 365 days")

@@ -103,16 +103,17 @@ pub struct PlacementTargetArgs {
         long,
         value_name = "CODE",
         default_value = "USD",
-        requires = "max_price_per_hour"
+        requires = "max_price_per_hour",
+        value_parser = bounds::currency
     )]
     pub currency: String,
     /// Try the provider with the cheapest known offering first, not the order given (prices
     /// in another currency converted by the configuration file's rates).
     #[arg(long)]
     pub cheapest_first: bool,
-    /// A price book (TOML, `[[price_book]]` entries as in the configuration file) that prices
-    /// offerings their provider states no price for (Together); read before the
-    /// configuration file's own entries.
+    /// A price book (TOML, `[[price_book]]` entries and `[rates]` as in the configuration
+    /// file) that prices offerings their provider states no price for (Together); read before
+    /// the configuration file's own entries. Default: $GPUCLOUD_PRICE_BOOK.
     #[arg(long, value_name = "FILE")]
     pub price_book: Option<std::path::PathBuf>,
     /// Also create on providers whose API cannot delete a cluster (Runcrate): such a cluster

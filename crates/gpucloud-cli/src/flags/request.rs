@@ -73,6 +73,15 @@ pub struct SpecFlags {
     /// Together region (us-central-8), or E2E location (Delhi, Chennai).
     #[arg(long)]
     pub region: Option<String>,
+    /// Without --region, regions to try first, in this order (comma-separated or repeated);
+    /// others follow. Default: the provider's `preferred_regions` in the configuration file.
+    #[arg(
+        long = "prefer-region",
+        value_name = "REGION",
+        value_delimiter = ',',
+        conflicts_with = "region"
+    )]
+    pub preferred_regions: Vec<String>,
     /// Reserve for this many days (Together).
     #[arg(long, value_name = "DAYS", conflicts_with = "scheduled_start")]
     pub reserved_days: Option<u32>,

@@ -267,7 +267,7 @@ fn config_show_says_each_setting_and_where_it_came_from_never_a_credential() {
     assert!(plan.stdout.contains("STALE"), "{}", plan.stdout);
     assert!(
         plan.stderr
-            .contains("older than the file's stale_after_days"),
+            .contains("older than its file's stale_after_days"),
         "{}",
         plan.stderr
     );
@@ -444,4 +444,103 @@ fn a_create_on_a_terminal_shows_each_candidate_in_the_ceilings_currency_before_a
         sim.sim().clusters(Provider::E2e).is_empty(),
         "nothing was made"
     );
+}
+
+/// The region the plan chose for Together, and why.
+fn together_region(run: &crate::support::Run) -> (String, String) {
+    let planned = json(run);
+    // One provider's plan is the plan; several providers' a list of candidates.
+    let plan = match planned.get(0) {
+        Some(first) => first["plan"].clone(),
+        None => planned,
+    };
+    let resolved = plan["resolved"].as_array().cloned().unwrap_or_default();
+    let region = resolved
+        .iter()
+        .find(|c| c["field"] == "region")
+        .unwrap_or_else(|| panic!("{}", run.stdout));
+    (
+        region["value"].as_str().unwrap_or_default().to_string(),
+        region["why"].as_str().unwrap_or_default().to_string(),
+    )
+}
+
+#[test]
+fn preferred_regions_from_the_flag_or_the_file_come_first() {
+    let sim = TestSim::start();
+    let (_dir, env) = env_with_config(
+        &sim,
+        "[together]\npreferred_regions = [\"us-central-8\", \"eu-north-1\"]\n",
+    );
+    let plan = |extra: &[&str]| {
+        let mut args = vec![
+            "--json",
+            "plan",
+            "--gpu-model",
+            "H100_SXM",
+            "--gpus",
+            "16",
+            "--name",
+            "near",
+        ];
+        if !extra.contains(&"-p") {
+            args.extend_from_slice(&["-p", "together"]);
+        }
+        args.extend_from_slice(extra);
+        let run = gpucloud(&args, &env);
+        run.expect_code(0);
+        run
+    };
+    // The file's preference: us-central-8 first, eu-north-1 next, then the rest.
+    let run = plan(&[]);
+    let (region, why) = together_region(&run);
+    assert_eq!(region, "us-central-8", "{why}");
+    assert!(
+        why.contains("preferred region us-central-8 of us-central-8, eu-north-1"),
+        "{why}"
+    );
+    // Over several providers, the same order of regions.
+    let several = plan(&["-p", "together,runcrate", "--allow-no-delete"]);
+    assert_eq!(together_region(&several).0, "us-central-8");
+    assert_eq!(
+        json(&several)[0]["other_regions"],
+        serde_json::json!(["eu-north-1", "us-central-4"]),
+        "{}",
+        several.stdout
+    );
+    // The flag's wins over the file's.
+    let (region, _) = together_region(&plan(&["--prefer-region", "eu-north-1"]));
+    assert_eq!(region, "eu-north-1");
+    // A pinned region takes no preference: refused before anything is sent.
+    let both = gpucloud(
+        &[
+            "plan",
+            "-p",
+            "together",
+            "--gpus",
+            "16",
+            "--name",
+            "near",
+            "--region",
+            "us-central-4",
+            "--prefer-region",
+            "eu-north-1",
+        ],
+        &env,
+    );
+    both.expect_code(2);
+    assert!(both.stderr.contains("--prefer-region"), "{}", both.stderr);
+    // `config show` says where the preference came from.
+    let shown = gpucloud(&["--json", "config", "show"], &env);
+    shown.expect_code(0);
+    let settings = json(&shown)["settings"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let preferred = settings
+        .iter()
+        .find(|s| s["name"] == "preferred_regions")
+        .unwrap_or_else(|| panic!("{}", shown.stdout));
+    assert_eq!(preferred["value"], "us-central-8, eu-north-1");
+    assert_eq!(preferred["scope"], "together");
 }

@@ -650,7 +650,9 @@ fn a_create_that_makes_nothing_says_why_in_one_json_document_with_every_attempt(
     run.expect_code(4);
     let failure = json(&run);
     assert_eq!(failure["error"]["exit_code"], 4, "{}", run.stdout);
-    assert_eq!(failure["error"]["kind"], "undeletable", "{}", run.stdout);
+    // The error that ended it is the last provider tried's; Runcrate, which the plan passed
+    // over, is accounted for first.
+    assert_eq!(failure["error"]["kind"], "no_capacity", "{}", run.stdout);
     assert!(
         failure["error"]["message"]
             .as_str()
@@ -675,16 +677,16 @@ fn a_create_that_makes_nothing_says_why_in_one_json_document_with_every_attempt(
     assert_eq!(
         seen,
         [
+            ("runcrate", "-", "skipped", "undeletable"),
             ("together", "eu-north-1", "refused", "no_capacity"),
             ("together", "us-central-4", "refused", "no_capacity"),
             ("together", "us-central-8", "refused", "no_capacity"),
-            ("runcrate", "-", "skipped", "undeletable"),
         ],
         "{}",
         run.stdout
     );
     assert!(
-        attempts[3]["reason"]
+        attempts[0]["reason"]
             .as_str()
             .is_some_and(|why| why.contains("cannot delete a cluster")),
         "{}",

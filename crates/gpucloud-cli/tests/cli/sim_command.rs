@@ -196,3 +196,110 @@ fn sim_json_includes_the_control_url() {
     assert!(stopped, "{stderr}");
     assert_eq!(stderr, "Stopping the simulator.\n");
 }
+
+/// With what `gpucloud sim` exports and a configuration file that sets no price or rate (only
+/// what the simulated E2E account needs), a plan over every provider under a dollar ceiling prices each: Together from the
+/// simulator's own price book (named as such), E2E's rupees converted by its rate, Runcrate as
+/// answered. The price book file is gone once the simulator stops.
+#[cfg(unix)]
+#[test]
+fn the_simulators_exports_price_every_provider_in_one_currency() {
+    let mut sim = Running::start(&["--json", "sim", "--port", "0"]);
+    let text = sim.read_until(|l| l == "}\n");
+    let listening: serde_json::Value =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    let environment = listening["environment"]
+        .as_object()
+        .unwrap_or_else(|| panic!("{text}"));
+    let book = environment["GPUCLOUD_PRICE_BOOK"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{text}"))
+        .to_string();
+    let ledger = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let mut env: Vec<(&str, String)> = environment
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str().unwrap_or_default().to_string()))
+        .collect();
+    env.push((
+        "GPUCLOUD_LEDGER",
+        ledger.path().join("l.sqlite3").display().to_string(),
+    ));
+    // What the simulated E2E account needs, in E2E's section (no prices, no rates).
+    let config = ledger.path().join("config.toml");
+    std::fs::write(
+        &config,
+        "[e2e]\nssh_keys = [\"1\"]\nsecurity_group_id = 1\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    env.push(("GPUCLOUD_CONFIG", config.display().to_string()));
+    let run = gpucloud(
+        &[
+            "--json",
+            "plan",
+            "-p",
+            "any",
+            "--gpu-model",
+            "H100",
+            "--gpus",
+            "16",
+            "--name",
+            "priced",
+            "--max-price-per-hour",
+            "60",
+            "--allow-no-delete",
+            "--cheapest-first",
+        ],
+        &env,
+    );
+    let shown = gpucloud(&["--json", "config", "show"], &env);
+    let (stopped, stderr) = sim.terminate();
+    assert!(stopped, "{stderr}");
+    run.expect_code(0);
+    let planned: serde_json::Value =
+        serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}", run.stdout));
+    let candidates = planned.as_array().cloned().unwrap_or_default();
+    let seen: Vec<(&str, &str)> = candidates
+        .iter()
+        .map(|c| {
+            (
+                c["provider"].as_str().unwrap_or_default(),
+                c["cost"]["source"]["kind"].as_str().unwrap_or_default(),
+            )
+        })
+        .collect();
+    // Cheapest first in dollars: Together 16 × 2.30 (H100_SXM_INF) = 36.80, Runcrate 47.84,
+    // E2E 4080 INR × 0.012 = 48.96.
+    assert_eq!(
+        seen,
+        [
+            ("together", "price_book"),
+            ("runcrate", "answered"),
+            ("e2e", "answered")
+        ],
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        candidates[0]["cost"]["source"]["source"],
+        gpucloud_sim::PRICE_SOURCE
+    );
+    let together = candidates[0]["cost"]["per_hour"]
+        .as_f64()
+        .unwrap_or_default();
+    assert!((together - 36.8).abs() < 1e-9, "{together}");
+    let e2e = candidates[2]["cost"]["converted"]["amount"]
+        .as_f64()
+        .unwrap_or_default();
+    assert!((e2e - 48.96).abs() < 1e-9, "{e2e}");
+    // `config show` names the file and what named it.
+    shown.expect_code(0);
+    assert!(
+        shown.stdout.contains("\"from\": \"GPUCLOUD_PRICE_BOOK\""),
+        "{}",
+        shown.stdout
+    );
+    assert!(
+        !std::path::Path::new(&book).exists(),
+        "{book} outlived the simulator"
+    );
+}

@@ -219,7 +219,14 @@ static VOLATILE: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
             r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)",
             "<TIME>",
         ),
+        // A conversion's rate day (the simulator's price list is dated the day it started).
+        (r"(at [0-9.]+, )\d{4}-\d\d-\d\d\b", "$1<DAY>"),
         (r"\b\d+\.\d+s\b", "<SECS>"),
+        // The simulator's price book, a temporary file of a random name.
+        (
+            r"gpucloud-sim-prices-[A-Za-z0-9]+\.toml",
+            "gpucloud-sim-prices-XXXXXX.toml",
+        ),
         (
             r#""ready_after_secs": [0-9.]+"#,
             r#""ready_after_secs": <SECS>"#,

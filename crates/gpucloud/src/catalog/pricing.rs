@@ -315,3 +315,21 @@ pub(crate) fn older_than(as_of: NaiveDate, limit: Duration) -> bool {
         .to_std()
         .is_ok_and(|age| age > limit)
 }
+
+/// Checks that `code` is an ISO 4217 currency code (`USD`, `INR`, `EUR`; any case, as every
+/// comparison of currencies ignores case); the error says what it is not.
+pub fn check_currency(code: &str) -> Result<(), String> {
+    if code.len() == 3 && code.bytes().all(|b| b.is_ascii_alphabetic()) {
+        if iso_currency::Currency::from_code(&code.to_ascii_uppercase()).is_some() {
+            Ok(())
+        } else {
+            Err(format!(
+                "{code:?} is not an ISO 4217 currency code (USD, INR, EUR, …)"
+            ))
+        }
+    } else {
+        Err(format!(
+            "{code:?} is not a currency code (three letters, ISO 4217: USD, INR, EUR)"
+        ))
+    }
+}

@@ -132,8 +132,9 @@ impl PriceCeiling {
     }
 }
 
-/// A price ceiling must be a finite amount of at least 0: NaN would make every comparison
-/// "fits" (and every created cluster "over" it, so deleted again).
+/// A price ceiling must be a finite amount of at least 0 (NaN would make every comparison
+/// "fits", and every created cluster "over" it, so deleted again) in an ISO 4217 currency (a
+/// typo would make every offering unconvertible rather than say so).
 pub(crate) fn check_ceiling(
     provider: crate::cluster::ProviderKind,
     constraints: &Constraints,
@@ -150,7 +151,15 @@ pub(crate) fn check_ceiling(
                 source: "gpucloud Placement::with_max_price_per_hour",
             }))
         }
-        _ => Ok(()),
+        Some(ceiling) => super::pricing::check_currency(&ceiling.currency).map_err(|rule| {
+            Error::Validation(crate::error::ValidationError {
+                provider,
+                field: "max_price_per_hour.currency".into(),
+                rule,
+                source: "gpucloud Placement::with_max_price_per_hour",
+            })
+        }),
+        None => Ok(()),
     }
 }
 
@@ -238,26 +247,34 @@ pub fn resolve_each_region(
             fits.push((*offering, nodes));
         }
     }
+    let preference = Preference::of(spec);
     fits.sort_by(|(a, an), (b, bn)| {
         let price = |o: &Offering, n: u32| o.price.as_ref().map(|p| p.for_nodes(n));
-        match (price(a, *an), price(b, *bn)) {
-            (Some(x), Some(y)) => x.total_cmp(&y),
-            (Some(_), None) => std::cmp::Ordering::Less,
-            (None, Some(_)) => std::cmp::Ordering::Greater,
-            (None, None) => std::cmp::Ordering::Equal,
-        }
-        .then_with(|| a.ids.label().cmp(&b.ids.label()))
+        preference
+            .rank(a)
+            .cmp(&preference.rank(b))
+            .then_with(|| match (price(a, *an), price(b, *bn)) {
+                (Some(x), Some(y)) => x.total_cmp(&y),
+                (Some(_), None) => std::cmp::Ordering::Less,
+                (None, Some(_)) => std::cmp::Ordering::Greater,
+                (None, None) => std::cmp::Ordering::Equal,
+            })
+            .then_with(|| a.ids.label().cmp(&b.ids.label()))
     });
     let Some((offering, nodes)) = fits.first().copied() else {
         return Err(no_match(rules, spec, &offerings, constraints));
     };
-    let ranked = if fits.len() > 1 {
-        format!(
+    let ranked = match (fits.len() > 1, preference.said(offering)) {
+        (true, Some(said)) => format!(
+            ", the first of {} that fit ({said}, then known price, then id)",
+            fits.len()
+        ),
+        (true, None) => format!(
             ", the first of {} that fit (known price, then id)",
             fits.len()
-        )
-    } else {
-        String::new()
+        ),
+        (false, Some(said)) => format!(" ({said})"),
+        (false, None) => String::new(),
     };
     let first = filled(rules, spec, offering, nodes, &ranked)
         .ok_or_else(|| no_match(rules, spec, &[offering], &Constraints::default()))?;
@@ -284,6 +301,50 @@ pub fn resolve_each_region(
         }
     }
     Ok(each)
+}
+
+/// A request's preferred regions ([`ClusterSpec::preferred_regions`]), as a rank of each
+/// offering: its region's place in the list, every other region after the last.
+struct Preference<'a> {
+    regions: &'a [String],
+}
+
+impl<'a> Preference<'a> {
+    /// Only a request that names no region has a preference.
+    fn of(spec: &'a ClusterSpec) -> Self {
+        let regions = match spec.region {
+            Some(_) => &[][..],
+            None => spec.preferred_regions.as_slice(),
+        };
+        Self { regions }
+    }
+
+    /// Where `offering`'s region is in the list (matched as a region is, without case);
+    /// `len` when it is not in it.
+    fn rank(&self, offering: &Offering) -> usize {
+        offering
+            .region
+            .as_deref()
+            .and_then(|here| {
+                self.regions
+                    .iter()
+                    .position(|r| r.eq_ignore_ascii_case(here))
+            })
+            .unwrap_or(self.regions.len())
+    }
+
+    /// What the preference made of the chosen `offering`, for the plan to say; `None` without
+    /// a preference.
+    fn said(&self, offering: &Offering) -> Option<String> {
+        if self.regions.is_empty() {
+            return None;
+        }
+        let listed = self.regions.join(", ");
+        Some(match self.regions.get(self.rank(offering)) {
+            Some(region) => format!("preferred region {region} of {listed}"),
+            None => format!("none of the preferred regions {listed} has a fit"),
+        })
+    }
 }
 
 /// `spec` filled from `offering` at `nodes` nodes (`ranked` says why it was chosen).

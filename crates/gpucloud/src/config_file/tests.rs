@@ -92,6 +92,10 @@ fn a_price_book_entry_that_is_missing_malformed_or_in_no_currency_names_line_and
             "price_book[0].currency",
         ),
         (
+            full.replace("currency = \"USD\"", "currency = \"XYZ\""),
+            "price_book[0].currency",
+        ),
+        (
             full.replace("as_of = \"2026-11-01\"", "as_of = \"yesterday\""),
             "price_book[0].as_of",
         ),
@@ -114,6 +118,12 @@ fn a_price_book_entry_that_is_missing_malformed_or_in_no_currency_names_line_and
     ] {
         let (line, at, message) = error_of(&entry(&body));
         assert_eq!(at, field, "{body}: {message}");
+        if body.contains("XYZ") {
+            assert!(
+                message.contains("not an ISO 4217 currency code"),
+                "{message}"
+            );
+        }
         assert_eq!(line, Some(3), "the entry's line: {body}");
     }
     // A field missing altogether: toml names it, at the entry.
@@ -182,4 +192,28 @@ fn a_section_applies_where_the_request_sets_nothing() {
     // A provider without a section: nothing.
     let mut together = ClusterSpec::new("n", crate::ClusterSize::Gpus(8));
     assert!(file.apply(ProviderKind::Together, &mut together).is_empty());
+}
+
+#[test]
+fn preferred_regions_apply_only_where_the_request_names_no_region_and_prefers_none() {
+    let file =
+        parse("[together]\npreferred_regions = [\"eu-north-1\", \"us-central-8\"]\n").unwrap();
+    let gpus = || ClusterSpec::new("n", crate::ClusterSize::Gpus(8));
+    let mut spec = gpus();
+    let applied = file.apply(ProviderKind::Together, &mut spec);
+    assert_eq!(spec.preferred_regions, ["eu-north-1", "us-central-8"]);
+    assert_eq!(applied.len(), 1, "{applied:?}");
+    assert!(
+        applied[0].starts_with("preferred_regions from "),
+        "{applied:?}"
+    );
+    let mut own = gpus().with_preferred_regions(["us-central-4".to_string()]);
+    assert!(file.apply(ProviderKind::Together, &mut own).is_empty());
+    assert_eq!(own.preferred_regions, ["us-central-4"]);
+    let mut pinned = gpus().with_region("us-central-4");
+    assert!(file.apply(ProviderKind::Together, &mut pinned).is_empty());
+    assert!(pinned.preferred_regions.is_empty());
+    // Not a list of words: an error naming the section.
+    let (_, at, _) = error_of("[together]\npreferred_regions = \"eu-north-1\"\n");
+    assert_eq!(at, "together");
 }

@@ -480,3 +480,63 @@ fn a_ceiling_equal_to_the_price_fits_and_zero_gpus_fill_no_node() {
         "{none}"
     );
 }
+
+#[test]
+fn preferred_regions_come_first_in_their_order_unless_a_region_is_pinned() {
+    let catalog = together_catalog();
+    let rules = ProviderKind::Together.profile().catalog;
+    let regions = |spec: &ClusterSpec| -> Vec<String> {
+        resolve_each_region(rules, spec, &catalog, &Constraints::default())
+            .unwrap()
+            .iter()
+            .map(|r| r.region().unwrap_or_default().to_string())
+            .collect()
+    };
+    let h100 = gpus(16).with_gpu_model("H100_SXM");
+    // Without a preference the smaller id comes first.
+    assert_eq!(regions(&h100), ["us-central-4", "us-central-8"]);
+    let preferring = h100
+        .clone()
+        .with_preferred_regions(["nowhere-1".to_string(), "US-CENTRAL-8".to_string()]);
+    assert_eq!(regions(&preferring), ["us-central-8", "us-central-4"]);
+    let r = resolve(
+        ProviderKind::Together,
+        &preferring,
+        &catalog,
+        &Constraints::default(),
+    )
+    .unwrap();
+    let why = r
+        .choices
+        .iter()
+        .find(|c| c.field == "region")
+        .map(|c| c.why.clone())
+        .unwrap_or_default();
+    assert!(
+        why.contains("preferred region US-CENTRAL-8 of nowhere-1, US-CENTRAL-8"),
+        "{why}"
+    );
+    // A preference no region of the fits is in is said, and changes nothing.
+    let nowhere = h100
+        .clone()
+        .with_preferred_regions(["nowhere-1".to_string()]);
+    assert_eq!(regions(&nowhere), ["us-central-4", "us-central-8"]);
+    let r = resolve(
+        ProviderKind::Together,
+        &nowhere,
+        &catalog,
+        &Constraints::default(),
+    )
+    .unwrap();
+    assert!(
+        r.choices
+            .iter()
+            .any(|c| c.field == "region"
+                && c.why.contains("none of the preferred regions nowhere-1")),
+        "{:?}",
+        r.choices
+    );
+    // A pinned region wins over any preference.
+    let pinned = preferring.with_region("us-central-4");
+    assert_eq!(regions(&pinned), ["us-central-4"]);
+}

@@ -243,14 +243,21 @@ async fn a_price_ceiling_and_cheapest_first_choose_the_provider() {
     assert_eq!(
         after,
         [
+            (ProviderKind::Runcrate, false),
+            (ProviderKind::E2e, false),
             (ProviderKind::Together, false),
             (ProviderKind::Together, true),
             (ProviderKind::Together, true),
-            (ProviderKind::Runcrate, true),
-            (ProviderKind::E2e, true)
         ],
-        "every candidate and region is accounted for"
+        "every candidate and region is accounted for, the ones the plan passed over first \
+         (Runcrate: over the ceiling; E2E: INR under a USD ceiling without a rate), saying why"
     );
+    for (attempt, why) in placed.attempts.iter().zip(["40", "INR"]) {
+        assert!(
+            matches!(&attempt.outcome, AttemptOutcome::Skipped { reason, .. } if reason.contains(why)),
+            "{attempt:?}"
+        );
+    }
     finish(sim).await;
 }
 
@@ -275,12 +282,28 @@ async fn an_ambiguous_failure_at_the_first_candidate_never_makes_a_second_cluste
 
     let (failed, attempts) = refused(&placement).await;
 
+    // Runcrate was passed over by the plan (its API cannot delete a cluster) and says so
+    // first; Together's create failed in a way that may have made a cluster.
     assert!(
-        matches!(attempts[0].outcome, AttemptOutcome::Failed { .. }),
+        matches!(
+            attempts[0].outcome,
+            AttemptOutcome::Skipped {
+                kind: ErrorKind::Undeletable,
+                ..
+            }
+        ),
+        "{failed}"
+    );
+    assert_eq!(attempts[0].provider, ProviderKind::Runcrate);
+    assert!(
+        matches!(attempts[1].outcome, AttemptOutcome::Failed { .. }),
         "{failed}"
     );
     assert!(
-        matches!(attempts[1].outcome, AttemptOutcome::NotTried),
+        attempts[2..]
+            .iter()
+            .all(|a| a.provider == ProviderKind::Together
+                && matches!(a.outcome, AttemptOutcome::NotTried)),
         "{failed}"
     );
     assert_eq!(requests(&sim, Provider::Runcrate, "create_cluster"), 0);
@@ -776,9 +799,34 @@ async fn a_placed_cluster_says_what_the_ceiling_made_of_its_own_price() {
         placed.price_check,
         PriceCheck::Fits {
             per_hour: 4080.0,
-            currency: "INR".into()
+            currency: "INR".into(),
+            converted: None,
         }
     );
+
+    // The same cluster under a ceiling in dollars: its own price in rupees is compared by the
+    // rate, not left unchecked.
+    let day = chrono::NaiveDate::from_ymd_opt(2026, 12, 1).unwrap_or_default();
+    let rupees = gpucloud::catalog::Pricing::new(
+        Vec::new(),
+        vec![gpucloud::catalog::Rate::new("INR", "USD", 0.012, day)],
+    );
+    let placed = Placement::new(candidates(&sim, &[Provider::E2e], "fits-usd"))
+        .with_max_price_per_hour(50.0, "USD")
+        .with_pricing(rupees)
+        .create()
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let PriceCheck::Fits {
+        per_hour,
+        currency,
+        converted: Some(converted),
+    } = &placed.price_check
+    else {
+        panic!("{:?}", placed.price_check)
+    };
+    assert_eq!((*per_hour, currency.as_str()), (4080.0, "INR"));
+    assert!((converted.amount - 48.96).abs() < 1e-9, "{converted:?}");
 
     // Together states no price anywhere: taken only with unpriced offerings allowed, and
     // then said to be unchecked, after the one read that could have stated it.
