@@ -46,8 +46,10 @@ Exit codes:
      funds or quota, capacity, rate limit, unsupported operation, other API error),
      or its answer was broken (cut off, reset, malformed, over the 32 MiB cap)
   5  timed out, or the cluster failed while waiting
-  130, 143  interrupted by SIGINT (Ctrl-C) or SIGTERM: what is left billing, and
-     the command that stops it, is said on stderr (a second Ctrl-C exits at once)",
+  6  declined at a confirmation (no, or no answer): nothing was sent
+  129, 130, 143  interrupted by SIGHUP (the terminal closed), SIGINT (Ctrl-C) or
+     SIGTERM: what is left billing, and the command that stops it, is said on
+     stderr (a second Ctrl-C exits at once)",
             $closing
         )
     };
@@ -70,8 +72,8 @@ pub struct Cli {
     #[arg(long, global = true)]
     pub json: bool,
 
-    /// Log more on stderr: -v info, -vv debug, -vvv trace (default: warnings). RUST_LOG, when
-    /// set, replaces this filter.
+    /// Log lines on stderr: -v warnings and info, -vv debug, -vvv trace (default: none; what
+    /// a run must tell you it says itself). RUST_LOG, when set, replaces this filter.
     #[arg(long, short = 'v', global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
 
@@ -157,11 +159,13 @@ pub enum ClustersCommand {
     /// List the clusters of every configured provider (-p narrows to one); Runcrate documents
     /// no list, and `gpucloud ledger` shows what gpucloud made there.
     #[command(
+        visible_alias = "ls",
         after_help = "Examples:\n  gpucloud clusters list\n  gpucloud clusters list -p together\n  gpucloud --json clusters list -p e2e"
     )]
     List(ClusterTargetArgs),
     /// Delete a cluster (not documented by Runcrate); --wait verifies it is gone.
     #[command(
+        visible_alias = "rm",
         after_help = "Examples:\n  gpucloud clusters delete -p together --wait CLUSTER_ID\n  gpucloud clusters delete -p e2e --wait -- 101"
     )]
     Delete(DeleteArgs),

@@ -35,11 +35,17 @@ pub async fn resolve(
         None => ProviderKind::ALL.to_vec(),
     };
     let mut candidates = in_ledger(ctx, &providers, given)?;
+    let mut unread = Vec::new();
     // With --provider, text the ledger does not know is that provider's id, sent as it is
     // (no list first: a command on an id costs what it always did).
     if candidates.is_empty() && target.provider.is_none() {
-        candidates = in_lists(ctx, target, &providers, given).await;
+        (candidates, unread) = in_lists(ctx, target, &providers, given).await;
     }
+    let unread_said = unread
+        .iter()
+        .map(|(provider, why)| format!("{provider} ({})", cell(why)))
+        .collect::<Vec<_>>()
+        .join(", ");
     candidates.dedup_by(|a, b| a.provider == b.provider && a.id == b.id);
     let chosen = match (candidates.as_slice(), target.provider) {
         ([one], _) => one.clone(),
@@ -50,8 +56,17 @@ pub async fn resolve(
             name: String::new(),
             seen_in: "the command line",
         },
+        // A list that could not be read proves nothing absent: the look-up did not finish.
+        ([], None) if !unread.is_empty() => {
+            return Err(CliError::Other(format!(
+                "no cluster with the id or name {} is in the ledger or in the lists read, but \
+                 the list of {unread_said} could not be read, so it may be there; try again, \
+                 or give --provider to use it as that provider's id",
+                cell(given)
+            )));
+        }
         ([], None) => {
-            return Err(CliError::Usage(format!(
+            return Err(CliError::NotFound(format!(
                 "no cluster with the id or name {} is in the ledger or in the lists of the \
                  configured providers; give --provider to use it as that provider's id",
                 cell(given)
@@ -78,6 +93,13 @@ pub async fn resolve(
             )));
         }
     };
+    if !unread.is_empty() {
+        tell!(
+            "warning: the list of {unread_said} could not be read; if a cluster named {} is \
+             there too, give --provider to say which",
+            cell(given)
+        );
+    }
     let target = TargetArgs {
         provider: chosen.provider,
         connection: target.connection.clone(),
@@ -126,15 +148,16 @@ fn in_ledger(
 }
 
 /// The clusters named `given` in the lists of `providers` that document a list and are
-/// configured (a provider without credentials is passed over; one whose list fails too, as
-/// the ledger and the other lists may still answer).
+/// configured (a provider without credentials is passed over), and each provider whose list
+/// could not be read, with why.
 async fn in_lists(
     ctx: &Context,
     target: &ClusterTargetArgs,
     providers: &[ProviderKind],
     given: &str,
-) -> Vec<Candidate> {
+) -> (Vec<Candidate>, Vec<(ProviderKind, String)>) {
     let mut found = Vec::new();
+    let mut unread = Vec::new();
     for provider in providers {
         if !provider.profile().lists_clusters {
             continue;
@@ -146,8 +169,12 @@ async fn in_lists(
         let Ok(client) = ctx.connect(&target, None) else {
             continue;
         };
-        let Ok(clusters) = client.list().await else {
-            continue;
+        let clusters = match client.list().await {
+            Ok(clusters) => clusters,
+            Err(error) => {
+                unread.push((*provider, crate::error::one_line(&error)));
+                continue;
+            }
         };
         found.extend(
             clusters
@@ -161,5 +188,5 @@ async fn in_lists(
                 }),
         );
     }
-    found
+    (found, unread)
 }

@@ -27,6 +27,8 @@ pub mod code {
     pub const PROVIDER: u8 = 4;
     /// Timed out (a request or a wait), or the cluster failed while we waited.
     pub const TIMEOUT: u8 = 5;
+    /// The person asked to confirm said no (or gave no answer): nothing was sent.
+    pub const DECLINED: u8 = 6;
 }
 
 /// A failure of one command.
@@ -52,6 +54,9 @@ pub enum CliError {
     StillBilling(String),
     /// The person asked to confirm said no: nothing was sent.
     Declined,
+    /// No cluster has the id or name given, wherever it was looked for (the ledger, each
+    /// provider's list, or the provider's answer): the same condition as a provider's 404.
+    NotFound(String),
     /// A SIGINT, SIGTERM or SIGHUP ended the run (what it left behind is already said).
     Interrupted(crate::interrupt::Signal),
     /// A command run on a node (`clusters ssh … -- CMD`) exited with this status; gpucloud
@@ -72,7 +77,8 @@ impl CliError {
             Self::WaitFailed(failed) => cloud_exit_code(&failed.error),
             Self::NothingToCreate(_) | Self::StillBilling(_) => code::PROVIDER,
             Self::Interrupted(signal) => signal.exit_code(),
-            Self::Declined => code::OTHER,
+            Self::Declined => code::DECLINED,
+            Self::NotFound(_) => code::PROVIDER,
             Self::Remote(status) => *status,
             Self::Other(_) => code::OTHER,
         }
@@ -143,6 +149,7 @@ impl CliError {
             Self::NothingToCreate(_) => "nothing_to_create",
             Self::StillBilling(_) => "still_billing",
             Self::Declined => "declined",
+            Self::NotFound(_) => "not_found",
             Self::Interrupted(_) => "interrupted",
             Self::Remote(_) => "remote_command",
             Self::Cloud(_) | Self::Placement(_) | Self::WaitFailed(_) | Self::Other(_) => "other",
@@ -402,6 +409,7 @@ impl fmt::Display for CliError {
             | Self::Input(message)
             | Self::NothingToCreate(message)
             | Self::StillBilling(message)
+            | Self::NotFound(message)
             | Self::Other(message) => f.write_str(&flatten(message)),
             Self::Cloud(error) => f.write_str(&one_line(error)),
             Self::Interrupted(signal) => write!(f, "interrupted by {}", signal.name()),

@@ -1,7 +1,8 @@
 //! Log lines on stderr (never stdout, which holds tables and JSON), through tracing-subscriber.
 //!
-//! The filter is `RUST_LOG` when it is set, otherwise the `-v` count: warnings by default,
-//! `-v` info, `-vv` debug, `-vvv` trace for the gpucloud crates (other crates stay at warnings).
+//! The filter is `RUST_LOG` when it is set, otherwise the `-v` count: no log lines by default
+//! (what a run must say, the command line says itself, in its own words), `-v` warnings and
+//! the gpucloud crates' info, `-vv` debug, `-vvv` trace (other crates stay at warnings).
 //! Each formatted event goes through the same scrubber as every other output line, so a
 //! credential that a server echoed into an error never reaches the log either, and its control
 //! characters are escaped: one event, one terminal-safe line.
@@ -17,7 +18,7 @@ use crate::{sanitize, secrets};
 /// The filter `-v` repeated `verbosity` times asks for.
 fn directives(verbosity: u8) -> &'static str {
     match verbosity {
-        0 => "warn",
+        0 => "off",
         1 => "warn,gpucloud=info",
         2 => "warn,gpucloud=debug",
         _ => "warn,gpucloud=trace",
@@ -82,6 +83,7 @@ mod tests {
         for verbosity in 0..=4 {
             assert!(EnvFilter::try_new(directives(verbosity)).is_ok());
         }
+        assert_eq!(directives(0), "off");
         assert_eq!(directives(3), "warn,gpucloud=trace");
         assert_eq!(directives(9), directives(3));
     }

@@ -4,7 +4,8 @@
 //! A control character in a provider's answer could otherwise drive the terminal: `ESC ]0;…BEL`
 //! sets the window title, `ESC [2J` clears the screen, a newline in a cluster name forges a
 //! table row. Each one is shown escaped instead, the way Rust writes it: `\x1b`, `\n`, `\t`,
-//! `\r`, `\x7f`, and `\u{9b}` for the C1 range and the bidirectional overrides. Everything
+//! `\r`, `\x7f`, and `\u{9b}` for the C1 range, the bidirectional controls and the line and
+//! paragraph separators. Everything
 //! else, non-ASCII letters included, is kept. `--json` output does not use this: serde already
 //! escapes control characters in JSON strings, and the values stay exact.
 
@@ -12,10 +13,23 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 
 /// Whether `c` must not reach a terminal as is: C0 (U+0000–U+001F, tab and newline included),
-/// DEL, C1 (U+0080–U+009F, whose U+009B is a one-character CSI), and the bidirectional
-/// embedding, override and isolate controls (which reorder what follows them on screen).
+/// DEL, C1 (U+0080–U+009F, whose U+009B is a one-character CSI); every Unicode bidirectional
+/// control, which reorders what follows it on screen so that a name displays as another
+/// (the marks LRM U+200E, RLM U+200F and ALM U+061C, the embeddings and overrides
+/// U+202A–U+202E, the isolates U+2066–U+2069); and the line and paragraph separators U+2028
+/// and U+2029, which some terminals and viewers break a line at, forging a table row.
 fn is_unsafe(c: char) -> bool {
-    c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    c.is_control()
+        || matches!(
+            c,
+            '\u{061c}'
+                | '\u{200e}'
+                | '\u{200f}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{202a}'..='\u{202e}'
+                | '\u{2066}'..='\u{2069}'
+        )
 }
 
 /// `raw` with every unsafe character escaped; borrowed when there is none.
@@ -89,6 +103,19 @@ mod tests {
             text("\u{9b}31m \u{202e}abc \0"),
             "\\u{9b}31m \\u{202e}abc \\x00"
         );
+    }
+
+    #[test]
+    fn every_bidi_control_and_the_unicode_line_breaks_are_escaped() {
+        let hostile = "a\u{200e}b\u{200f}c\u{61c}d\u{2066}e\u{2067}f\u{2068}g\u{2069}h\u{202a}i\u{202b}j\u{202c}k\u{202d}l\u{202e}m\u{2028}n\u{2029}o";
+        assert_eq!(
+            text(hostile),
+            "a\\u{200e}b\\u{200f}c\\u{61c}d\\u{2066}e\\u{2067}f\\u{2068}g\\u{2069}h\\u{202a}i\\u{202b}j\\u{202c}k\\u{202d}l\\u{202e}m\\u{2028}n\\u{2029}o"
+        );
+        let safe = json("{\"n\": \"x\u{2028}y\u{200f}\"}");
+        assert_eq!(safe, "{\"n\": \"x\\u2028y\\u200f\"}");
+        // Letters of right-to-left scripts are text, not controls.
+        assert!(matches!(text("שלום مرحبا"), Cow::Borrowed(_)));
     }
 
     #[test]

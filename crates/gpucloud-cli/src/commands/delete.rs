@@ -27,6 +27,10 @@ pub struct DeleteArgs {
     pub wait: bool,
     #[command(flatten)]
     pub wait_options: WaitArgs,
+    /// Do not ask first. On a terminal (stdin and stderr both) the delete shows the cluster,
+    /// its provider and its cost so far, and asks; without a terminal it never asks.
+    #[arg(long, short = 'y')]
+    pub yes: bool,
 }
 
 /// `--json` output of a delete.
@@ -48,6 +52,13 @@ struct Deleted<'a> {
 pub async fn run(ctx: &Context, args: &DeleteArgs) -> Result<(), CliError> {
     let (client, id) = crate::cluster_ref::resolve(ctx, &args.target, &args.id).await?;
     let provider = client.provider();
+    if !args.yes && crate::confirm::interactive() {
+        // What would be deleted, read from the provider itself: a person answers for this
+        // cluster, not for an id.
+        let cluster = client.get(&id).await?;
+        tell!("{}", about(&cluster, chrono::Utc::now()));
+        crate::confirm::ask(&format!("Delete {provider} cluster {}?", cell(&id))).await?;
+    }
     if !args.wait {
         client.delete(&id).await?;
         let deleted = Deleted {
@@ -83,4 +94,66 @@ pub async fn run(ctx: &Context, args: &DeleteArgs) -> Result<(), CliError> {
         );
     }
     Ok(())
+}
+
+/// A cluster about to be deleted, in one line: its provider, id and name, its state, how long
+/// it has run and what it has cost so far, or why that is not known.
+fn about(cluster: &gpucloud::Cluster, now: chrono::DateTime<chrono::Utc>) -> String {
+    let age = cluster.created_at.and_then(|at| (now - at).to_std().ok());
+    let running = age.map_or_else(
+        || "since an unknown time".to_string(),
+        |age| format!("for {}", elapsed(age)),
+    );
+    format!(
+        "{} cluster {} ({}): {}, {running}; {}.",
+        cluster.provider,
+        cell(&cluster.id),
+        cell(&cluster.name),
+        cell(&cluster.state),
+        cost_so_far(cluster.price.as_ref(), age)
+    )
+}
+
+/// The stated price times the time run, or why that is not known.
+fn cost_so_far(price: Option<&gpucloud::Price>, age: Option<std::time::Duration>) -> String {
+    match (price, age) {
+        (Some(price), Some(age)) if price.per_hour.is_finite() && price.per_hour >= 0.0 => {
+            format!(
+                "about {:.2} {} so far at {:.2} {}/h",
+                price.per_hour * age.as_secs_f64() / 3600.0,
+                cell(&price.currency),
+                price.per_hour,
+                cell(&price.currency)
+            )
+        }
+        (Some(_), None) => "cost so far unknown: the provider states no start time".into(),
+        _ => "cost so far unknown: the provider states no price (`gpucloud ledger` shows what \
+              the ledger knows)"
+            .into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cost_so_far_is_the_price_times_the_time_run_or_why_not() {
+        let price = gpucloud::Price {
+            per_hour: 10.0,
+            currency: "USD".into(),
+        };
+        let ninety = Some(std::time::Duration::from_secs(90 * 60));
+        assert_eq!(
+            cost_so_far(Some(&price), ninety),
+            "about 15.00 USD so far at 10.00 USD/h"
+        );
+        assert!(cost_so_far(Some(&price), None).contains("no start time"));
+        assert!(cost_so_far(None, ninety).contains("states no price"));
+        let impossible = gpucloud::Price {
+            per_hour: f64::NAN,
+            currency: "USD".into(),
+        };
+        assert!(cost_so_far(Some(&impossible), ninety).contains("unknown"));
+    }
 }

@@ -24,10 +24,10 @@ pub struct ConnectionArgs {
     /// Give up on one HTTP request after this long (1s to 1h; exit code 5).
     #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = bounds::request_timeout)]
     pub request_timeout: Duration,
-    /// Creates on Together and E2E: after an answer that may hide a created cluster (timeout,
-    /// dropped connection, 5xx), look the name up for this long before sending again (0s to
-    /// 1h; 0s: one look-up).
-    #[arg(long, value_name = "DURATION", default_value = "90s", value_parser = bounds::settle_window)]
+    /// How long a create looks its name up after an answer that may hide a created cluster:
+    /// only `clusters create` and `plan` take the flag (`--settle-window`, in
+    /// [`PlacementTargetArgs`]); every other command keeps the facade's default.
+    #[arg(skip = gpucloud::ReconcilePolicy::default().settle_window)]
     pub settle_window: Duration,
     /// Attempts per request, the first included (1 to 10; 1: never retry).
     #[arg(long, value_name = "N", default_value = "4", value_parser = bounds::max_attempts)]
@@ -89,6 +89,11 @@ pub struct PlacementTargetArgs {
     pub provider: Providers,
     #[command(flatten)]
     pub connection: ConnectionArgs,
+    /// Creates on Together and E2E: after an answer that may hide a created cluster (timeout,
+    /// dropped connection, 5xx), look the name up for this long before sending again (0s to
+    /// 1h; 0s: one look-up).
+    #[arg(long, value_name = "DURATION", default_value = "90s", value_parser = bounds::settle_window)]
+    pub settle_window: Duration,
     /// Skip offerings whose price for the whole cluster is above this, per hour (in
     /// --currency). Offerings priced in another currency are skipped too, and so are those
     /// that state no price (Together) unless --allow-unpriced.
@@ -164,7 +169,10 @@ impl PlacementTargetArgs {
     pub fn target(&self, provider: ProviderKind) -> TargetArgs {
         TargetArgs {
             provider,
-            connection: self.connection.clone(),
+            connection: ConnectionArgs {
+                settle_window: self.settle_window,
+                ..self.connection.clone()
+            },
         }
     }
 

@@ -6,10 +6,29 @@ use serde_json::{Value, json};
 use crate::fake::{FakeProvider, Reply, Request, fixture};
 use crate::support::{Run, gpucloud};
 
-/// Sets the title, clears the screen, and forges a table row.
-pub const EVIL: &str = "evil\u{1b}]0;pwned\u{7}\u{1b}[2J\nFORGED row";
+/// Sets the title, clears the screen, forges a table row (with a newline, and with a Unicode
+/// line separator), and shows a name as another with the bidirectional controls (an override
+/// that displays `exe.txt` as `txt.exe`, an isolate, a mark).
+pub const EVIL: &str =
+    "evil\u{1b}]0;pwned\u{7}\u{1b}[2J\nFORGED row\u{2028}FORGED too\u{202e}exe.txt\u{2066}\u{200f}";
 /// [`EVIL`] as the terminal must show it.
-const EVIL_SHOWN: &str = r"evil\x1b]0;pwned\x07\x1b[2J\nFORGED row";
+const EVIL_SHOWN: &str =
+    r"evil\x1b]0;pwned\x07\x1b[2J\nFORGED row\u{2028}FORGED too\u{202e}exe.txt\u{2066}\u{200f}";
+
+/// Whether `c` reorders or breaks what a terminal shows: the bidirectional controls and the
+/// Unicode line and paragraph separators.
+fn reorders_or_breaks(c: char) -> bool {
+    matches!(
+        c,
+        '\u{061c}'
+            | '\u{200e}'
+            | '\u{200f}'
+            | '\u{2028}'
+            | '\u{2029}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2066}'..='\u{2069}'
+    )
+}
 
 /// Together's documented cluster, with hostile text in every field a table shows.
 fn together_cluster() -> Value {
@@ -34,7 +53,9 @@ fn together_error(message: &str) -> Value {
 fn assert_terminal_safe(run: &Run) {
     for (stream, text) in [("stdout", &run.stdout), ("stderr", &run.stderr)] {
         assert!(
-            !text.chars().any(|c| c.is_control() && c != '\n'),
+            !text
+                .chars()
+                .any(|c| (c.is_control() && c != '\n') || reorders_or_breaks(c)),
             "a control character on {stream} of `gpucloud {}`: {text:?}",
             run.args.join(" ")
         );

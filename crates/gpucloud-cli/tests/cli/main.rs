@@ -5,6 +5,8 @@
 
 mod bounds;
 mod completions;
+#[cfg(feature = "sim")]
+mod contract;
 mod docs;
 mod fake;
 mod hostile;

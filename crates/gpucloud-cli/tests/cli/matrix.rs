@@ -19,16 +19,11 @@ use crate::support::{BoundedRun, gpucloud_within};
 const LIMIT: Duration = Duration::from_secs(60);
 /// Runs at once: they mostly wait on timeouts and pauses, not on the CPU.
 const PARALLEL: usize = 8;
-/// Flags of every run: short request timeouts, few attempts, a short settle window — long
-/// enough for the scenarios' lagging lists (3 list calls take about 5 s).
-const FLAGS: [&str; 6] = [
-    "--request-timeout",
-    "2s",
-    "--max-attempts",
-    "3",
-    "--settle-window",
-    "10s",
-];
+/// Flags of every run: short request timeouts, few attempts.
+const FLAGS: [&str; 4] = ["--request-timeout", "2s", "--max-attempts", "3"];
+/// And of every create: a short settle window, long enough for the scenarios' lagging lists
+/// (3 list calls take about 5 s).
+const CREATE_FLAGS: [&str; 2] = ["--settle-window", "10s"];
 /// The exit codes the README documents for a cluster command against a reachable provider.
 const DOCUMENTED: [i32; 5] = [0, 2, 3, 4, 5];
 /// More requests than this in one command would be a retry storm.
@@ -226,6 +221,7 @@ fn arguments(provider: Provider, command: Command, url: &str, variant: usize) ->
     let id = provider.existing_id().to_string();
     match command {
         Command::Create => {
+            args.extend(CREATE_FLAGS.map(String::from));
             args.extend(["-f".into(), request_file(provider)]);
             if provider == Provider::Runcrate {
                 args.push("--allow-no-delete".into());

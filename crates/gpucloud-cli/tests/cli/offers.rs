@@ -428,7 +428,7 @@ fn a_create_on_a_terminal_shows_each_candidate_in_the_ceilings_currency_before_a
         "60",
     ];
     let (code, shown) = crate::support::on_a_terminal(&args, &env, "n\n");
-    assert_ne!(code, Some(0), "declined: {shown}");
+    assert_eq!(code, Some(6), "declined: {shown}");
     let e2e = shown
         .lines()
         .find(|l| l.contains("1. e2e"))

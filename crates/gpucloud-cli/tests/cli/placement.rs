@@ -535,7 +535,7 @@ fn a_create_on_a_terminal_shows_where_and_what_it_costs_and_asks_first() {
         "asked",
     ];
     let (code, shown) = on_a_terminal(&args, &env, "n\n");
-    assert_eq!(code, Some(1), "{shown}");
+    assert_eq!(code, Some(6), "declined: {shown}");
     assert!(
         shown.contains("About to create asked; tried in this order:"),
         "{shown}"

@@ -160,6 +160,14 @@ pub(crate) fn process_env(name: &str) -> Option<String> {
 
 pub(crate) fn required(lookup: Lookup<'_>, name: &str) -> Result<String, Error> {
     match lookup(name) {
+        // A variable of bytes that are not UTF-8 reads as unset; saying "is not set" of a
+        // variable the user did set would send them looking in the wrong place.
+        None if matches!(std::env::var(name), Err(std::env::VarError::NotUnicode(_))) => {
+            Err(Error::Configuration {
+                setting: name.into(),
+                problem: "is set, but not to valid UTF-8 text".into(),
+            })
+        }
         None => Err(Error::Configuration {
             setting: name.into(),
             problem: "is not set".into(),

@@ -260,8 +260,9 @@ fn a_cluster_is_found_by_its_name_on_whichever_provider_has_it() {
     assert_eq!(json(&got)["id"], listed.as_str());
 
     // Known nowhere, and no provider to take it as an id of.
+    // Not found: exit 4, as a provider's 404 with --provider is.
     let nowhere = bench.run_plain(&["clusters", "get", "no-such-cluster"]);
-    nowhere.expect_code(2);
+    nowhere.expect_code(4);
     assert!(
         nowhere.stderr.contains("give --provider"),
         "{}",
