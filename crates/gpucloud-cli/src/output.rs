@@ -238,6 +238,35 @@ pub fn created_headline(created: &Created) {
     );
 }
 
+/// What to type next about a ready cluster, on stdout after it: the commands that reach it
+/// (its kubeconfig where the provider has one, an SSH command) and the one that stops it, each
+/// quoted for a POSIX shell.
+pub fn next_steps(cluster: &Cluster) {
+    let provider = cluster.provider;
+    let profile = provider.profile();
+    // An id that starts with `-` would be read as a flag: after `--` it is the id.
+    let id = if cluster.id.as_str().starts_with('-') {
+        format!("-- {}", crate::shell::shell_word(cluster.id.as_str()))
+    } else {
+        crate::shell::shell_word(cluster.id.as_str())
+    };
+    say!("\nNext:");
+    if profile.kubeconfig == gpucloud::Kubeconfig::InClusterObject {
+        say!(
+            "  gpucloud clusters kubeconfig -p {provider} {id} -o kubeconfig.yaml   # reach it with kubectl"
+        );
+    }
+    say!("  gpucloud clusters ssh -p {provider} {id}   # the SSH command of a GPU node");
+    if profile.deletes_clusters {
+        say!("  gpucloud clusters delete -p {provider} --wait {id}   # stop its bill");
+    } else {
+        say!(
+            "  (its API cannot delete it: stop it in {} when done; it bills until then)",
+            profile.console
+        );
+    }
+}
+
 /// How long each phase of a wait took, on stderr (stdout stays the command's result): the
 /// slowest phase marked, the phase the wait ended in without a duration. Left out when a wait
 /// that succeeded saw a single phase (it had nothing to wait for).

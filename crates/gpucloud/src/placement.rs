@@ -19,7 +19,7 @@ pub use crate::answered_price::PriceCheck;
 use crate::catalog::resolve::no_resolution;
 use crate::catalog::{Constraints, PriceCeiling, Resolution};
 use crate::client::ClusterClient;
-use crate::cluster::{Created, ProviderKind};
+use crate::cluster::{CreateOutcome, Created, ProviderKind};
 use crate::error::{Error, ErrorKind};
 use crate::spec::ClusterSpec;
 
@@ -114,8 +114,14 @@ pub enum AttemptOutcome {
         /// The provider's refusal.
         reason: String,
     },
-    /// The cluster was created (or found) here.
+    /// This placement created the cluster here (its answer, or a look-up after a lost one).
     Created,
+    /// The cluster an earlier create of ours made of this request was found here; nothing new
+    /// was started ([`crate::CreateOutcome::AlreadyExisted`]).
+    Found,
+    /// A cluster of this name made outside gpucloud was adopted here, as the request asked;
+    /// nothing new was started ([`crate::CreateOutcome::Adopted`]).
+    Adopted,
     /// Tried, and failed in a way that ends the placement (the placement's error).
     Failed {
         /// What kind of error.
@@ -127,17 +133,27 @@ pub enum AttemptOutcome {
     NotTried,
 }
 
+impl AttemptOutcome {
+    /// What happened, in one line (`refused: no capacity …`, `found the cluster …`).
+    pub fn describe(&self) -> String {
+        match self {
+            Self::Skipped { reason, .. } => format!("skipped: {reason}"),
+            Self::Refused { reason, .. } => format!("refused: {reason}"),
+            Self::Failed { reason, .. } => format!("failed: {reason}"),
+            Self::Created => "created the cluster".into(),
+            Self::Found => "found the cluster an earlier create made (nothing new started)".into(),
+            Self::Adopted => {
+                "adopted the cluster made outside gpucloud (nothing new started)".into()
+            }
+            Self::NotTried => "not tried".into(),
+        }
+    }
+}
+
 impl std::fmt::Display for Attempt {
     /// `together (us-central-8): refused: no capacity …`, one line.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: ", self.place())?;
-        match &self.outcome {
-            AttemptOutcome::Skipped { reason, .. } => write!(f, "skipped: {reason}"),
-            AttemptOutcome::Refused { reason, .. } => write!(f, "refused: {reason}"),
-            AttemptOutcome::Failed { reason, .. } => write!(f, "failed: {reason}"),
-            AttemptOutcome::Created => f.write_str("created the cluster"),
-            AttemptOutcome::NotTried => f.write_str("not tried"),
-        }
+        write!(f, "{}: {}", self.place(), self.outcome.describe())
     }
 }
 
@@ -438,7 +454,14 @@ impl Placement {
                 };
                 match created {
                     Ok((created, price_check)) => {
-                        attempts.push(Attempt::new(provider, region, AttemptOutcome::Created));
+                        let outcome = match created.outcome {
+                            CreateOutcome::AlreadyExisted => AttemptOutcome::Found,
+                            CreateOutcome::Adopted => AttemptOutcome::Adopted,
+                            CreateOutcome::Created | CreateOutcome::CreatedReconciled => {
+                                AttemptOutcome::Created
+                            }
+                        };
+                        attempts.push(Attempt::new(provider, region, outcome));
                         attempts.extend(not_tried(provider, regions, plans));
                         return Ok(Placed {
                             provider,

@@ -85,13 +85,6 @@ pub async fn run(ctx: &Context, args: &CreateArgs) -> Result<(), CliError> {
         (Some(placed.attempts), Some(placed.price_check))
     };
     stakes.created(&spec.name, client.provider(), created.cluster.id.as_str());
-    if let Some(PriceCheck::Unchecked { reason }) = &price_check {
-        tell!(
-            "warning: the cluster's own price was not compared with --max-price-per-hour: {}; \
-             only its catalog price was",
-            crate::error::flatten(reason)
-        );
-    }
     let out = ctx.output();
     if out.is_human() {
         output::created_headline(&created);
@@ -125,6 +118,7 @@ pub async fn run(ctx: &Context, args: &CreateArgs) -> Result<(), CliError> {
             out.result(&report, |report| {
                 say!();
                 output::cluster(&report.created.cluster);
+                output::next_steps(&report.created.cluster);
             })
         }
         Err(error) => {

@@ -129,7 +129,9 @@ async fn failover(sim: &RunningSim, out: Output) -> Result<(), Error> {
     if out.is_human() {
         for attempt in &placed.attempts {
             let what = match &attempt.outcome {
-                AttemptOutcome::Created => "created the cluster".to_string(),
+                made @ (AttemptOutcome::Created
+                | AttemptOutcome::Found
+                | AttemptOutcome::Adopted) => made.describe(),
                 AttemptOutcome::Refused { reason, .. } => {
                     format!("passed over: {}", crate::error::flatten(reason))
                 }

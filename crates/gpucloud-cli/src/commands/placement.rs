@@ -251,8 +251,9 @@ pub async fn create(
                 format!("refused: {}", flatten(reason))
             }
             AttemptOutcome::Failed { reason, .. } => format!("failed: {}", flatten(reason)),
-            AttemptOutcome::Created => "created the cluster".into(),
             AttemptOutcome::NotTried => "not tried".into(),
+            // Created, found or adopted, as it happened (the headline on stdout says the same).
+            made => made.describe(),
         };
         tell!("{}: {line}", attempt.place());
     }

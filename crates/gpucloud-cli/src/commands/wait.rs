@@ -32,5 +32,8 @@ pub async fn run(ctx: &Context, args: &WaitCommandArgs) -> Result<(), CliError> 
         ProgressDisplay::new("", 1.0),
     )
     .await?;
-    ctx.output().result(&cluster, output::cluster)
+    ctx.output().result(&cluster, |cluster| {
+        output::cluster(cluster);
+        output::next_steps(cluster);
+    })
 }

@@ -314,3 +314,75 @@ fn a_delete_on_a_terminal_shows_the_cluster_and_its_cost_and_asks() {
     assert_eq!(code, Some(0), "{shown}");
     assert!(!shown.contains("[y/N]"), "--yes asks nothing: {shown}");
 }
+
+#[test]
+fn a_create_that_found_its_cluster_says_found_on_both_streams_and_in_json() {
+    let sim = TestSim::start();
+    let mut env = sim_credentials();
+    for (variable, provider) in [
+        ("TOGETHER_BASE_URL", Provider::Together),
+        ("RUNCRATE_BASE_URL", Provider::Runcrate),
+        ("E2E_BASE_URL", Provider::E2e),
+    ] {
+        env.push((variable, sim.sim().base_url(provider)));
+    }
+    let ledger = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    env.push((
+        "GPUCLOUD_LEDGER",
+        ledger.path().join("l.sqlite3").display().to_string(),
+    ));
+    let create = [
+        "clusters",
+        "create",
+        "-p",
+        "together,runcrate",
+        "--allow-no-delete",
+        "--gpu-model",
+        "H100",
+        "--gpus",
+        "16",
+        "--name",
+        "twice",
+    ];
+    let first = gpucloud(&[&["--json"][..], &create[..]].concat(), &env);
+    first.expect_code(0);
+    assert_eq!(json(&first)["outcome"], "created", "{}", first.stdout);
+    let again = gpucloud(&[&["--json"][..], &create[..]].concat(), &env);
+    again.expect_code(0);
+    let document = json(&again);
+    assert_eq!(document["outcome"], "already_existed", "{}", again.stdout);
+    let made: Vec<&str> = document["placement"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{}", again.stdout))
+        .iter()
+        .filter_map(|a| a["outcome"].as_str())
+        .filter(|o| !matches!(*o, "not_tried" | "skipped" | "refused"))
+        .collect();
+    assert_eq!(made, ["found"], "{}", again.stdout);
+    assert!(
+        again
+            .stderr
+            .contains("found the cluster an earlier create made (nothing new started)"),
+        "{}",
+        again.stderr
+    );
+    assert!(
+        !again.stderr.contains("created the cluster"),
+        "{}",
+        again.stderr
+    );
+    // The same in words: the headline and the attempt line agree.
+    let human = gpucloud(&create, &env);
+    human.expect_code(0);
+    assert!(human.stdout.contains("Found existing"), "{}", human.stdout);
+    assert!(
+        !human.stderr.contains("created the cluster"),
+        "{}",
+        human.stderr
+    );
+    assert_eq!(
+        sim.sim().clusters(Provider::Together).len(),
+        1,
+        "one cluster"
+    );
+}

@@ -333,3 +333,24 @@ pub fn check_currency(code: &str) -> Result<(), String> {
         ))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::check_currency;
+
+    #[test]
+    fn a_currency_is_an_iso_4217_code_in_any_case_and_each_refusal_says_which_rule() {
+        for good in ["USD", "INR", "EUR", "usd", "Inr"] {
+            assert_eq!(check_currency(good), Ok(()), "{good}");
+        }
+        let unknown = check_currency("XYZ").unwrap_err();
+        assert!(
+            unknown.contains("not an ISO 4217 currency code"),
+            "{unknown}"
+        );
+        for malformed in ["dollars", "US", "U$D", "", "USDX"] {
+            let why = check_currency(malformed).unwrap_err();
+            assert!(why.contains("three letters"), "{malformed}: {why}");
+        }
+    }
+}

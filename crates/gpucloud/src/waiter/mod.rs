@@ -314,7 +314,11 @@ where
                 if remaining.is_zero() {
                     return End::Exceeded(last);
                 }
-                clock.sleep(backoff.next_pause(random, remaining)).await;
+                // Bounded by the time waited so far: the end is seen within a quarter of
+                // the operation's own length, however long it takes.
+                clock
+                    .sleep(backoff.next_pause_within(random, remaining, elapsed))
+                    .await;
             }
         }
     }

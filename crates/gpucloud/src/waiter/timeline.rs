@@ -53,13 +53,19 @@ pub struct Timeline {
 impl Timeline {
     /// The timeline of a wait that took `waited`, from the provider's history in `last` (the
     /// last cluster seen) where it has one, else from `observed` (each phase and when the
-    /// waiter first saw it, since the wait began).
+    /// waiter first saw it, since the wait began). The provider's history starts at the phase
+    /// the wait first saw: a delete's or a resize's timeline is its own phases, not the
+    /// create's that the history also holds.
     pub(crate) fn of(
         last: Option<&Cluster>,
         observed: &[(String, Duration)],
         waited: Duration,
     ) -> Self {
-        if let Some(phases) = last.and_then(provider_phases).filter(|p| !p.is_empty()) {
+        let first_seen = observed.first().map(|(phase, _)| phase.as_str());
+        if let Some(phases) = last
+            .and_then(|cluster| provider_phases(cluster, first_seen))
+            .filter(|p| !p.is_empty())
+        {
             return Self {
                 source: TimelineSource::Provider,
                 phases,
@@ -93,12 +99,16 @@ impl Timeline {
     }
 }
 
-/// The provider's recorded phase changes, oldest first: the order is the times' (a provider's
-/// list may come unsorted), and a change dated before the previous one counts as taking no
-/// time.
-fn provider_phases(cluster: &Cluster) -> Option<Vec<PhaseSpan>> {
+/// The provider's recorded phase changes, oldest first, from the last change into
+/// `first_seen` (the phase the wait began in) where the history has it: the order is the
+/// times' (a provider's list may come unsorted), and a change dated before the previous one
+/// counts as taking no time.
+fn provider_phases(cluster: &Cluster, first_seen: Option<&str>) -> Option<Vec<PhaseSpan>> {
     let mut changes: Vec<(DateTime<Utc>, String)> = cluster.raw.phase_changes()?;
     changes.sort_by_key(|(at, _)| *at);
+    if let Some(began) = first_seen.and_then(|seen| changes.iter().rposition(|(_, p)| p == seen)) {
+        changes.drain(..began);
+    }
     let start = changes.len().saturating_sub(MAX_PHASES);
     let kept = &changes[start..];
     Some(

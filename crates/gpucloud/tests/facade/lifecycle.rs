@@ -67,7 +67,12 @@ async fn delete_and_wait_returns_once_the_cluster_is_gone() {
         "polled through deleting to the 404"
     );
     assert_eq!(deletion.took, api.sleeps().iter().sum::<Duration>());
-    assert_eq!(deletion.took, Duration::from_secs(15), "5 s then 10 s");
+    assert_eq!(
+        deletion.took,
+        Duration::from_secs(10),
+        "5 s then 5 s: the pause is held at the first interval while a quarter of the time \
+         waited is shorter"
+    );
 }
 
 #[tokio::test]
@@ -188,6 +193,11 @@ async fn a_timeout_keeps_the_cluster_unless_asked_and_names_it() {
                 cluster("WaitingForControlPlaneNodes", &[]),
                 cluster("WaitingForControlPlaneNodes", &[]),
                 cluster("WaitingForControlPlaneNodes", &[]),
+                cluster("WaitingForControlPlaneNodes", &[]),
+                cluster("WaitingForControlPlaneNodes", &[]),
+                cluster("WaitingForControlPlaneNodes", &[]),
+                // Polls at 0, 5, 10, 15, 20, 25, 31.25, 39.06, 48.83, 58.83 and 60 s: the
+                // pause is at most a quarter of the time waited (and at least the first 5 s).
                 cluster("WaitingForControlPlaneNodes", &[]),
                 cluster("WaitingForControlPlaneNodes", &[]),
                 cluster("WaitingForControlPlaneNodes", &[]),

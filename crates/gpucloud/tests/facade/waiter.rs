@@ -84,8 +84,9 @@ async fn reports_each_phase_once_and_returns_ready() {
     assert_eq!(api.count("GET", GET).await, 5);
     let sleeps = api.sleeps();
     assert_eq!(sleeps.len(), 4);
-    // Default options: intervals 5, 10, 20, 40 s, each slept for between half and all of it.
-    for (sleep, interval) in sleeps.iter().zip([5u64, 10, 20, 40]) {
+    // Default options: the interval doubles from 5 s, but is held at the first 5 s while a
+    // quarter of the time waited is shorter; each slept for between half and all of it.
+    for (sleep, interval) in sleeps.iter().zip([5u64, 5, 5, 5]) {
         let interval = Duration::from_secs(interval);
         assert!(*sleep >= interval / 2 && *sleep <= interval, "{sleeps:?}");
     }

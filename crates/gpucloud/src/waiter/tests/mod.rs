@@ -141,56 +141,81 @@ async fn reports_each_change_once_and_returns_when_ready() {
             ("READY".into(), 2, 5)
         ]
     );
-    // Four sleeps between five polls on a doubling schedule, jitter at the top of its range.
+    // Four sleeps between five polls, jitter at the top of its range: the doubling is held
+    // at the first interval while a quarter of the time waited is shorter.
     let secs = |s: &[u64]| {
         s.iter()
             .map(|s| Duration::from_secs(*s))
             .collect::<Vec<_>>()
     };
-    assert_eq!(clock.sleeps(), secs(&[5, 10, 20, 40]));
+    assert_eq!(clock.sleeps(), secs(&[5, 5, 5, 5]));
+}
+
+/// The pauses of a wait on a cluster that is ready at its `ready_at`-th poll, with `random`.
+async fn pauses_until(
+    ready_at: u32,
+    random: &dyn crate::random::Random,
+) -> (Vec<Duration>, Duration) {
+    let clock = ManualClock::new();
+    let mut polls = 0;
+    let budget = RetryBudget::default();
+    let pacing = Pacing {
+        clock: &clock,
+        random,
+        budget: &budget,
+    };
+    let end = wait_for(
+        pacing,
+        &WaitOptions::default(),
+        &Ready,
+        || {
+            polls += 1;
+            let state = if polls < ready_at {
+                ClusterState::Provisioning
+            } else {
+                ClusterState::Ready
+            };
+            async move { Ok(cluster(state, "x", 0)) }
+        },
+        |_| {},
+    )
+    .await;
+    assert!(end.result.is_ok());
+    (clock.sleeps(), end.timeline.waited)
 }
 
 #[tokio::test]
-async fn jitter_spans_half_to_all_of_the_interval_and_the_interval_is_capped() {
-    for (random, expected) in [
-        (
-            FixedRandom::ZERO,
-            [2500, 5000, 10_000, 20_000, 30_000, 30_000],
-        ),
-        (
-            FixedRandom::fraction(1, 2),
-            [3750, 7500, 15_000, 30_000, 45_000, 45_000],
-        ),
-    ] {
-        let clock = ManualClock::new();
-        let mut polls = 0;
-        let budget = RetryBudget::default();
-        let pacing = Pacing {
-            clock: &clock,
-            random: &random,
-            budget: &budget,
-        };
-        let end = wait_for(
-            pacing,
-            &WaitOptions::default(),
-            &Ready,
-            || {
-                polls += 1;
-                let state = if polls < 7 {
-                    ClusterState::Provisioning
-                } else {
-                    ClusterState::Ready
-                };
-                async move { Ok(cluster(state, "x", 0)) }
-            },
-            |_| {},
-        )
-        .await
-        .result
-        .unwrap();
-        assert_eq!(end.state, ClusterState::Ready);
-        let millis: Vec<u128> = clock.sleeps().iter().map(Duration::as_millis).collect();
-        assert_eq!(millis, expected);
+async fn jitter_spans_half_to_all_of_the_bounded_interval_and_the_interval_is_capped() {
+    // The top of the range: 5 s while a quarter of the time waited is less, then a quarter
+    // of it (growing by a quarter each poll), then the 60 s cap.
+    let (top, _) = pauses_until(20, &FixedRandom::MAX).await;
+    let millis: Vec<u128> = top.iter().map(Duration::as_millis).collect();
+    assert_eq!(
+        millis,
+        [
+            5000, 5000, 5000, 5000, 5000, 6250, 7812, 9765, 12_207, 15_258, 19_073, 23_841, 29_802,
+            37_252, 46_566, 58_207, 60_000, 60_000, 60_000
+        ]
+    );
+    // The bottom: half of each (the time waited grows more slowly, so the bound does too).
+    let (bottom, _) = pauses_until(6, &FixedRandom::ZERO).await;
+    let millis: Vec<u128> = bottom.iter().map(Duration::as_millis).collect();
+    assert_eq!(millis, [2500, 2500, 2500, 2500, 2500]);
+}
+
+#[tokio::test]
+async fn an_operation_of_any_length_is_seen_done_within_a_quarter_of_its_length() {
+    // Whatever the poll the operation ends before, the wait's end is at most 5/4 of the time
+    // it took plus the first interval: the 60 s cap alone would allow a minute over.
+    for ready_at in 2..40 {
+        let (pauses, waited) = pauses_until(ready_at, &FixedRandom::MAX).await;
+        // The operation ended just after the poll before the last one.
+        let before_last: Duration = pauses.iter().take(pauses.len() - 1).sum();
+        let overshoot = waited - before_last;
+        assert!(
+            overshoot <= before_last / 4 + Duration::from_secs(5),
+            "ready at poll {ready_at}: seen {overshoot:?} after {before_last:?}"
+        );
     }
 }
 

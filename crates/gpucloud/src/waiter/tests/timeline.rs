@@ -37,7 +37,8 @@ async fn the_timeline_times_each_observed_phase_from_first_sight_to_the_next() {
     assert!(report.result.is_ok());
     let timeline = report.timeline;
     assert_eq!(timeline.source, TimelineSource::Observed);
-    // Polls at 0, 5, 15 and 35 s.
+    // Polls at 0, 5, 10 and 15 s (held at the first interval while a quarter of the time
+    // waited is shorter).
     let spans: Vec<_> = timeline
         .phases
         .iter()
@@ -46,16 +47,13 @@ async fn the_timeline_times_each_observed_phase_from_first_sight_to_the_next() {
     assert_eq!(
         spans,
         [
-            ("QUEUED", Some(15)),
-            ("INSTALLING_DRIVERS", Some(20)),
+            ("QUEUED", Some(10)),
+            ("INSTALLING_DRIVERS", Some(5)),
             ("READY", None)
         ]
     );
-    assert_eq!(timeline.waited, Duration::from_secs(35));
-    assert_eq!(
-        timeline.slowest().map(|p| p.phase.as_str()),
-        Some("INSTALLING_DRIVERS")
-    );
+    assert_eq!(timeline.waited, Duration::from_secs(15));
+    assert_eq!(timeline.slowest().map(|p| p.phase.as_str()), Some("QUEUED"));
 }
 
 #[tokio::test]
@@ -102,7 +100,9 @@ async fn together_s_recorded_transitions_are_the_timeline_sorted_and_bounded() {
         }))
         .unwrap(),
     ));
-    let report = report_of(&clock, vec![Ok(ready)]).await;
+    // First seen in a phase the history does not hold: the whole history, bounded.
+    let first = cluster(ClusterState::Provisioning, "NOT_IN_THE_HISTORY", 0);
+    let report = report_of(&clock, vec![Ok(first), Ok(ready)]).await;
     let timeline = report.timeline;
     assert_eq!(timeline.source, TimelineSource::Provider);
     assert_eq!(timeline.phases.len(), MAX_PHASES);
@@ -119,6 +119,52 @@ async fn together_s_recorded_transitions_are_the_timeline_sorted_and_bounded() {
         "oldest first"
     );
     assert_eq!(timeline.phases[0].took, Some(Duration::from_secs(1)));
+}
+
+#[tokio::test]
+async fn a_wait_that_began_after_the_create_shows_its_own_phases_only() {
+    // A resize: the history holds the create's phases, then the scaling the wait saw begin.
+    let history = |phases: &[(&str, &str)]| {
+        let transitions: Vec<_> = phases
+            .iter()
+            .map(|(phase, at)| serde_json::json!({"phase": phase, "transition_time": at}))
+            .collect();
+        crate::cluster::ProviderCluster::Together(Box::new(
+            serde_json::from_value(serde_json::json!({
+                "cluster_id": "c-1",
+                "phase_transitions": transitions,
+            }))
+            .unwrap(),
+        ))
+    };
+    let create = [
+        ("CLUSTER_PHASE_QUEUED", "2026-03-01T12:00:00Z"),
+        ("CLUSTER_PHASE_INSTALLING_DRIVERS", "2026-03-01T12:05:00Z"),
+        ("CLUSTER_PHASE_READY", "2026-03-01T12:20:00Z"),
+        ("CLUSTER_PHASE_SCALING", "2026-03-02T09:00:00Z"),
+    ];
+    let mut scaling = cluster(ClusterState::Provisioning, "CLUSTER_PHASE_SCALING", 1);
+    scaling.raw = history(&create);
+    let mut ready = cluster(ClusterState::Ready, "CLUSTER_PHASE_READY", 2);
+    let mut done = create.to_vec();
+    done.push(("CLUSTER_PHASE_READY", "2026-03-02T09:02:00Z"));
+    ready.raw = history(&done);
+    let clock = ManualClock::new();
+    let timeline = report_of(&clock, vec![Ok(scaling), Ok(ready)])
+        .await
+        .timeline;
+    let spans: Vec<_> = timeline
+        .phases
+        .iter()
+        .map(|p| (p.phase.as_str(), p.took.map(|d| d.as_secs())))
+        .collect();
+    assert_eq!(
+        spans,
+        [
+            ("CLUSTER_PHASE_SCALING", Some(120)),
+            ("CLUSTER_PHASE_READY", None)
+        ]
+    );
 }
 
 /// An acceptor that takes any answer, a 404 included, but needs a cluster for its output.
