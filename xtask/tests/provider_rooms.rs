@@ -69,8 +69,9 @@ const REGISTRIES: &[(&str, usize, &str)] = &[
     ),
     (
         "crates/gpucloud-cli/src/request.rs",
-        6,
-        "each provider's options from its flags, and the check that no other provider's are given",
+        9,
+        "each provider's options from its flags, the check that no other provider's are given, \
+         and which flag sets each field its errors name",
     ),
     (
         "crates/gpucloud-cli/src/commands/demo.rs",

@@ -151,6 +151,60 @@ fn reject_foreign_flags(providers: &[ProviderKind], args: &RequestArgs) -> Resul
     Ok(())
 }
 
+/// `error` in the user's words: a provider's validation error names the fields of the
+/// provider's request (`security_group_id`); each is followed by what the user sets for it
+/// (`--security-group-id`, or the configuration file's key). Any other error is left as it is.
+pub fn in_users_words(error: &mut gpucloud::Error) {
+    let gpucloud::Error::Validation(invalid) = error else {
+        return;
+    };
+    if let Some(set) = set_with(invalid.provider, &invalid.field) {
+        invalid.rule = format!("{}; {set}", invalid.rule);
+    }
+}
+
+/// A placement attempt's reason in the user's words, as [`in_users_words`] does for the
+/// error it was made from (`invalid request: PROVIDER: FIELDS: …`).
+pub fn reason_in_users_words(
+    provider: ProviderKind,
+    kind: gpucloud::ErrorKind,
+    reason: &mut String,
+) {
+    if kind != gpucloud::ErrorKind::Validation {
+        return;
+    }
+    let prefix = format!("invalid request: {provider}: ");
+    let Some(fields) = reason
+        .strip_prefix(&prefix)
+        .and_then(|rest| rest.split_once(": "))
+        .map(|(fields, _)| fields.to_string())
+    else {
+        return;
+    };
+    if let Some(set) = set_with(provider, &fields) {
+        reason.push_str("; ");
+        reason.push_str(&set);
+    }
+}
+
+/// `set FIELD with FLAG; …` for each of `fields` (`a, b`) a flag or key sets.
+fn set_with(provider: ProviderKind, fields: &str) -> Option<String> {
+    let each: Vec<String> = fields
+        .split(", ")
+        .filter_map(|field| Some(format!("{field} with {}", flag_for(provider, field)?)))
+        .collect();
+    (!each.is_empty()).then(|| format!("set {}", each.join("; ")))
+}
+
+/// What a user sets for `provider`'s request field `field`.
+fn flag_for(provider: ProviderKind, field: &str) -> Option<&'static str> {
+    match provider {
+        ProviderKind::Together => crate::providers::together::flag_for(field),
+        ProviderKind::Runcrate => crate::providers::runcrate::flag_for(field),
+        ProviderKind::E2e => crate::providers::e2e::flag_for(field),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use clap::Parser;

@@ -254,6 +254,14 @@ pub struct Cluster {
 }
 
 impl Cluster {
+    /// The GPUs of each of its GPU nodes, when the answer states them and they all agree; the
+    /// unit a size in GPUs is turned into nodes by on a provider that sizes in nodes.
+    pub fn gpus_per_node(&self) -> Option<u32> {
+        let mut counts = self.nodes.iter().filter_map(|n| n.gpus).filter(|g| *g > 0);
+        let first = counts.next()?;
+        counts.all(|g| g == first).then_some(first)
+    }
+
     /// Nodes that have an address to connect to.
     pub fn nodes_reachable(&self) -> usize {
         self.nodes

@@ -123,7 +123,7 @@ pub use providers::together::config::{TogetherConfig, TogetherKey};
 pub use retry::{ReconcilePolicy, RetryBudget, RetryPolicy};
 pub use spec::{
     Billing, ClusterSize, ClusterSpec, E2eOptions, E2eSfsMount, MAX_TTL, MIN_TTL, ProviderOptions,
-    RuncrateOptions, SharedStorage, SoftwareStack, TogetherOptions,
+    RuncrateOptions, SharedStorage, SoftwareStack, TogetherOptions, nodes_for_gpus,
 };
 pub use wait::Wait;
 pub use waiter::{

@@ -232,6 +232,16 @@ pub enum ClusterSize {
     Nodes(u32),
 }
 
+/// `gpus` GPUs as whole nodes of `per_node` GPUs each: rounded up, so never fewer GPUs than
+/// asked; `None` for a node of no GPUs or a count past `u32`.
+pub fn nodes_for_gpus(gpus: u32, per_node: u32) -> Option<u32> {
+    if per_node == 0 {
+        return None;
+    }
+    gpus.checked_add(per_node - 1)
+        .map(|rounded| rounded / per_node)
+}
+
 /// How a cluster is paid for.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

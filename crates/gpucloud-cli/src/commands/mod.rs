@@ -47,7 +47,17 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
     {
         return sweep::watch(&ctx, args, every).await;
     }
-    let work = dispatch(&ctx, cli.command);
+    // A provider's validation error says what the user sets for each field it names.
+    let work = async {
+        dispatch(&ctx, cli.command).await.map_err(|mut error| {
+            match &mut error {
+                CliError::Cloud(cloud) => crate::request::in_users_words(cloud),
+                CliError::Placement(failed) => crate::request::in_users_words(&mut failed.error),
+                _ => {}
+            }
+            error
+        })
+    };
     tokio::select! {
         result = work => result,
         signal = interrupt::next() => {

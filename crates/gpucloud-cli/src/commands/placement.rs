@@ -242,6 +242,14 @@ pub async fn create(
     let result = placement
         .execute(plans, |attempt| attempts.push(attempt.clone()))
         .await;
+    for attempt in &mut attempts {
+        if let AttemptOutcome::Skipped { kind, reason }
+        | AttemptOutcome::Refused { kind, reason }
+        | AttemptOutcome::Failed { kind, reason } = &mut attempt.outcome
+        {
+            crate::request::reason_in_users_words(attempt.provider, *kind, reason);
+        }
+    }
     for attempt in attempts.iter().filter(|_| !way.single) {
         let line = match &attempt.outcome {
             AttemptOutcome::Skipped { kind, reason } => {
@@ -269,7 +277,11 @@ pub async fn create(
         );
     }
     match result {
-        Ok(placed) => Ok(placed),
+        // The attempts as said on stderr (reasons in the user's words).
+        Ok(mut placed) => {
+            placed.attempts = attempts;
+            Ok(placed)
+        }
         Err(error) if way.single => Err(error.into()),
         Err(error) => Err(CliError::Placement(Box::new(
             crate::error::PlacementFailed { error, attempts },
@@ -578,10 +590,13 @@ pub async fn plan(
                 access: reached,
                 chosen: false,
             },
-            Err(error) => PlannedCandidate {
+            Err(mut error) => PlannedCandidate {
                 provider: candidate.provider,
                 plan: None,
-                skipped: Some(format!("{}{}", one_line(&error), hint(error.kind()))),
+                skipped: Some({
+                    crate::request::in_users_words(&mut error);
+                    format!("{}{}", one_line(&error), hint(error.kind()))
+                }),
                 other_regions: Vec::new(),
                 cost: None,
                 access: None,

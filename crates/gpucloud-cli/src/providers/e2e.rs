@@ -93,3 +93,24 @@ mod tests {
         assert!(parse_sfs_mount("x:data:/mnt").is_err());
     }
 }
+
+/// What a user sets for E2E's request field `field` (as its errors name it): the flag, or
+/// the configuration file's key; `None` for a field no flag sets.
+pub fn flag_for(field: &str) -> Option<&'static str> {
+    Some(match field {
+        "name" => "--name",
+        "no_of_nodes" => "--nodes (or --gpus)",
+        "sku_id" => "--sku-id, or --gpu-model to resolve it",
+        "sku_item_price_id" => "--sku-item-price-id, or --gpu-model to resolve it",
+        "image_version_id" => "--image-version-id, or --stack to resolve it",
+        "security_group_id" => {
+            "--security-group-id, or `security_group_id` in the configuration file's [e2e]"
+        }
+        "ssh_key_ids" => {
+            "--ssh-key ID (E2E's numeric key ids), or `ssh_keys` in the configuration file's [e2e]"
+        }
+        "lifecycle_script" => "--lifecycle-script",
+        "location" => "--region (Delhi, Chennai), or E2E_LOCATION",
+        _ => return None,
+    })
+}

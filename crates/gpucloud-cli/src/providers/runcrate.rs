@@ -45,3 +45,18 @@ impl RuncrateFlags {
         options
     }
 }
+
+/// What a user sets for Runcrate's request field `field` (as its errors name it): the flag, or
+/// the configuration file's key; `None` for a field no flag sets.
+pub fn flag_for(field: &str) -> Option<&'static str> {
+    Some(match field {
+        "name" => "--name",
+        "offer_id" => "--offer-id, or --gpu-model to resolve it",
+        "node_count" => "--nodes (or --gpus)",
+        "ssh_key_ids" => {
+            "--ssh-key UUID (Runcrate's key ids), or `ssh_keys` in the configuration file's [runcrate]"
+        }
+        "idempotency_key" => "--idempotency-key",
+        _ => return None,
+    })
+}

@@ -100,3 +100,18 @@ impl TogetherFlags {
         options
     }
 }
+
+/// What a user sets for Together's request field `field` (as its errors name it): the flag, or
+/// the configuration file's key; `None` for a field no flag sets.
+pub fn flag_for(field: &str) -> Option<&'static str> {
+    Some(match field {
+        "cluster_name" => "--name",
+        "num_gpus" => "--gpus",
+        "gpu_type" => "--gpu-model",
+        "region" => "--region",
+        "nvidia_version_id" => "--nvidia-version-id, or --gpu-model to resolve it",
+        "duration_days" => "--reserved-days",
+        "storage_id" => "--volume",
+        _ => return None,
+    })
+}

@@ -386,3 +386,91 @@ fn a_create_that_found_its_cluster_says_found_on_both_streams_and_in_json() {
         "one cluster"
     );
 }
+
+#[test]
+fn per_provider_inputs_are_named_in_the_users_words_and_gpus_work_where_nodes_do() {
+    let sim = TestSim::start_scaled(0.0);
+    // A value never given is missing (not "got 0"), and the error names the flag and the
+    // configuration key that set it.
+    let missing = sim.run(
+        Provider::E2e,
+        &[
+            "clusters",
+            "create",
+            "--name",
+            "words",
+            "--gpu-model",
+            "H100",
+            "--nodes",
+            "2",
+            "--ssh-key",
+            "1",
+            "--yes",
+        ],
+    );
+    missing.expect_code(3);
+    assert!(
+        missing.stderr.contains("security_group_id: is missing"),
+        "{}",
+        missing.stderr
+    );
+    assert!(
+        missing.stderr.contains(
+            "set security_group_id with --security-group-id, or `security_group_id` in the \
+             configuration file's [e2e]"
+        ),
+        "{}",
+        missing.stderr
+    );
+    assert!(!missing.stderr.contains("got 0"), "{}", missing.stderr);
+    assert!(sim.sim().exchanges().iter().all(|e| e.method != "POST"));
+
+    // --gpus where --nodes works: E2E takes whole nodes of the cluster's GPUs per node.
+    let made = sim.run(
+        Provider::E2e,
+        &[
+            "--json",
+            "clusters",
+            "create",
+            "--name",
+            "grows",
+            "--gpu-model",
+            "H100",
+            "--nodes",
+            "2",
+            "--ssh-key",
+            "1",
+            "--security-group-id",
+            "1",
+        ],
+    );
+    made.expect_code(0);
+    let id = json(&made)["cluster"]["id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{}", made.stdout))
+        .to_string();
+    sim.advance(Duration::from_secs(3600));
+    let exact = sim.run(Provider::E2e, &["clusters", "resize", &id, "--gpus", "24"]);
+    exact.expect_code(0);
+    assert!(
+        exact
+            .stderr
+            .contains("24 GPUs on e2e is 3 nodes of 8 GPUs."),
+        "{}",
+        exact.stderr
+    );
+    sim.advance(Duration::from_secs(3600));
+    let rounded = sim.run(Provider::E2e, &["clusters", "resize", &id, "--gpus", "28"]);
+    rounded.expect_code(0);
+    assert!(
+        rounded
+            .stderr
+            .contains("28 GPUs on e2e is 4 nodes of 8 GPUs, 32 GPUs: rounded up to whole nodes."),
+        "{}",
+        rounded.stderr
+    );
+    sim.advance(Duration::from_secs(3600));
+    let got = sim.run(Provider::E2e, &["--json", "clusters", "get", &id]);
+    got.expect_code(0);
+    assert_eq!(json(&got)["gpu_count"], 32, "{}", got.stdout);
+}

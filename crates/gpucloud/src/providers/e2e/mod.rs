@@ -394,14 +394,25 @@ impl Provider for E2eClusters {
     /// E2E's `scale_cluster` action adds nodes (`additional_nodes`): the count is relative, so
     /// the request is sent once, never repeated (a repeat would add the nodes twice), after a
     /// get that tells how many nodes the cluster has. E2E documents no way to remove nodes.
+    /// A size in GPUs is turned into whole nodes of the cluster's own GPUs per node, rounded
+    /// up ([`crate::spec::nodes_for_gpus`]).
     async fn resize(&self, id: &ClusterId, size: ClusterSize) -> Result<Cluster, Error> {
-        let ClusterSize::Nodes(target) = size else {
-            return Err(invalid(
-                "no_of_nodes",
-                "E2E sizes clusters in nodes: ask for a number of nodes (--nodes), not GPUs",
-            ));
-        };
         let current = ops::get(self, id).await?;
+        let target = match size {
+            ClusterSize::Nodes(nodes) => nodes,
+            ClusterSize::Gpus(gpus) => current
+                .gpus_per_node()
+                .and_then(|per_node| crate::spec::nodes_for_gpus(gpus, per_node))
+                .ok_or_else(|| {
+                    invalid(
+                        "no_of_nodes",
+                        format!(
+                            "E2E sizes clusters in nodes, and cluster {id}'s answer states no \
+                             GPUs per node to turn {gpus} GPUs into nodes: ask for nodes"
+                        ),
+                    )
+                })?,
+        };
         // The delta is computed only from a node count the answer states: a missing or
         // impossible one read as 0 would add the whole target again.
         let stated = match &current.raw {

@@ -117,8 +117,11 @@ pub fn validate(body: &types::CreateClusterRequest) -> Result<(), Error> {
         ("sku_item_price_id", body.sku_item_price_id),
         ("security_group_id", body.security_group_id),
     ] {
-        if id <= 0 {
-            broken.push((field, format!("is required: a positive id (got {id})")));
+        // 0 is what an id never given reads as: missing, not a value of 0.
+        if id == 0 {
+            broken.push((field, "is missing: a positive id is required".into()));
+        } else if id < 0 {
+            broken.push((field, format!("must be a positive id (got {id})")));
         }
     }
     if body.no_of_nodes < 1 {

@@ -146,7 +146,7 @@ async fn every_missing_field_is_named_in_one_error() {
     assert_eq!(rule.field, "security_group_id, ssh_key_ids");
     assert_eq!(
         rule.rule,
-        "security_group_id is required: a positive id (got 0); ssh_key_ids is required: at \
+        "security_group_id is missing: a positive id is required; ssh_key_ids is required: at \
          least one SSH key id"
     );
     assert!(api.all().await.is_empty());
