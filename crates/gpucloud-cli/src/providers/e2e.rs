@@ -80,20 +80,6 @@ fn parse_sfs_mount(raw: &str) -> Result<E2eSfsMount, String> {
     Ok(E2eSfsMount::new(id, name, mount_path))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sfs_mounts_are_checked_by_the_parser() {
-        assert_eq!(
-            parse_sfs_mount("7:data:/mnt/data").map(|m| (m.id, m.mount_path)),
-            Ok((7, "/mnt/data".to_string()))
-        );
-        assert!(parse_sfs_mount("x:data:/mnt").is_err());
-    }
-}
-
 /// What a user sets for E2E's request field `field` (as its errors name it): the flag, or
 /// the configuration file's key; `None` for a field no flag sets.
 pub fn flag_for(field: &str) -> Option<&'static str> {
@@ -113,4 +99,18 @@ pub fn flag_for(field: &str) -> Option<&'static str> {
         "location" => "--region (Delhi, Chennai), or E2E_LOCATION",
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sfs_mounts_are_checked_by_the_parser() {
+        assert_eq!(
+            parse_sfs_mount("7:data:/mnt/data").map(|m| (m.id, m.mount_path)),
+            Ok((7, "/mnt/data".to_string()))
+        );
+        assert!(parse_sfs_mount("x:data:/mnt").is_err());
+    }
 }
