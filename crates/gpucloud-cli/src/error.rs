@@ -156,14 +156,15 @@ impl CliError {
         }
     }
 
-    /// With `--json`: the failure as one JSON document on stdout, unless the command already
-    /// printed its own (a plan whose every candidate was skipped, a sweep that left clusters
+    /// With `--json`: the failure as one JSON document on stdout, always with its `error`
+    /// (message, kind, exit code), and with what the command had found before it failed as
+    /// its `result` (a plan whose every candidate was skipped, a sweep that left clusters
     /// billing, an interrupted run), so that stdout is always exactly one document. A failed
     /// placement's attempts and a cluster a failed wait left behind are in it, as a script
     /// needs them to know why nothing was made or what still bills.
     pub fn print_document(&self) {
         // A remote command's output is its own (and `--json` is refused where one runs).
-        if crate::terminal::printed_a_document() || matches!(self, Self::Remote(_)) {
+        if matches!(self, Self::Remote(_)) {
             return;
         }
         let (placement, cluster) = match self {

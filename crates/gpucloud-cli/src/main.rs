@@ -73,8 +73,12 @@ use crate::cli::Cli;
 use crate::error::CliError;
 
 fn main() -> ExitCode {
-    // Usage errors exit here with clap's code 2; `--help` and `--version` exit 0.
-    let cli = Cli::parse();
+    // Usage errors exit here with clap's code 2 (with `--json`, a failure document too);
+    // `--help` and `--version` exit 0.
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return usage_error(&error),
+    };
     // With `--json`, a failure is a JSON document on stdout as well as a line on stderr;
     // the line first, so that a stdout that cannot be written changes nothing of it.
     let json = cli.json;
@@ -114,7 +118,45 @@ fn main() -> ExitCode {
     // waited for.
     runtime.shutdown_background();
     match result {
-        Ok(()) => ExitCode::from(error::code::OK),
+        Ok(()) => {
+            terminal::flush_document();
+            ExitCode::from(error::code::OK)
+        }
         Err(error) => fail(error),
     }
+}
+
+/// A command line clap refused: its message on stderr as clap writes it, and, when `--json`
+/// was asked for (before any `--`), the failure document on stdout as for any other failure;
+/// exit 2. Help and version are not failures: printed, exit 0.
+fn usage_error(error: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(
+        error.kind(),
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
+    ) {
+        let _ = error.print();
+        return ExitCode::from(error::code::OK);
+    }
+    let _ = error.print();
+    let json = std::env::args_os()
+        .skip(1)
+        .take_while(|arg| arg != "--")
+        .any(|arg| arg == "--json");
+    if json {
+        // Clap prints the help for a missing subcommand; its first line is no message.
+        let message = if error.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+            "a subcommand is missing (`--help` lists them)".to_string()
+        } else {
+            let rendered = error.render().to_string();
+            rendered
+                .lines()
+                .next()
+                .unwrap_or_default()
+                .trim_start_matches("error: ")
+                .to_string()
+        };
+        CliError::Usage(message).print_document();
+    }
+    ExitCode::from(error::code::USAGE)
 }

@@ -5,36 +5,87 @@
 //! ([`sanitize`]); [`stdout_raw`] is for documents piped on as their bytes. It knows nothing of
 //! commands or their errors, so every other module may print through it.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 
 use serde::Serialize;
 
 use crate::{sanitize, secrets};
 
-/// Prints `value` as pretty JSON on stdout: exact JSON (serde escapes C0 controls,
+/// Holds `value` as this run's JSON document, written by [`flush_document`] when the run
+/// succeeds, or inside the failure document ([`failure_json`], as its `result`) when it fails
+/// after all (a plan whose every candidate was skipped, a sweep that left clusters billing, a
+/// list that could not read a provider, an interrupted run): stdout is always exactly one
+/// document, and a failure's always has its `error`.
+///
+/// # Errors
+/// When `value` cannot be encoded; nothing is held then.
+pub fn document(value: &impl Serialize) -> Result<(), serde_json::Error> {
+    let compact = serde_json::to_string(value)?;
+    if let Ok(mut pending) = PENDING.lock() {
+        *pending = Some(compact);
+    }
+    Ok(())
+}
+
+/// Prints `value` as pretty JSON on stdout at once, for a document a run prints before it
+/// goes on (`gpucloud sim` once it listens): exact JSON (serde escapes C0 controls,
 /// [`sanitize::json`] the rest), with the loaded credentials replaced inside its strings.
 ///
 /// # Errors
 /// When `value` cannot be encoded; nothing is printed then.
-pub fn document(value: &impl Serialize) -> Result<(), serde_json::Error> {
+pub fn document_now(value: &impl Serialize) -> Result<(), serde_json::Error> {
     let text = json_text(value)?;
-    DOCUMENT_PRINTED.store(true, Ordering::Relaxed);
     write_stdout(&text);
     Ok(())
 }
 
-/// A failure's JSON document on stdout, as [`document`] prints a result, except that a stdout
-/// that cannot be written is left as it is: the run ends with the failure's own exit code,
-/// never the 0 of a closed pipe.
+/// Prints the document [`document`] holds, if any: the run succeeded.
+pub fn flush_document() {
+    let held = PENDING.lock().ok().and_then(|mut pending| pending.take());
+    if let Some(text) = held.as_deref().and_then(|compact| pretty(compact).ok()) {
+        write_stdout(&text);
+    }
+}
+
+/// A failure's JSON document on stdout, with the document the run held as its `result`
+/// (what it had found before it failed), except that a stdout that cannot be written is left
+/// as it is: the run ends with the failure's own exit code, never the 0 of a closed pipe.
 pub fn failure_json(value: &impl Serialize) {
     use std::io::Write as _;
-    if let Ok(text) = json_text(value) {
-        DOCUMENT_PRINTED.store(true, Ordering::Relaxed);
+    let Ok(mut compact) = serde_json::to_string(value) else {
+        return;
+    };
+    let held = PENDING.lock().ok().and_then(|mut pending| pending.take());
+    // The failure is an object with its `error` (so never `{}`): the held document goes in
+    // as its last field.
+    if let Some(result) = held
+        && compact.ends_with('}')
+    {
+        compact.pop();
+        compact.push_str(",\"result\":");
+        compact.push_str(&result);
+        compact.push('}');
+    }
+    if let Ok(text) = pretty(&compact) {
         let mut stdout = std::io::stdout().lock();
         let _ = stdout
             .write_all(text.as_bytes())
             .and_then(|()| stdout.flush());
     }
+}
+
+/// Compact JSON text as [`json_text`] prints a value: indented, its fields in their order.
+fn pretty(compact: &str) -> Result<String, serde_json::Error> {
+    let mut reader = serde_json::Deserializer::from_str(compact);
+    let mut indented = Vec::with_capacity(compact.len() * 2);
+    {
+        let mut writer = serde_json::Serializer::pretty(&mut indented);
+        serde_transcode::transcode(&mut reader, &mut writer)?;
+    }
+    reader.end()?;
+    let text = String::from_utf8(indented).map_err(serde::ser::Error::custom)?;
+    let text = secrets::scrub_json(&text);
+    Ok(format!("{}\n", sanitize::json(&text)))
 }
 
 /// `value` as pretty JSON and a newline, scrubbed and terminal-safe.
@@ -44,16 +95,8 @@ fn json_text(value: &impl Serialize) -> Result<String, serde_json::Error> {
     Ok(format!("{}\n", sanitize::json(&text)))
 }
 
-/// Whether [`document`] printed a document in this run. Stdout is the process's own, and so is
-/// this: a command that printed its document and then failed (a plan whose every candidate
-/// was skipped, a sweep that left clusters billing) gets no second document, so that stdout
-/// stays one JSON document whatever happened.
-static DOCUMENT_PRINTED: AtomicBool = AtomicBool::new(false);
-
-/// Whether a JSON document has gone to stdout in this run.
-pub fn printed_a_document() -> bool {
-    DOCUMENT_PRINTED.load(Ordering::Relaxed)
-}
+/// The run's document until it ends. Stdout is the process's own, and so is this.
+static PENDING: Mutex<Option<String>> = Mutex::new(None);
 
 /// Writes `text` and a newline on stdout, credentials scrubbed (what `say!` calls).
 pub fn stdout_line(text: &str) {

@@ -131,8 +131,12 @@ impl From<String> for ClusterId {
 
 /// Where a cluster is in its life, the same words for every provider. Each provider's statuses
 /// and phases map onto these through one explicit table (`providers::<name>::state`).
+///
+/// In JSON it is two fields side by side: `state`, the word (`ready`, `failed`), and
+/// `state_detail`, the text a failed or unknown state carries (absent otherwise); a
+/// [`Cluster`] carries them at its top level.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "state", content = "detail", rename_all = "snake_case")]
+#[serde(tag = "state", content = "state_detail", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum ClusterState {
     /// Accepted, waiting for capacity or a scheduled start.
@@ -235,7 +239,8 @@ pub struct Cluster {
     pub name: String,
     /// The provider.
     pub provider: ProviderKind,
-    /// The provider-neutral state.
+    /// The provider-neutral state (`state` and, when it has one, `state_detail` in JSON).
+    #[serde(flatten)]
     pub state: ClusterState,
     /// The provider's own status/phase text (latest phase for Together), for progress display.
     pub phase: Option<String>,

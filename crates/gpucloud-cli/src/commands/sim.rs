@@ -8,7 +8,6 @@ use serde::Serialize;
 
 use crate::context::Context;
 use crate::error::CliError;
-use crate::output;
 
 #[derive(Debug, Args)]
 pub struct SimArgs {
@@ -68,13 +67,14 @@ pub async fn run(ctx: &Context, args: &SimArgs) -> Result<(), CliError> {
         prices.path().display().to_string(),
     ));
     if ctx.output().is_json() {
-        output::json(&Listening {
+        crate::terminal::document_now(&Listening {
             address: sim.addr(),
             time_scale: args.time_scale,
             seed: args.seed,
             control_url: sim.control_url(),
             environment: environment.into_iter().collect(),
-        })?;
+        })
+        .map_err(|e| CliError::Other(format!("cannot encode JSON output: {e}")))?;
     } else {
         say!(
             "gpucloud simulator listening on http://{} (time scale {}x, seed {}).",

@@ -121,6 +121,20 @@ pub fn json(run: &Run) -> serde_json::Value {
     serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("not JSON: {e}\n{}", run.stdout))
 }
 
+/// What the command found: its document, or, when it failed after finding it, its failure
+/// document's `result` (checked to come with the `error` a failure always has).
+pub fn result(run: &Run) -> serde_json::Value {
+    let document = json(run);
+    if run.code == 0 {
+        return document;
+    }
+    assert!(
+        document["error"].is_object(),
+        "a failure without its error: {document}"
+    );
+    document["result"].clone()
+}
+
 #[test]
 fn together_create_get_list_wait_delete() {
     let sim = TestSim::start();
@@ -168,7 +182,7 @@ fn together_create_get_list_wait_delete() {
     let cluster = json(&got);
     assert_eq!(cluster["id"], id.as_str());
     assert_eq!(cluster["provider"], "together");
-    assert_eq!(cluster["state"]["state"], "ready");
+    assert_eq!(cluster["state"], "ready");
     assert!(cluster["nodes"].as_array().is_some_and(|n| !n.is_empty()));
 
     sim.run(together, &["clusters", "delete", &id])

@@ -9,7 +9,7 @@ use crate::support::Run;
 
 /// `(cluster_id, action)` of each cluster a `clusters sweep --json` run looked at.
 fn sweep_actions(run: &Run) -> Vec<(serde_json::Value, serde_json::Value)> {
-    json(run)
+    crate::simulated::result(run)
         .as_array()
         .cloned()
         .unwrap_or_default()

@@ -279,7 +279,7 @@ fn clusters_list_spans_every_configured_provider() {
     let together = bench.create(Provider::Together, "everywhere");
     let e2e = bench.create(Provider::E2e, "everywhere");
     let listed = |run: &crate::support::Run| -> Vec<(String, String, String)> {
-        json(run)["clusters"]
+        crate::simulated::result(run)["clusters"]
             .as_array()
             .unwrap()
             .iter()
@@ -334,7 +334,7 @@ fn clusters_list_spans_every_configured_provider() {
         "{}",
         without.stdout
     );
-    let unread = &json(&without)["unread"];
+    let unread = &crate::simulated::result(&without)["unread"];
     assert!(
         unread
             .as_array()
@@ -385,7 +385,7 @@ fn clusters_list_never_says_no_clusters_when_it_read_nothing() {
     ));
     let refused = gpucloud(&["--json", "clusters", "list"], &wrong);
     assert_eq!(refused.code, 4, "{}", refused.stderr);
-    let document = json(&refused);
+    let document = crate::simulated::result(&refused);
     assert!(
         document["unread"]
             .as_array()

@@ -131,7 +131,7 @@ fn sweep_expired(bench: &Bench) -> (crate::support::Run, Vec<serde_json::Value>)
         "--interval",
         "1s",
     ]);
-    let rows = crate::simulated::json(&run)
+    let rows = crate::simulated::result(&run)
         .as_array()
         .cloned()
         .unwrap_or_else(|| panic!("{}\n{}", run.stdout, run.stderr));

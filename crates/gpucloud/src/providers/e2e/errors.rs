@@ -153,8 +153,12 @@ fn field_errors(errors: &serde_json::Value) -> Vec<String> {
         Value::String(s) => s.clone(),
         other => other.to_string(),
     };
+    // By field name whatever order the map keeps (serde_json's `preserve_order`, which a
+    // program may enable, keeps the answer's).
+    let mut fields: Vec<_> = fields.iter().collect();
+    fields.sort_by_key(|(field, _)| *field);
     fields
-        .iter()
+        .into_iter()
         .take(20)
         .map(|(field, value)| {
             let said = match value {
