@@ -134,8 +134,10 @@ pub enum Command {
     /// The configuration file's settings in effect, and where each came from.
     #[command(after_help = "Examples:\n  gpucloud config show\n  gpucloud --json config show")]
     Config(crate::commands::config::ConfigArgs),
-    /// Print the JSON Schema of request files, for editors and checks.
-    #[command(after_help = "Examples:\n  gpucloud schema request > request.schema.json")]
+    /// Print the JSON Schema of request files, or of a command's --json output.
+    #[command(
+        after_help = "Examples:\n  gpucloud schema request > request.schema.json\n  gpucloud schema output clusters create"
+    )]
     Schema(SchemaArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell).
     #[command(

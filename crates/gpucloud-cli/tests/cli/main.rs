@@ -10,6 +10,8 @@ mod contract;
 mod docs;
 mod fake;
 mod hostile;
+#[cfg(feature = "sim")]
+mod json_contract;
 mod matrix;
 #[cfg(feature = "sim")]
 mod money;
