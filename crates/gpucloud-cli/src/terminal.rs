@@ -33,6 +33,7 @@ pub fn document(value: &impl Serialize) -> Result<(), serde_json::Error> {
 ///
 /// # Errors
 /// When `value` cannot be encoded; nothing is printed then.
+#[cfg(feature = "sim")]
 pub fn document_now(value: &impl Serialize) -> Result<(), serde_json::Error> {
     let text = json_text(value)?;
     write_stdout(&text);
@@ -89,6 +90,7 @@ fn pretty(compact: &str) -> Result<String, serde_json::Error> {
 }
 
 /// `value` as pretty JSON and a newline, scrubbed and terminal-safe.
+#[cfg(feature = "sim")]
 fn json_text(value: &impl Serialize) -> Result<String, serde_json::Error> {
     let text = serde_json::to_string_pretty(value)?;
     let text = secrets::scrub_json(&text);

@@ -58,8 +58,7 @@ fn provisioning(sim: &TestSim, name: &str) -> String {
 
 /// `gpucloud clusters wait` on `id`, ended by `signal` once it waits; its exit code.
 fn interrupted_wait(sim: &TestSim, id: &str, signal: &str) -> Option<i32> {
-    let mut env = sim_credentials();
-    env.push(("TOGETHER_BASE_URL", sim.sim().base_url(Provider::Together)));
+    let env = sim.env();
     let (mut command, _ledger) = command(
         &["clusters", "wait", "-p", "together", id, "--timeout", "1h"],
         &env,
@@ -143,14 +142,7 @@ fn each_exit_code_of_the_readme_means_its_condition_and_a_test_reaches_it() {
         &["--json", "clusters", "get", "no-such-cluster"],
     );
     expect(4, &with);
-    let mut env = sim_credentials();
-    for (variable, provider) in [
-        ("TOGETHER_BASE_URL", Provider::Together),
-        ("RUNCRATE_BASE_URL", Provider::Runcrate),
-        ("E2E_BASE_URL", Provider::E2e),
-    ] {
-        env.push((variable, sim.sim().base_url(provider)));
-    }
+    let env = sim.env();
     let without = gpucloud(&["--json", "clusters", "get", "no-such-cluster"], &env);
     expect(4, &without);
     assert_eq!(json(&with)["error"]["kind"], "not_found", "{}", with.stdout);
@@ -293,8 +285,7 @@ fn ls_and_rm_are_list_and_delete() {
 fn a_delete_on_a_terminal_shows_the_cluster_and_its_cost_and_asks() {
     let sim = TestSim::start();
     let id = provisioning(&sim, "asked");
-    let mut env = sim_credentials();
-    env.push(("TOGETHER_BASE_URL", sim.sim().base_url(Provider::Together)));
+    let env = sim.env();
     let (code, shown) = on_a_terminal(&["clusters", "delete", "asked"], &env, "n\n");
     assert_eq!(code, Some(6), "{shown}");
     assert!(
@@ -318,14 +309,7 @@ fn a_delete_on_a_terminal_shows_the_cluster_and_its_cost_and_asks() {
 #[test]
 fn a_create_that_found_its_cluster_says_found_on_both_streams_and_in_json() {
     let sim = TestSim::start();
-    let mut env = sim_credentials();
-    for (variable, provider) in [
-        ("TOGETHER_BASE_URL", Provider::Together),
-        ("RUNCRATE_BASE_URL", Provider::Runcrate),
-        ("E2E_BASE_URL", Provider::E2e),
-    ] {
-        env.push((variable, sim.sim().base_url(provider)));
-    }
+    let mut env = sim.env();
     let ledger = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     env.push((
         "GPUCLOUD_LEDGER",
@@ -473,4 +457,98 @@ fn per_provider_inputs_are_named_in_the_users_words_and_gpus_work_where_nodes_do
     let got = sim.run(Provider::E2e, &["--json", "clusters", "get", &id]);
     got.expect_code(0);
     assert_eq!(json(&got)["gpu_count"], 32, "{}", got.stdout);
+}
+
+/// What a terminal shows of `raw`: each line as it is left once its carriage returns have
+/// overwritten it, without the escape sequences that draw the spinner.
+fn as_shown(raw: &str) -> String {
+    let escapes = regex::Regex::new(r"\x1b\[[0-9;?]*[A-Za-z]").unwrap_or_else(|e| panic!("{e}"));
+    let text = escapes.replace_all(raw, "");
+    text.split('\n')
+        .map(|line| {
+            let line = line.strip_suffix('\r').unwrap_or(line);
+            line.rsplit('\r')
+                .next()
+                .unwrap_or_default()
+                .trim_end()
+                .to_string()
+        })
+        .filter(|line| !line.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n"
+}
+
+/// A session on a terminal, recorded as the person saw it: a create that shows where the
+/// cluster goes and what it costs and asks, a wait with its progress, the commands that reach
+/// and stop the cluster, and a delete that shows the cluster and asks.
+#[test]
+fn a_session_on_a_terminal_is_the_golden_transcript() {
+    let sim = TestSim::start_scaled(60.0);
+    let mut env = sim.env();
+    let ledger = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    env.push((
+        "GPUCLOUD_LEDGER",
+        ledger.path().join("l.sqlite3").display().to_string(),
+    ));
+    let mut transcript = String::new();
+    for (args, typed, code) in [
+        (
+            &[
+                "clusters",
+                "create",
+                "-p",
+                "together",
+                "--gpu-model",
+                "H100_SXM",
+                "--gpus",
+                "8",
+                "--region",
+                "us-central-8",
+                "--name",
+                "tty-1",
+                "--ttl",
+                "2h",
+                "--wait",
+                "--interval",
+                "1s",
+            ][..],
+            "y\n",
+            0,
+        ),
+        (
+            &["clusters", "delete", "tty-1", "--wait", "--interval", "1s"][..],
+            "y\n",
+            0,
+        ),
+    ] {
+        let (exit, shown) = on_a_terminal(args, &env, typed);
+        assert_eq!(exit, Some(code), "{shown}");
+        transcript.push_str(&format!("$ gpucloud {}\n", args.join(" ")));
+        transcript.push_str(&as_shown(&shown));
+    }
+    // What depends on the machine's speed: the progress lines before a wait's last one (which
+    // phases a poll happened to see), how long the real waits took, and the age of a cluster
+    // the simulator's clock dated.
+    let normalized = crate::support::normalize(&transcript);
+    let lines: Vec<&str> = normalized.lines().collect();
+    let mut kept = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let progress = |l: &str| l.starts_with("[<ELAPSED>]");
+        if progress(line) && lines.get(i + 1).is_some_and(|next| progress(next)) {
+            continue;
+        }
+        kept.push(*line);
+    }
+    let volatile = [
+        (r"Waited [0-9hms]+\.", "Waited <DURATION>."),
+        (r"gone after [0-9hms]+\.", "gone after <DURATION>."),
+        (r"\): (\w+), for [0-9hms]+;", "): $1, for <AGE>;"),
+    ];
+    let mut shown = kept.join("\n") + "\n";
+    for (pattern, replacement) in volatile {
+        let pattern = regex::Regex::new(pattern).unwrap_or_else(|e| panic!("{e}"));
+        shown = pattern.replace_all(&shown, replacement).into_owned();
+    }
+    crate::support::assert_golden("tty_session", &shown);
 }

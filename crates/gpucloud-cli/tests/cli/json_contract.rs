@@ -7,10 +7,9 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use std::time::Duration;
 
-use gpucloud_sim::Provider;
 use serde_json::Value;
 
-use crate::simulated::{TestSim, json, sim_credentials};
+use crate::simulated::{TestSim, json};
 use crate::support::{Run, gpucloud};
 
 /// The commands the help lists, as their words (`clusters create`), groups left out.
@@ -58,14 +57,7 @@ fn printed_schema(command: &str) -> Value {
 
 /// The environment that points every provider at `sim`, with a ledger in `dir`.
 fn env(sim: &TestSim, dir: &Path) -> Vec<(&'static str, String)> {
-    let mut env = sim_credentials();
-    for (variable, provider) in [
-        ("TOGETHER_BASE_URL", Provider::Together),
-        ("RUNCRATE_BASE_URL", Provider::Runcrate),
-        ("E2E_BASE_URL", Provider::E2e),
-    ] {
-        env.push((variable, sim.sim().base_url(provider)));
-    }
+    let mut env = sim.env();
     env.push((
         "GPUCLOUD_LEDGER",
         dir.join("l.sqlite3").display().to_string(),
@@ -206,15 +198,17 @@ fn every_command_prints_one_document_its_schema_accepts_succeeding_and_failing()
     sim.advance(Duration::from_secs(3600));
     let broken_config = dir.path().join("broken.toml");
     std::fs::write(&broken_config, "[nowhere]\nx = 1\n").unwrap_or_else(|e| panic!("{e}"));
-    let mut broken_env = env.clone();
-    broken_env.retain(|(k, _)| *k != "GPUCLOUD_CONFIG");
-    broken_env.push(("GPUCLOUD_CONFIG", broken_config.display().to_string()));
-    let mut wrong_key = env.clone();
-    wrong_key.retain(|(k, _)| *k != "TOGETHER_API_KEY");
-    wrong_key.push((
+    let with = |variable: &'static str, value: String| {
+        let mut changed = env.clone();
+        changed.retain(|(k, _)| *k != variable);
+        changed.push((variable, value));
+        changed
+    };
+    let broken_env = with("GPUCLOUD_CONFIG", broken_config.display().to_string());
+    let wrong_key = with(
         "TOGETHER_API_KEY",
         "tgp_v1_wrongwrongwrongwrongwrong".into(),
-    ));
+    );
     let mut cases: Vec<(&str, Run)> = vec![
         ("clusters create", made),
         ("clusters create", e2e),

@@ -6,7 +6,7 @@
 
 use gpucloud_sim::{CapacityFilter, Provider};
 
-use crate::simulated::{TestSim, json, sim_credentials};
+use crate::simulated::{TestSim, json};
 use crate::support::gpucloud;
 
 /// The simulator's endpoints, its credentials, a ledger, and `config` as the configuration
@@ -18,14 +18,7 @@ fn env_with_config(
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let path = dir.path().join("config.toml");
     std::fs::write(&path, config).unwrap_or_else(|e| panic!("{e}"));
-    let mut env = sim_credentials();
-    for (variable, provider) in [
-        ("TOGETHER_BASE_URL", Provider::Together),
-        ("RUNCRATE_BASE_URL", Provider::Runcrate),
-        ("E2E_BASE_URL", Provider::E2e),
-    ] {
-        env.push((variable, sim.sim().base_url(provider)));
-    }
+    let mut env = sim.env();
     env.push(("GPUCLOUD_CONFIG", path.display().to_string()));
     env.push((
         "GPUCLOUD_LEDGER",

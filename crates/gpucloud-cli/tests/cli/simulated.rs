@@ -62,6 +62,20 @@ impl TestSim {
         ]
     }
 
+    /// The simulator's credentials and every provider's base URL pointed at it, as a user's
+    /// shell would have them after `gpucloud sim`'s exports.
+    pub fn env(&self) -> Vec<(&'static str, String)> {
+        let mut env = sim_credentials();
+        for (variable, provider) in [
+            ("TOGETHER_BASE_URL", Provider::Together),
+            ("RUNCRATE_BASE_URL", Provider::Runcrate),
+            ("E2E_BASE_URL", Provider::E2e),
+        ] {
+            env.push((variable, self.sim().base_url(provider)));
+        }
+        env
+    }
+
     pub fn advance(&self, by: Duration) {
         self.sim().clock().advance(by);
     }

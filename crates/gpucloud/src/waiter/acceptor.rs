@@ -43,6 +43,13 @@ pub trait Acceptor {
     fn goal(&self) -> &str {
         "to meet the condition"
     }
+
+    /// Whether the wait follows an operation on a cluster that already ran (a delete, a
+    /// resize): its timeline then starts at the phase the wait first saw, not at the create's
+    /// that the provider's history also holds. No by default.
+    fn follows_a_later_operation(&self) -> bool {
+        false
+    }
 }
 
 /// A caller's predicate: its output is how the wait ended ([`WaitEnd`]).
@@ -119,6 +126,10 @@ impl Acceptor for Deleted {
     fn goal(&self) -> &str {
         "to be deleted"
     }
+
+    fn follows_a_later_operation(&self) -> bool {
+        true
+    }
 }
 
 /// Ready at a size: [`Ready`]'s verdict, except that a ready cluster of another size keeps
@@ -145,6 +156,10 @@ impl Acceptor for SizeReached {
 
     fn goal(&self) -> &str {
         "to be ready at the new size"
+    }
+
+    fn follows_a_later_operation(&self) -> bool {
+        true
     }
 }
 

@@ -205,7 +205,12 @@ where
     )
     .await;
     let waited = pacing.clock.now().saturating_sub(started);
-    let timeline = Timeline::of(last.as_ref(), &observed, waited);
+    let timeline = Timeline::of(
+        last.as_ref(),
+        &observed,
+        waited,
+        acceptor.follows_a_later_operation(),
+    );
     match end {
         End::Accepted(Ok(cluster)) => {
             let goal = acceptor.goal().to_string();

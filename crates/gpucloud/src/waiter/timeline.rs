@@ -53,15 +53,19 @@ pub struct Timeline {
 impl Timeline {
     /// The timeline of a wait that took `waited`, from the provider's history in `last` (the
     /// last cluster seen) where it has one, else from `observed` (each phase and when the
-    /// waiter first saw it, since the wait began). The provider's history starts at the phase
-    /// the wait first saw: a delete's or a resize's timeline is its own phases, not the
-    /// create's that the history also holds.
+    /// waiter first saw it, since the wait began). For a wait that `follows_a_later_operation`
+    /// (a delete, a resize) the provider's history starts at the phase the wait first saw: its
+    /// own phases, not the create's that the history also holds.
     pub(crate) fn of(
         last: Option<&Cluster>,
         observed: &[(String, Duration)],
         waited: Duration,
+        follows_a_later_operation: bool,
     ) -> Self {
-        let first_seen = observed.first().map(|(phase, _)| phase.as_str());
+        let first_seen = observed
+            .first()
+            .map(|(phase, _)| phase.as_str())
+            .filter(|_| follows_a_later_operation);
         if let Some(phases) = last
             .and_then(|cluster| provider_phases(cluster, first_seen))
             .filter(|p| !p.is_empty())

@@ -149,22 +149,60 @@ async fn a_wait_that_began_after_the_create_shows_its_own_phases_only() {
     let mut done = create.to_vec();
     done.push(("CLUSTER_PHASE_READY", "2026-03-02T09:02:00Z"));
     ready.raw = history(&done);
+    // The same answers to a wait that follows a later operation, and to one that does not
+    // (a create's, whose history is all its own).
+    let spans = |timeline: Timeline| -> Vec<(String, Option<u64>)> {
+        timeline
+            .phases
+            .iter()
+            .map(|p| (p.phase.clone(), p.took.map(|d| d.as_secs())))
+            .collect()
+    };
     let clock = ManualClock::new();
-    let timeline = report_of(&clock, vec![Ok(scaling), Ok(ready)])
-        .await
-        .timeline;
-    let spans: Vec<_> = timeline
-        .phases
-        .iter()
-        .map(|p| (p.phase.as_str(), p.took.map(|d| d.as_secs())))
-        .collect();
+    let budget = RetryBudget::default();
+    let mut polls = vec![Ok(scaling.clone()), Ok(ready.clone())].into_iter();
+    let resize = wait_for(
+        paced(&clock, &budget),
+        &WaitOptions::default(),
+        &Later,
+        || {
+            let next = polls.next();
+            async move { next.unwrap() }
+        },
+        |_| {},
+    )
+    .await;
     assert_eq!(
-        spans,
+        spans(resize.timeline),
         [
-            ("CLUSTER_PHASE_SCALING", Some(120)),
-            ("CLUSTER_PHASE_READY", None)
+            ("CLUSTER_PHASE_SCALING".to_string(), Some(120)),
+            ("CLUSTER_PHASE_READY".to_string(), None)
         ]
     );
+    let create = report_of(&clock, vec![Ok(scaling), Ok(ready)]).await;
+    assert_eq!(spans(create.timeline).len(), 5, "the whole history");
+}
+
+/// Ready is the goal, after an operation on a cluster that had been ready before.
+struct Later;
+
+impl Acceptor for Later {
+    type Output = Cluster;
+
+    fn judge(&self, seen: Observation<'_>) -> Verdict {
+        match seen {
+            Observation::Cluster(c) if c.state == ClusterState::Ready => Verdict::Success,
+            _ => Verdict::KeepPolling,
+        }
+    }
+
+    fn output(&self, accepted: Option<Cluster>) -> Option<Cluster> {
+        accepted
+    }
+
+    fn follows_a_later_operation(&self) -> bool {
+        true
+    }
 }
 
 /// An acceptor that takes any answer, a 404 included, but needs a cluster for its output.
@@ -297,7 +335,7 @@ async fn each_way_a_wait_fails_is_typed_and_keeps_the_cluster_it_saw() {
     };
     let with_cause = WaitError::OperationFailed {
         error: Error::Validation(invalid.clone()),
-        timeline: Timeline::of(None, &[], Duration::ZERO),
+        timeline: Timeline::of(None, &[], Duration::ZERO, false),
     };
     assert_eq!(
         std::error::Error::source(&with_cause).map(ToString::to_string),
