@@ -348,6 +348,23 @@ mod tests {
     use super::*;
 
     #[test]
+    fn gpus_are_whole_nodes_rounded_up_and_never_past_u32() {
+        assert_eq!(nodes_for_gpus(24, 8), Some(3));
+        assert_eq!(
+            nodes_for_gpus(28, 8),
+            Some(4),
+            "rounded up: never fewer GPUs"
+        );
+        assert_eq!(nodes_for_gpus(1, 8), Some(1));
+        assert_eq!(nodes_for_gpus(0, 8), Some(0));
+        assert_eq!(nodes_for_gpus(7, 1), Some(7));
+        assert_eq!(nodes_for_gpus(9, 4), Some(3));
+        assert_eq!(nodes_for_gpus(8, 0), None, "a node of no GPUs");
+        assert_eq!(nodes_for_gpus(u32::MAX, 8), None, "past u32 on the way");
+        assert_eq!(nodes_for_gpus(u32::MAX, 1), Some(u32::MAX));
+    }
+
+    #[test]
     fn a_ttl_is_written_as_people_write_it_and_bounded() {
         let json = |ttl: &str| {
             serde_json::json!({ "name": "a", "size": { "gpus": 8 }, "ttl": ttl }).to_string()

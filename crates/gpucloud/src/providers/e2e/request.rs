@@ -118,10 +118,14 @@ pub fn validate(body: &types::CreateClusterRequest) -> Result<(), Error> {
         ("security_group_id", body.security_group_id),
     ] {
         // 0 is what an id never given reads as: missing, not a value of 0.
-        if id == 0 {
-            broken.push((field, "is missing: a positive id is required".into()));
-        } else if id < 0 {
-            broken.push((field, format!("must be a positive id (got {id})")));
+        match id.cmp(&0) {
+            std::cmp::Ordering::Equal => {
+                broken.push((field, "is missing: a positive id is required".into()));
+            }
+            std::cmp::Ordering::Less => {
+                broken.push((field, format!("must be a positive id (got {id})")));
+            }
+            std::cmp::Ordering::Greater => {}
         }
     }
     if body.no_of_nodes < 1 {

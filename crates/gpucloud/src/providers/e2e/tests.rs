@@ -131,6 +131,22 @@ fn required_ids() {
     let mut s = spec();
     s.size = ClusterSize::Nodes(0);
     assert_eq!(field_of(create_request(&s)), "no_of_nodes");
+    // An id never given is missing; a negative one is wrong, and said as it was given.
+    let rule_of = |options: E2eOptions| match create_request(&spec().with_options(options)) {
+        Err(Error::Validation(v)) => v.rule,
+        other => panic!("expected a validation error, got {other:?}"),
+    };
+    let missing = rule_of(E2eOptions {
+        security_group_id: 0,
+        ..options()
+    });
+    assert_eq!(missing, "is missing: a positive id is required");
+    let negative = rule_of(E2eOptions {
+        security_group_id: -3,
+        ..options()
+    });
+    assert_eq!(negative, "must be a positive id (got -3)");
+    assert!(create_request(&spec()).is_ok(), "positive ids pass");
 }
 
 // Docs: script_added says whether lifecycle_script is provided.

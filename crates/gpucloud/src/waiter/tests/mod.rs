@@ -451,3 +451,35 @@ async fn a_size_in_nodes_counts_the_gpu_workers_and_its_wait_names_the_new_size(
         "waiting for together cluster c-1 to be ready at the new size (last state: ready)"
     );
 }
+
+#[test]
+fn a_cluster_states_its_gpus_per_node_only_when_its_gpu_nodes_agree() {
+    let with = |gpus: &[Option<u32>]| {
+        let mut c = cluster(ClusterState::Ready, "READY", 0);
+        c.nodes = gpus
+            .iter()
+            .enumerate()
+            .map(|(i, g)| Node {
+                id: i.to_string(),
+                gpus: *g,
+                ..Node::default()
+            })
+            .collect();
+        c.gpus_per_node()
+    };
+    // A control-plane node without GPUs does not count.
+    assert_eq!(with(&[None, Some(8), Some(8)]), Some(8));
+    assert_eq!(with(&[Some(0), Some(4)]), Some(4));
+    assert_eq!(with(&[Some(8), Some(4)]), None, "nodes that disagree");
+    assert_eq!(with(&[None, Some(0)]), None, "no GPU node");
+    assert_eq!(with(&[]), None);
+}
+
+#[test]
+fn only_a_wait_after_a_later_operation_cuts_the_providers_history() {
+    // A delete's and a resize's wait follow an operation on a cluster that already ran; a
+    // wait for readiness (a create's, `clusters wait`) may be a create's own.
+    assert!(Deleted.follows_a_later_operation());
+    assert!(SizeReached(crate::spec::ClusterSize::Nodes(2)).follows_a_later_operation());
+    assert!(!Ready.follows_a_later_operation());
+}
