@@ -58,6 +58,7 @@ pub async fn run(ctx: &Context, args: &SimArgs) -> Result<(), CliError> {
         args.seed,
     )
     .await?;
+    let stop = Stop::listen();
     // The simulator's price list (Together's simulated catalog priced, and the rupee rate),
     // in a private temporary file removed when the simulator stops.
     let prices = price_book_file(&sim)?;
@@ -98,7 +99,7 @@ pub async fn run(ctx: &Context, args: &SimArgs) -> Result<(), CliError> {
         say!("  faults:   {control}/faults");
         say!("  capacity: {control}/capacity");
     }
-    stopped().await;
+    stop.wait().await;
     tell!("Stopping the simulator.");
     sim.shutdown().await;
     drop(prices);
@@ -121,22 +122,43 @@ fn price_book_file(sim: &RunningSim) -> Result<tempfile::NamedTempFile, CliError
     Ok(file)
 }
 
-/// Resolves on Ctrl-C, or on SIGTERM where there is one.
-async fn stopped() {
+/// Ctrl-C and SIGTERM, listened for from the moment this is made: made before the simulator
+/// says it listens, so a script that stops it as soon as it has read the address is answered
+/// by a clean stop, never by the signal's default action.
+struct Stop {
     #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        if let Ok(mut term) = signal(SignalKind::terminate()) {
+    signals: Option<(tokio::signal::unix::Signal, tokio::signal::unix::Signal)>,
+}
+
+impl Stop {
+    fn listen() -> Self {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            let signals = signal(SignalKind::interrupt())
+                .and_then(|interrupt| Ok((interrupt, signal(SignalKind::terminate())?)))
+                .ok();
+            Self { signals }
+        }
+        #[cfg(not(unix))]
+        Self {}
+    }
+
+    /// Resolves on the first of them.
+    async fn wait(self) {
+        #[cfg(unix)]
+        if let Some((mut interrupt, mut terminate)) = self.signals {
             tokio::select! {
-                _ = tokio::signal::ctrl_c() => {}
-                _ = term.recv() => {}
+                _ = interrupt.recv() => {}
+                _ = terminate.recv() => {}
             }
             return;
         }
-    }
-    // Without a handler, waiting forever is right: the default action still ends the process.
-    if tokio::signal::ctrl_c().await.is_err() {
-        std::future::pending::<()>().await;
+        // Without a handler, waiting forever is right: the default action still ends the
+        // process.
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
     }
 }
 

@@ -130,7 +130,10 @@ fn listening_sim() -> Run {
             line.clear();
         }
     }
-    let _ = child.kill();
+    // SIGTERM, so that it removes its price book file as it stops.
+    let _ = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
     let _ = child.wait();
     Run {
         args: vec!["--json".into(), "sim".into(), "--port".into(), "0".into()],
