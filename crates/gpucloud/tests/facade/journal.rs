@@ -82,13 +82,19 @@ async fn creates_and_deletes_are_recorded_before_and_after() {
     let journal = Arc::new(Memory::default());
     let client =
         ClusterClient::runcrate(api.runcrate_config().with_journal(journal.clone())).unwrap();
-    let spec = gpucloud::ClusterSpec::new("train", gpucloud::ClusterSize::Nodes(2)).with_options(
-        gpucloud::RuncrateOptions::for_offer("offer-h100x8").with_idempotency_key("key-42"),
-    );
+    let spec = gpucloud::ClusterSpec::new("train", gpucloud::ClusterSize::Nodes(2))
+        .with_options(
+            gpucloud::RuncrateOptions::for_offer("offer-h100x8").with_idempotency_key("key-42"),
+        )
+        .with_ttl(std::time::Duration::from_secs(3600));
 
     let created = client.create(&spec).await.unwrap();
 
     assert_eq!(created.outcome, CreateOutcome::Created);
+    // The create's answer carries the deadline its intent recorded (an hour from the send).
+    let recorded = journal.intents.lock().unwrap()[0].deadline;
+    assert!(recorded.is_some());
+    assert_eq!(created.deadline, recorded);
     assert_eq!(
         *journal.events.lock().unwrap(),
         [

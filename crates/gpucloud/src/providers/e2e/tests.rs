@@ -57,6 +57,12 @@ fn documented_response_view() {
     assert_eq!(cluster.phase.as_deref(), Some("Creating"));
     // ssh_public_ip is "" before assignment: no login node yet.
     assert!(cluster.nodes.is_empty());
+    // Once assigned, the login node comes first, with that address.
+    let mut assigned = response.data.unwrap();
+    assigned.ssh_public_ip = Some("203.0.113.9".into());
+    let cluster = view(assigned);
+    assert_eq!(cluster.nodes[0].id, "login");
+    assert_eq!(cluster.nodes[0].public_ip.as_deref(), Some("203.0.113.9"));
 }
 
 #[test]

@@ -141,6 +141,13 @@ fn idempotency_key_is_visible_ascii() {
         });
         assert_eq!(field_of(create_request(&s)), "Idempotency-Key", "{bad:?}");
     }
+    // 255 characters is the most it may have.
+    let longest = spec(2).with_options(RuncrateOptions {
+        offer_id: OFFER.into(),
+        idempotency_key: Some("k".repeat(255)),
+        ..Default::default()
+    });
+    assert!(create_request(&longest).is_ok());
 }
 
 #[test]
