@@ -172,6 +172,10 @@ fn autoscaling_needs_a_max_at_least_num_gpus() {
         "auto_scale_max_gpus"
     );
     assert!(create_request(&with(Some(32))).is_ok());
+    assert!(
+        create_request(&with(Some(16))).is_ok(),
+        "a max equal to num_gpus is at least num_gpus"
+    );
 }
 
 // Docs: slurm_shm_size_gib "required when cluster_type is SLURM".
@@ -263,6 +267,21 @@ fn pool_and_preemptible_counts_are_multiples_of_eight_within_num_gpus() {
             ..Default::default()
         });
         assert_eq!(rule_of(create_request(&s)).0, field);
+    }
+    // Multiples of 8 within num_gpus (16), none included, pass.
+    for (pool, preempt) in [
+        (Some(0), Some(0)),
+        (Some(8), None),
+        (None, Some(16)),
+        (Some(16), Some(8)),
+    ] {
+        let s = spec().with_options(TogetherOptions {
+            num_capacity_pool_gpus: pool,
+            num_preemptible_gpus: preempt,
+            nvidia_version_id: Some("v".into()),
+            ..Default::default()
+        });
+        assert!(create_request(&s).is_ok(), "{pool:?} {preempt:?}");
     }
 }
 
