@@ -49,11 +49,7 @@ fn provisioning(sim: &TestSim, name: &str) -> String {
             "cuda-12.8-driver-570",
         ],
     );
-    run.expect_code(0);
-    json(&run)["cluster"]["id"]
-        .as_str()
-        .unwrap_or_else(|| panic!("{}", run.stdout))
-        .to_string()
+    crate::simulated::created_id(&run)
 }
 
 /// `gpucloud clusters wait` on `id`, ended by `signal` once it waits; its exit code.
@@ -428,11 +424,7 @@ fn per_provider_inputs_are_named_in_the_users_words_and_gpus_work_where_nodes_do
             "1",
         ],
     );
-    made.expect_code(0);
-    let id = json(&made)["cluster"]["id"]
-        .as_str()
-        .unwrap_or_else(|| panic!("{}", made.stdout))
-        .to_string();
+    let id = crate::simulated::created_id(&made);
     sim.advance(Duration::from_secs(3600));
     let exact = sim.run(Provider::E2e, &["clusters", "resize", &id, "--gpus", "24"]);
     exact.expect_code(0);

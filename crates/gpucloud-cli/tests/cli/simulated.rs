@@ -135,6 +135,15 @@ pub fn json(run: &Run) -> serde_json::Value {
     serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("not JSON: {e}\n{}", run.stdout))
 }
 
+/// The id of the cluster a succeeding `clusters create --json` made.
+pub fn created_id(run: &Run) -> String {
+    run.expect_code(0);
+    json(run)["cluster"]["id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no cluster id: {}", run.stdout))
+        .to_string()
+}
+
 /// What the command found: its document, or, when it failed after finding it, its failure
 /// document's `result` (checked to come with the `error` a failure always has).
 pub fn result(run: &Run) -> serde_json::Value {
